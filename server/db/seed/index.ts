@@ -1,0 +1,167 @@
+import { hashPassword } from '../../auth/passwords';
+import { newUserToken } from '../../auth/tokens';
+import type { Clock } from '../../clock';
+import type { Db } from '../database';
+import type { UserType } from '../schema';
+import { CITIES, COUNTRIES } from './geo-data';
+
+export const DEMO_PASSWORD = 'Demo1234!';
+
+export const PERMISSIONS = [
+  { name: 'settings', label: 'Settings' },
+  { name: 'dashboard', label: 'Dashboard' },
+  { name: 'notification', label: 'Notifications' },
+  { name: 'event', label: 'Listings' },
+  { name: 'sales', label: 'Sales' },
+  { name: 'reports', label: 'Reports' },
+  { name: 'lmt-pay', label: 'SB Pay' },
+  { name: 'lmt-trade', label: 'Search Tickets' },
+] as const;
+export type PermissionName = (typeof PERMISSIONS)[number]['name'];
+const ALL = PERMISSIONS.map((p) => p.name);
+
+export interface DemoAccount {
+  email: string;
+  first_name: string;
+  last_name: string;
+  user_type: UserType;
+  kyc_status: 0 | 1 | 2;
+  kyc_rejection_reason?: string;
+  team_of?: string;
+  permissions: readonly PermissionName[];
+  role: string;
+}
+
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  {
+    email: 'seller@demo.test',
+    first_name: 'Sam',
+    last_name: 'Seller',
+    user_type: 'sellers',
+    kyc_status: 1,
+    permissions: ALL,
+    role: 'seller, KYC approved, every permission',
+  },
+  {
+    email: 'newseller@demo.test',
+    first_name: 'Nina',
+    last_name: 'Newcomer',
+    user_type: 'sellers',
+    kyc_status: 0,
+    permissions: ALL,
+    role: 'seller, KYC not submitted (kyc_status 0)',
+  },
+  {
+    email: 'rejected@demo.test',
+    first_name: 'Remy',
+    last_name: 'Rejected',
+    user_type: 'sellers',
+    kyc_status: 2,
+    kyc_rejection_reason: 'The photo ID was unreadable. Please upload a clearer scan.',
+    permissions: ALL,
+    role: 'seller, KYC rejected (kyc_status 2)',
+  },
+  {
+    email: 'member@demo.test',
+    first_name: 'Mia',
+    last_name: 'Member',
+    user_type: 'team_members',
+    kyc_status: 1,
+    team_of: 'seller@demo.test',
+    permissions: ['dashboard', 'sales', 'notification'],
+    role: "team member of seller@demo.test: dashboard, sales, notification only",
+  },
+  {
+    email: 'admin@demo.test',
+    first_name: 'Ada',
+    last_name: 'Admin',
+    user_type: 'admin',
+    kyc_status: 1,
+    permissions: ALL,
+    role: 'back office: approves deposits and KYC',
+  },
+];
+
+const CURRENCIES = [
+  { code: 'GBP', name: 'Pound sterling', symbol: '£', minor_unit: 2 },
+  { code: 'EUR', name: 'Euro', symbol: '€', minor_unit: 2 },
+  { code: 'USD', name: 'US dollar', symbol: '$', minor_unit: 2 },
+  { code: 'AED', name: 'UAE dirham', symbol: 'AED', minor_unit: 2 },
+];
+
+/**
+ * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, and
+ * nothing a user changed is overwritten.
+ */
+export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string[] }> {
+  await db.insertInto('currencies').values(CURRENCIES).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('permissions')
+    .values(PERMISSIONS.map((p, position) => ({ ...p, position })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+
+  const countryRows = await db.selectFrom('countries').select(['id', 'short_name']).execute();
+  if (countryRows.length < COUNTRIES.length) {
+    for (let i = 0; i < COUNTRIES.length; i += 100) {
+      await db
+        .insertInto('countries')
+        .values(COUNTRIES.slice(i, i + 100).map((c) => ({ ...c })))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+  const countryId = new Map(
+    (await db.selectFrom('countries').select(['id', 'short_name']).execute()).map((c) => [c.short_name, c.id]),
+  );
+  for (const [short, names] of Object.entries(CITIES)) {
+    const id = countryId.get(short);
+    if (id === undefined) continue;
+    await db
+      .insertInto('cities')
+      .values(names.map((name) => ({ country_id: id, name })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  const createdUsers: string[] = [];
+  const now = clock.now().toISOString();
+  for (const account of DEMO_ACCOUNTS) {
+    const existing = await db.selectFrom('users').select('id').where('email', '=', account.email).executeTakeFirst();
+    if (existing) continue;
+    const owner = account.team_of
+      ? await db.selectFrom('users').select('id').where('email', '=', account.team_of).executeTakeFirstOrThrow()
+      : undefined;
+    const { id } = await db
+      .insertInto('users')
+      .values({
+        email: account.email,
+        password_hash: await hashPassword(DEMO_PASSWORD),
+        first_name: account.first_name,
+        last_name: account.last_name,
+        user_type: account.user_type,
+        kyc_status: account.kyc_status,
+        kyc_rejection_reason: account.kyc_rejection_reason ?? null,
+        team_owner_id: owner?.id ?? null,
+        currency: 'GBP',
+        user_token: newUserToken(),
+        locked_until: null,
+        created_at: now,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('user_permissions')
+      .values(
+        PERMISSIONS.map((p) => ({
+          user_id: id,
+          permission_name: p.name,
+          is_can_access: account.permissions.includes(p.name) ? 1 : 0,
+        })),
+      )
+      .execute();
+    createdUsers.push(account.email);
+  }
+  return { createdUsers };
+}

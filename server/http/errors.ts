@@ -1,0 +1,34 @@
+import type { FieldError } from '../contract/contract';
+
+/** An answer the server chose to give; anything else thrown becomes a 500 with a generic message. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 501 | 503,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const MESSAGES = {
+  unexpected: 'An unexpected error occurred. Please try again later.',
+  invalidJson: 'The request body is not valid JSON.',
+  needsJson: 'The request body must be JSON (Content-Type: application/json).',
+  validation: 'Some fields are missing or invalid.',
+  loginRequired: 'Please log in to continue.',
+  sessionExpired: 'Your session has expired. Please log in again.',
+  notImplemented: 'This call is part of the contract but is not available yet.',
+} as const;
+
+export function tooLarge(limitBytes: number): HttpError {
+  const limit = limitBytes >= 1024 * 1024 ? `${limitBytes / 1024 / 1024} MB` : `${limitBytes / 1024} KB`;
+  return new HttpError(413, `The request body is too large (the limit is ${limit}).`);
+}
+
+export function envelopeOf(error: HttpError) {
+  return error.errors
+    ? { success: false as const, message: error.message, errors: error.errors }
+    : { success: false as const, message: error.message };
+}
