@@ -1,0 +1,131 @@
+import { createActor, fromPromise } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { SESSION_TTL_MS } from '../openapi/auth-cookies';
+import { ApiError } from '../openapi/client';
+import { PROFILE_ERROR, selectAllowedPermissions, sessionMachine } from './session.machine';
+import { fakeStore } from './testing/fake-store';
+import { flush } from './testing/model';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const profile = {
+  loadAccount: fromPromise(async () => ({
+    id: 1,
+    email: 'seller@demo.test',
+    first_name: 'Sam',
+    last_name: 'Seller',
+    user_type: 'sellers' as const,
+    kyc_status: 1 as const,
+    currency: 'GBP',
+    user_token: 'u',
+    team_owner_id: null,
+    created_at: '2026-01-01T00:00:00Z',
+  })),
+  loadRoles: fromPromise(async () => ({
+    user_type: 'sellers' as const,
+    permissions: [
+      { name: 'dashboard' as const, is_can_access: 1 as const },
+      { name: 'reports' as const, is_can_access: 0 as const },
+    ],
+  })),
+  loadKyc: fromPromise(async () => ({ kyc_status: 1 as const, rejection_reason: null })),
+};
+
+function start(issuedAt: number | null, actors: Partial<Record<string, ReturnType<typeof fromPromise>>> = {}) {
+  const fake = fakeStore(issuedAt === null ? null : { token: 't', userToken: 'u', issuedAt });
+  const actor = createActor(sessionMachine.provide({ actors: { ...profile, ...actors } }), {
+    input: { store: fake.store, now: () => NOW },
+  });
+  const emitted: string[] = [];
+  actor.on('notify', (e) => emitted.push(e.message));
+  actor.start();
+  return { actor, fake, emitted };
+}
+
+describe('session statechart', () => {
+  it('restores a session issued less than 24 hours ago and exposes its permissions', async () => {
+    const { actor } = start(NOW - SESSION_TTL_MS + 1);
+    await flush();
+    expect(actor.getSnapshot().value).toBe('loggedIn');
+    expect(selectAllowedPermissions(actor.getSnapshot())).toEqual(['dashboard']);
+  });
+
+  it('drops a session issued exactly 24 hours ago, clearing what was stored', () => {
+    const { actor, fake } = start(NOW - SESSION_TTL_MS);
+    expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
+    expect(fake.calls).toEqual(['clear']);
+  });
+
+  it('drops a validity stamp from the future', () => {
+    const { actor } = start(NOW + 60_000);
+    expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
+  });
+
+  it("shows the server's message when login is refused, and stores nothing", async () => {
+    const { actor, fake } = start(null, {
+      login: fromPromise(async () => {
+        throw new ApiError(401, 'Incorrect email or password.');
+      }),
+    });
+    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
+    await flush();
+    expect(actor.getSnapshot().matches({ loggedOut: 'failed' })).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe('Incorrect email or password.');
+    expect(fake.stored).toBeNull();
+  });
+
+  it('stores the token with the time it was issued', async () => {
+    const { actor, fake } = start(null, {
+      login: fromPromise(async () => ({ token: 'fresh', user_token: 'u9', first_name: 'Sam' })),
+    });
+    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
+    await flush();
+    expect(fake.stored).toEqual({ token: 'fresh', userToken: 'u9', issuedAt: NOW });
+    expect(actor.getSnapshot().value).toBe('loggedIn');
+  });
+
+  it("announces 'Error loading account details' and offers a retry when the profile fails", async () => {
+    let calls = 0;
+    const { actor, emitted } = start(NOW, {
+      loadKyc: fromPromise(async () => {
+        calls += 1;
+        if (calls === 1) throw new ApiError(500, PROFILE_ERROR);
+        return { kyc_status: 2 as const, rejection_reason: 'blurry' };
+      }),
+    });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('profileFailed');
+    expect(emitted).toEqual([PROFILE_ERROR]);
+    actor.send({ type: 'profile.retried' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('loggedIn');
+    expect(actor.getSnapshot().context.kyc?.kyc_status).toBe(2);
+  });
+
+  it('logs out and clears everything even when the server call fails', async () => {
+    const { actor, fake } = start(NOW, {
+      logout: fromPromise(async () => {
+        throw new Error('network down');
+      }),
+    });
+    await flush();
+    actor.send({ type: 'logout.requested' });
+    await flush();
+    expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
+    expect(fake.stored).toBeNull();
+    expect(fake.calls).toContain('clear');
+  });
+
+  it('ignores a second login while one is in flight', async () => {
+    let calls = 0;
+    const { actor } = start(null, {
+      login: fromPromise(() => {
+        calls += 1;
+        return new Promise(() => {});
+      }),
+    });
+    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
+    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
+    await flush();
+    expect(calls).toBe(1);
+  });
+});

@@ -1,0 +1,71 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import { cookieSessionStore, SORT_CACHE_KEY } from './auth-cookies';
+import type { paths } from './schema';
+
+export interface PortalClientOptions {
+  baseUrl?: string;
+  fetch?: (request: Request) => Promise<Response>;
+  /** The bearer token to send, read at each call. */
+  getToken?: () => string | null;
+  /** Called when a call that carried a token answers 401. */
+  onUnauthorized?: () => void;
+}
+
+/** The one typed client of the contract: call sites are typed by the path alone. */
+export function createPortalClient(options: PortalClientOptions = {}) {
+  const client = createClient<paths>({ baseUrl: options.baseUrl ?? '/api', fetch: options.fetch });
+  const auth: Middleware = {
+    onRequest({ request }) {
+      const token = options.getToken?.();
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+    onResponse({ request, response }) {
+      if (response.status === 401 && request.headers.has('Authorization')) options.onUnauthorized?.();
+      return response;
+    },
+  };
+  client.use(auth);
+  return client;
+}
+
+export type PortalClient = ReturnType<typeof createPortalClient>;
+
+/**
+ * The spec: a 401 clears the sort cache and reloads the page. We also drop the dead session's cookies,
+ * otherwise the reload would restore the same rejected token and loop.
+ */
+function reloadAfterUnauthorized() {
+  globalThis.localStorage?.removeItem(SORT_CACHE_KEY);
+  cookieSessionStore.clear();
+  globalThis.location?.reload();
+}
+
+export const api: PortalClient = createPortalClient({
+  getToken: () => cookieSessionStore.read()?.token ?? null,
+  onUnauthorized: reloadAfterUnauthorized,
+});
+
+/** The envelope's message of a failed call, or the spec's generic text when there is none. */
+export function messageOf(error: unknown, fallback = 'An unexpected error occurred. Please try again later.'): string {
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) {
+    return error.message;
+  }
+  return fallback;
+}
+
+/** An error that remembers the HTTP status of the call that failed. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Unwraps an openapi-fetch result: the envelope's data, or an ApiError with the server's message. */
+export function unwrap<T>(result: { data?: { data?: T } | undefined; error?: unknown; response: Response }, fallback?: string): T {
+  if (result.data?.data !== undefined) return result.data.data;
+  throw new ApiError(result.response.status, messageOf(result.error, fallback));
+}

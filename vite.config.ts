@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import pandacss from '@pandacss/dev/postcss';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig(({ mode }) => ({
+  plugins: [react()],
+  // Panda's PostCSS plugin types come from another postcss copy than Vite's
+  css: { postcss: { plugins: [pandacss() as never] } },
+  resolve: { alias: { 'styled-system': here('./src/styled-system') } },
+  define: {
+    // the e2e build keeps the development-only pages (the UI gallery) that production drops
+    __DEV_PAGES__: JSON.stringify(mode !== 'production'),
+  },
+  server: {
+    proxy: { '/api': `http://127.0.0.1:${process.env.API_PORT ?? 8081}` },
+  },
+  build: {
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['machines/**/*.test.ts', 'server/**/*.test.ts', 'openapi/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/test-setup.ts'],
+        },
+      },
+    ],
+  },
+}));
