@@ -17,6 +17,12 @@ export default defineConfig({
   },
   theme: {
     extend: {
+      keyframes: {
+        loaderSlide: {
+          '0%': { left: '-40%' },
+          '100%': { left: '100%' },
+        },
+      },
       breakpoints: {
         // the spec's mobile breakpoint is "width up to 768": desktop starts above it
         desktop: '769px',
@@ -77,7 +83,11 @@ export default defineConfig({
     },
   },
   globalCss: {
-    'html, body': { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', color: 'fg', bg: 'bg.subtle' },
+    'html, body': {
+      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+      color: 'fg',
+      bg: 'bg.subtle',
+    },
     ':focus-visible': { outline: '2px solid', outlineColor: 'focus', outlineOffset: '2px' },
   },
 });

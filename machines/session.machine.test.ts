@@ -1,14 +1,22 @@
-import { createActor, fromPromise } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
 import { SESSION_TTL_MS } from '../openapi/auth-cookies';
 import { ApiError } from '../openapi/client';
-import { PROFILE_ERROR, selectAllowedPermissions, sessionMachine } from './session.machine';
+import {
+  type Account,
+  type Kyc,
+  type LoginOutput,
+  PROFILE_ERROR,
+  type Roles,
+  selectAllowedPermissions,
+  sessionMachine,
+} from './session.machine';
 import { fakeStore } from './testing/fake-store';
 import { flush } from './testing/model';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const profile = {
-  loadAccount: fromPromise(async () => ({
+  loadAccount: fromPromise<Account>(async () => ({
     id: 1,
     email: 'seller@demo.test',
     first_name: 'Sam',
@@ -20,17 +28,20 @@ const profile = {
     team_owner_id: null,
     created_at: '2026-01-01T00:00:00Z',
   })),
-  loadRoles: fromPromise(async () => ({
+  loadRoles: fromPromise<Roles>(async () => ({
     user_type: 'sellers' as const,
     permissions: [
       { name: 'dashboard' as const, is_can_access: 1 as const },
       { name: 'reports' as const, is_can_access: 0 as const },
     ],
   })),
-  loadKyc: fromPromise(async () => ({ kyc_status: 1 as const, rejection_reason: null })),
+  loadKyc: fromPromise<Kyc>(async () => ({ kyc_status: 1, rejection_reason: null })),
 };
 
-function start(issuedAt: number | null, actors: Partial<Record<string, ReturnType<typeof fromPromise>>> = {}) {
+type LoginInput = { email: string; password: string };
+type Actors = Parameters<typeof sessionMachine.provide>[0]['actors'];
+
+function start(issuedAt: number | null, actors: Actors = {}) {
   const fake = fakeStore(issuedAt === null ? null : { token: 't', userToken: 'u', issuedAt });
   const actor = createActor(sessionMachine.provide({ actors: { ...profile, ...actors } }), {
     input: { store: fake.store, now: () => NOW },
@@ -62,7 +73,7 @@ describe('session statechart', () => {
 
   it("shows the server's message when login is refused, and stores nothing", async () => {
     const { actor, fake } = start(null, {
-      login: fromPromise(async () => {
+      login: fromPromise<LoginOutput, LoginInput>(async () => {
         throw new ApiError(401, 'Incorrect email or password.');
       }),
     });
@@ -75,7 +86,11 @@ describe('session statechart', () => {
 
   it('stores the token with the time it was issued', async () => {
     const { actor, fake } = start(null, {
-      login: fromPromise(async () => ({ token: 'fresh', user_token: 'u9', first_name: 'Sam' })),
+      login: fromPromise<LoginOutput, LoginInput>(async () => ({
+        token: 'fresh',
+        user_token: 'u9',
+        first_name: 'Sam',
+      })),
     });
     actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
     await flush();
@@ -86,7 +101,7 @@ describe('session statechart', () => {
   it("announces 'Error loading account details' and offers a retry when the profile fails", async () => {
     let calls = 0;
     const { actor, emitted } = start(NOW, {
-      loadKyc: fromPromise(async () => {
+      loadKyc: fromPromise<Kyc>(async () => {
         calls += 1;
         if (calls === 1) throw new ApiError(500, PROFILE_ERROR);
         return { kyc_status: 2 as const, rejection_reason: 'blurry' };
@@ -103,7 +118,7 @@ describe('session statechart', () => {
 
   it('logs out and clears everything even when the server call fails', async () => {
     const { actor, fake } = start(NOW, {
-      logout: fromPromise(async () => {
+      logout: fromPromise<void>(async () => {
         throw new Error('network down');
       }),
     });
@@ -118,7 +133,7 @@ describe('session statechart', () => {
   it('ignores a second login while one is in flight', async () => {
     let calls = 0;
     const { actor } = start(null, {
-      login: fromPromise(() => {
+      login: fromPromise<LoginOutput, LoginInput>(() => {
         calls += 1;
         return new Promise(() => {});
       }),

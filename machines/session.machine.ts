@@ -127,6 +127,7 @@ export const sessionMachine = setup({
       states: {
         idle: {},
         failed: { description: "The server's message is shown above the form.", tags: ['error'] },
+        signedOut: { description: 'The user logged out: /login, with nothing to come back to.' },
       },
       on: { 'login.submitted': { target: 'loggingIn', actions: 'clearError' } },
     },
@@ -163,8 +164,18 @@ export const sessionMachine = setup({
                 src: 'loadAccount',
                 onDone: { target: 'loaded', actions: assign({ account: ({ event }) => event.output }) },
                 onError: [
-                  { guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) }, target: '#session.loggedOut', actions: 'clearSession' },
-                  { target: '#session.profileFailed', actions: [{ type: 'recordError', params: ({ event }) => ({ error: event.error }) }, 'notifyProfileError'] },
+                  {
+                    guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.loggedOut',
+                    actions: 'clearSession',
+                  },
+                  {
+                    target: '#session.profileFailed',
+                    actions: [
+                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+                      'notifyProfileError',
+                    ],
+                  },
                 ],
               },
             },
@@ -180,8 +191,18 @@ export const sessionMachine = setup({
                 src: 'loadRoles',
                 onDone: { target: 'loaded', actions: assign({ roles: ({ event }) => event.output }) },
                 onError: [
-                  { guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) }, target: '#session.loggedOut', actions: 'clearSession' },
-                  { target: '#session.profileFailed', actions: [{ type: 'recordError', params: ({ event }) => ({ error: event.error }) }, 'notifyProfileError'] },
+                  {
+                    guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.loggedOut',
+                    actions: 'clearSession',
+                  },
+                  {
+                    target: '#session.profileFailed',
+                    actions: [
+                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+                      'notifyProfileError',
+                    ],
+                  },
                 ],
               },
             },
@@ -197,8 +218,18 @@ export const sessionMachine = setup({
                 src: 'loadKyc',
                 onDone: { target: 'loaded', actions: assign({ kyc: ({ event }) => event.output }) },
                 onError: [
-                  { guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) }, target: '#session.loggedOut', actions: 'clearSession' },
-                  { target: '#session.profileFailed', actions: [{ type: 'recordError', params: ({ event }) => ({ error: event.error }) }, 'notifyProfileError'] },
+                  {
+                    guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
+                    target: '#session.loggedOut',
+                    actions: 'clearSession',
+                  },
+                  {
+                    target: '#session.profileFailed',
+                    actions: [
+                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+                      'notifyProfileError',
+                    ],
+                  },
                 ],
               },
             },
@@ -226,15 +257,17 @@ export const sessionMachine = setup({
       invoke: {
         id: 'logout',
         src: 'logout',
-        onDone: { target: 'loggedOut', actions: 'clearSession' },
-        onError: { target: 'loggedOut', actions: 'clearSession' },
+        onDone: { target: 'loggedOut.signedOut', actions: 'clearSession' },
+        onError: { target: 'loggedOut.signedOut', actions: 'clearSession' },
       },
     },
   },
 });
 
 function messageOfError(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'An unexpected error occurred. Please try again later.';
+  return error instanceof Error && error.message
+    ? error.message
+    : 'An unexpected error occurred. Please try again later.';
 }
 
 type Snapshot = ReturnType<typeof sessionMachine.getInitialSnapshot>;

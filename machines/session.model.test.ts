@@ -1,5 +1,5 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { ApiError } from '../openapi/client';
 import { type Account, type Kyc, type Roles, sessionMachine } from './session.machine';
 import { fakeStore, frozenStore } from './testing/fake-store';
@@ -55,9 +55,11 @@ describe('session statechart, model-based', () => {
   const fromStored = modelPaths(sessionMachine, { events, input: { store: frozenStore(stored), now: () => NOW } });
 
   it('the generated paths reach every state and every transition', () => {
-    const { missingStates, missingTransitions } = uncovered(sessionMachine, [...fromScratch, ...fromStored], [
-      'session.restoring',
-    ]);
+    const { missingStates, missingTransitions } = uncovered(
+      sessionMachine,
+      [...fromScratch, ...fromStored],
+      ['session.restoring'],
+    );
     expect(missingStates).toEqual([]);
     expect(missingTransitions).toEqual([]);
   });

@@ -24,6 +24,7 @@ export function readCookie(name: string, cookies = globalThis.document?.cookie ?
 
 function writeCookie(name: string, value: string, maxAgeSeconds: number) {
   const secure = globalThis.location?.protocol === 'https:' ? '; Secure' : '';
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser we serve (Safari)
   document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Strict${secure}`;
 }
 

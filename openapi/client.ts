@@ -65,7 +65,10 @@ export class ApiError extends Error {
 }
 
 /** Unwraps an openapi-fetch result: the envelope's data, or an ApiError with the server's message. */
-export function unwrap<T>(result: { data?: { data?: T } | undefined; error?: unknown; response: Response }, fallback?: string): T {
+export function unwrap<T>(
+  result: { data?: { data?: T } | undefined; error?: unknown; response: Response },
+  fallback?: string,
+): T {
   if (result.data?.data !== undefined) return result.data.data;
   throw new ApiError(result.response.status, messageOf(result.error, fallback));
 }

@@ -3664,6 +3664,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3764,6 +3765,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3794,6 +3796,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3894,6 +3897,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4120,6 +4124,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4136,6 +4141,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4390,6 +4396,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4406,6 +4413,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4422,6 +4430,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4452,6 +4461,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4552,6 +4562,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4694,6 +4705,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5004,6 +5016,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5020,6 +5033,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5036,6 +5050,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };

@@ -24,9 +24,13 @@ export interface AppOptions {
 }
 
 let sharedContract: Contract | undefined;
+function defaultContract(): Contract {
+  sharedContract ??= loadContract();
+  return sharedContract;
+}
 
 export function createApp(options: AppOptions) {
-  const contract = options.contract ?? (sharedContract ??= loadContract());
+  const contract = options.contract ?? defaultContract();
   const deps: Deps = { db: options.db, clock: options.clock, log: options.log, contract };
   const app = new Hono<AppEnv>();
 
@@ -38,7 +42,13 @@ export function createApp(options: AppOptions) {
     c.header('X-Request-Id', requestId);
     if (c.req.path.startsWith('/api/')) {
       deps.log.info(
-        { reqId: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+        {
+          reqId: requestId,
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
         'request',
       );
     }
@@ -87,7 +97,9 @@ export function createApp(options: AppOptions) {
     const path = c.req.path;
     if (path.startsWith('/api/')) {
       const sub = path.slice(4);
-      const other = contract.operations.filter((op) => new RegExp(`^${op.routePath.replace(/:[^/]+/g, '[^/]+')}$`).test(sub));
+      const other = contract.operations.filter((op) =>
+        new RegExp(`^${op.routePath.replace(/:[^/]+/g, '[^/]+')}$`).test(sub),
+      );
       if (other.length > 0) {
         c.header('Allow', other.map((op) => op.method.toUpperCase()).join(', '));
         return c.json({ success: false, message: `${c.req.method} is not allowed on ${path}.` }, 405);

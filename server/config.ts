@@ -12,7 +12,8 @@ export interface Config {
 /** Every setting has a default, so `npm start` needs none. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not "${env.PORT}"`);
   const dataDir = resolve(env.DATA_DIR ?? 'data');
   return {
     port,

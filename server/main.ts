@@ -28,8 +28,8 @@ export async function startServer(overrides: Partial<ReturnType<typeof readConfi
   return { config, port, close, applied, createdUsers };
 }
 
-const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isMain) {
+/** Starts with the configuration from the environment and prints the address and the demo accounts. */
+export async function serveAndAnnounce() {
   const { port, config, applied, createdUsers, close } = await startServer();
   const lines = [
     '',

@@ -16,9 +16,13 @@ export function fakeStore(initial: StoredSession | null = null) {
       stored = null;
     },
   };
-  return { store, calls, get stored() {
-    return stored;
-  } };
+  return {
+    store,
+    calls,
+    get stored() {
+      return stored;
+    },
+  };
 }
 
 /** A store whose content never changes, for path generation (the model must not carry side effects). */

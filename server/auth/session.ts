@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { UserType } from '../db/schema';
@@ -70,24 +69,43 @@ export async function login(db: Db, clock: Clock, email: string, password: strin
     return { kind: 'invalid' };
   }
   const now = clock.now();
+  const retryAfter = (lockedUntil: string) => Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 1000));
   if (user.locked_until && new Date(user.locked_until) > now) {
-    return { kind: 'locked', retryAfterSeconds: Math.ceil((Date.parse(user.locked_until) - now.getTime()) / 1000) };
+    return { kind: 'locked', retryAfterSeconds: retryAfter(user.locked_until) };
+  }
+  // Count this try, and throttle or lock from the fifth or tenth on, BEFORE the slow verification and in one
+  // statement: tries running in parallel then cannot all slip past the throttle. Success resets both below.
+  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  const reserved = await db
+    .updateTable('users')
+    .set((eb) => ({
+      failed_logins: eb('failed_logins', '+', 1),
+      locked_until: eb
+        .case()
+        .when('failed_logins', '>=', LOCK_AFTER - 1)
+        .then(at(LOCK_MS))
+        .when('failed_logins', '>=', THROTTLE_AFTER - 1)
+        .then(at(THROTTLE_MS))
+        .else(eb.ref('locked_until'))
+        .end(),
+    }))
+    .where('id', '=', user.id)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now.toISOString())]))
+    .returning('failed_logins')
+    .executeTakeFirst();
+  if (!reserved) {
+    // another try locked the account since we read it
+    const { locked_until } = await db
+      .selectFrom('users')
+      .select('locked_until')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    return { kind: 'locked', retryAfterSeconds: locked_until ? retryAfter(locked_until) : THROTTLE_MS / 1000 };
   }
   if (!(await verifyPassword(password, user.password_hash))) {
-    const { failed_logins } = await db
-      .updateTable('users')
-      .set({ failed_logins: sql`failed_logins + 1` })
-      .where('id', '=', user.id)
-      .returning('failed_logins')
-      .executeTakeFirstOrThrow();
-    const lockMs = failed_logins >= LOCK_AFTER ? LOCK_MS : failed_logins >= THROTTLE_AFTER ? THROTTLE_MS : 0;
-    if (lockMs === 0) return { kind: 'invalid' };
-    await db
-      .updateTable('users')
-      .set({ locked_until: new Date(now.getTime() + lockMs).toISOString() })
-      .where('id', '=', user.id)
-      .execute();
-    return { kind: 'locked', retryAfterSeconds: lockMs / 1000 };
+    const failed = reserved.failed_logins;
+    const lockMs = failed >= LOCK_AFTER ? LOCK_MS : failed >= THROTTLE_AFTER ? THROTTLE_MS : 0;
+    return lockMs === 0 ? { kind: 'invalid' } : { kind: 'locked', retryAfterSeconds: lockMs / 1000 };
   }
 
   const token = newToken();

@@ -54,7 +54,8 @@ const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): FieldError[] {
   return (errors ?? []).map((e) => {
-    const missing = e.keyword === 'required' ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : '';
+    const missing =
+      e.keyword === 'required' ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : '';
     const extra =
       e.keyword === 'additionalProperties'
         ? `/${String((e.params as { additionalProperty: string }).additionalProperty)}`
@@ -63,7 +64,8 @@ function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined)
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') message = 'is required';
     if (e.keyword === 'additionalProperties') message = 'is not an accepted field';
-    if (e.keyword === 'enum') message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    if (e.keyword === 'enum')
+      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     return { path, message };
   });
 }
@@ -101,9 +103,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
           required: list.filter((p) => p.required || where === 'path').map((p) => p.name),
         });
       };
-      const media = op.requestBody
-        ? (Object.keys(op.requestBody.content)[0] as Operation['bodyMediaType'])
-        : null;
+      const media = op.requestBody ? (Object.keys(op.requestBody.content)[0] as Operation['bodyMediaType']) : null;
       const bodyPointer = media
         ? `portal#/paths/${pointerEscape(path)}/${method}/requestBody/content/${pointerEscape(media)}/schema`
         : null;
@@ -121,7 +121,8 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         bodyMediaType: media,
         bodyRequired: op.requestBody?.required ?? false,
         responses: new Set(Object.keys(op.responses)),
-        validateBody: (body) => (bodyValidator && !bodyValidator(body) ? toFieldErrors('/body', bodyValidator.errors) : []),
+        validateBody: (body) =>
+          bodyValidator && !bodyValidator(body) ? toFieldErrors('/body', bodyValidator.errors) : [],
         validateQuery: (query) =>
           queryValidator && !queryValidator(query) ? toFieldErrors('/query', queryValidator.errors) : [],
         validatePath: (p) => (pathValidator && !pathValidator(p) ? toFieldErrors('/path', pathValidator.errors) : []),

@@ -59,14 +59,17 @@ export type Handler<O> = (input: HandlerInput<O>, deps: Deps) => Promise<Reply<O
 export function createRouter(app: Hono<AppEnv>, deps: Deps) {
   const bound = new Set<Operation>();
 
-  function mount(op: Operation, run: (input: HandlerInput<unknown>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>) {
+  function mount(
+    op: Operation,
+    run: (input: HandlerInput<unknown>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
+  ) {
     const limit = bodyLimit({
       maxSize: JSON_BODY_LIMIT,
       onError: () => {
         throw tooLarge(JSON_BODY_LIMIT);
       },
     });
-    app.on(op.method.toUpperCase(), op.routePath, limit, async (c) => {
+    const handle = async (c: Context<AppEnv>) => {
       let user: AuthUser | null = null;
       if (op.secured) {
         const header = c.req.header('authorization');
@@ -105,7 +108,10 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
       } as HandlerInput<unknown>;
       const reply = await run(input);
       return c.json(reply.body, reply.status as ContentfulStatusCode, reply.headers);
-    });
+    };
+    // a call without a body never reads one, so only calls with a body need the limit
+    if (op.bodyMediaType) app.on(op.method.toUpperCase(), op.routePath, limit, handle);
+    else app.on(op.method.toUpperCase(), op.routePath, handle);
     bound.add(op);
   }
 
@@ -114,7 +120,10 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
       const op = deps.contract.find(method, path);
       if (!op) throw new Error(`${method.toUpperCase()} ${path} is not in the contract`);
       if (bound.has(op)) throw new Error(`${op.operationId} is bound twice`);
-      mount(op, async (input) => handler(input as HandlerInput<Op<P, M>>, deps) as Promise<{ status: number; body: unknown }>);
+      mount(
+        op,
+        async (input) => handler(input as HandlerInput<Op<P, M>>, deps) as Promise<{ status: number; body: unknown }>,
+      );
     },
     /** Every operation of the contract that has no handler yet answers 501 with the envelope. */
     bindPlanned(): Operation[] {

@@ -1,6 +1,6 @@
+import type { components } from '../../openapi/schema';
 import type { Router } from '../contract/router';
 import type { UserType } from '../db/schema';
-import type { components } from '../../openapi/schema';
 
 type KycStatus = components['schemas']['KycStatus'];
 type PermissionName = components['schemas']['PermissionName'];
@@ -31,7 +31,9 @@ export function accountRoutes({ route }: Router) {
     const rows = await db
       .selectFrom('permissions')
       .leftJoin('user_permissions', (join) =>
-        join.onRef('user_permissions.permission_name', '=', 'permissions.name').on('user_permissions.user_id', '=', user.id),
+        join
+          .onRef('user_permissions.permission_name', '=', 'permissions.name')
+          .on('user_permissions.user_id', '=', user.id),
       )
       .select(['permissions.name', 'user_permissions.is_can_access'])
       .orderBy('permissions.position')

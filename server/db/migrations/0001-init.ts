@@ -78,5 +78,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('description', 'varchar(500)', (c) => c.notNull())
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('activity_log_user_created').on('activity_log').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('activity_log_user_created')
+    .on('activity_log')
+    .columns(['user_id', 'created_at'])
+    .execute();
 }

@@ -69,7 +69,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     kyc_status: 1,
     team_of: 'seller@demo.test',
     permissions: ['dashboard', 'sales', 'notification'],
-    role: "team member of seller@demo.test: dashboard, sales, notification only",
+    role: 'team member of seller@demo.test: dashboard, sales, notification only',
   },
   {
     email: 'admin@demo.test',
@@ -94,7 +94,11 @@ const CURRENCIES = [
  * nothing a user changed is overwritten.
  */
 export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string[] }> {
-  await db.insertInto('currencies').values(CURRENCIES).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('currencies')
+    .values(CURRENCIES)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   await db
     .insertInto('permissions')
     .values(PERMISSIONS.map((p, position) => ({ ...p, position })))

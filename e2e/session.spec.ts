@@ -1,0 +1,112 @@
+import { expect, test } from '@playwright/test';
+import { logIn, logInAsSeller } from './support';
+
+test('the page title is the product name', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page).toHaveTitle('SB Portal');
+});
+
+test('a seller logs in and lands on the dashboard with a welcome', async ({ page, context }) => {
+  await logInAsSeller(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const names = (await context.cookies()).map((c) => c.name).sort();
+  expect(names).toEqual(['auth_token', 'auth_token_validity', 'user_token']);
+});
+
+test('the session survives a reload', async ({ page }) => {
+  await logInAsSeller(page);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Welcome Sam' })).toBeVisible();
+});
+
+test("a wrong password shows the server's message and keeps the user on /login", async ({ page }) => {
+  await logIn(page, 'admin@demo.test', 'not-the-password');
+  await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('empty and malformed fields are caught before any call, inline', async ({ page }) => {
+  let calls = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/api/auth/login')) calls += 1;
+  });
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByText('Enter your email address.')).toBeVisible();
+  await expect(page.getByText('Enter your password.')).toBeVisible();
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await page.getByLabel('Email').fill('not-an-email');
+  await expect(page.getByText('Enter a valid email address, like name@example.com.')).toBeVisible();
+  expect(calls).toBe(0);
+});
+
+test('the form is usable with the keyboard alone', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').focus();
+  await page.keyboard.type('seller@demo.test');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Demo1234!');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Welcome Sam' })).toBeVisible();
+});
+
+test('logging out clears the cookies and storage and goes to /login', async ({ page, context }) => {
+  await logInAsSeller(page);
+  await page.evaluate(() => {
+    localStorage.setItem('leftover', '1');
+    sessionStorage.setItem('leftover', '1');
+  });
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await context.cookies()).toEqual([]);
+  expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
+});
+
+test('logging out still ends on /login when the server call fails', async ({ page, context }) => {
+  await logInAsSeller(page);
+  await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'));
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await context.cookies()).toEqual([]);
+});
+
+test('a validity cookie older than 24 hours sends you to /login', async ({ page, context }) => {
+  await logInAsSeller(page);
+  const cookies = await context.cookies();
+  const validity = cookies.find((c) => c.name === 'auth_token_validity');
+  if (!validity) throw new Error('no auth_token_validity cookie after login');
+  const dayAndAMinuteAgo = Date.now() - 24 * 60 * 60 * 1000 - 60_000;
+  await context.addCookies([{ ...validity, value: String(dayAndAMinuteAgo) }]);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+});
+
+test('a token the server no longer accepts reloads to /login', async ({ page, context }) => {
+  await logInAsSeller(page);
+  const token = (await context.cookies()).find((c) => c.name === 'auth_token');
+  if (!token) throw new Error('no auth_token cookie after login');
+  await context.addCookies([{ ...token, value: 'revoked-or-tampered-token-value-000000000' }]);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+});
+
+test('a deep link comes back after login', async ({ page }) => {
+  await page.goto('/dashboard?tab=sales');
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await page.getByLabel('Email').fill('seller@demo.test');
+  await page.getByLabel('Password').fill('Demo1234!');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/dashboard\?tab=sales$/);
+});
+
+test('a next parameter pointing off-site is ignored', async ({ page }) => {
+  await page.goto('/login?next=//evil.example/phish');
+  await page.getByLabel('Email').fill('seller@demo.test');
+  await page.getByLabel('Password').fill('Demo1234!');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard$/);
+});

@@ -1,0 +1,97 @@
+import { lazy, type ReactNode, Suspense } from 'react';
+import { css } from 'styled-system/css';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { cookieSessionStore } from '../../openapi/auth-cookies';
+import { LoginPage } from '../features/auth/login-page';
+import { href, paths, safeNext } from '../routes';
+import { Button } from '../ui/button';
+import { FullPageLoader } from '../ui/full-page-loader';
+import { NotifyBridge } from './notify-bridge';
+import { Session } from './session';
+
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+
+export function App() {
+  return (
+    <Session.Provider options={{ input: { store: cookieSessionStore } }}>
+      <NotifyBridge />
+      <Switch>
+        <Route path={paths.login}>
+          <LoginRoute />
+        </Route>
+        <Route>
+          <RequireSession>
+            <Suspense fallback={<FullPageLoader />}>
+              <Switch>
+                <Route path={paths.dashboard} component={DashboardPage} />
+                <Route path="/">
+                  <Redirect to={paths.dashboard} replace />
+                </Route>
+                <Route component={NotFoundPage} />
+              </Switch>
+            </Suspense>
+          </RequireSession>
+        </Route>
+      </Switch>
+    </Session.Provider>
+  );
+}
+
+function LoginRoute() {
+  const search = useSearch();
+  const loggedIn = Session.useSelector((s) => s.matches('loggedIn'));
+  const profileFailed = Session.useSelector((s) => s.matches('profileFailed'));
+  if (loggedIn) return <Redirect to={safeNext(new URLSearchParams(search).get('next')) ?? paths.dashboard} replace />;
+  if (profileFailed) return <ProfileFailed />;
+  return <LoginPage />;
+}
+
+/** Pages behind the login: a loader while the session settles, /login (coming back here after) when there is none. */
+function RequireSession({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  const search = useSearch();
+  const state = Session.useSelector((s) =>
+    s.matches('loggedIn')
+      ? 'in'
+      : s.matches({ loggedOut: 'signedOut' })
+        ? 'signedOut'
+        : s.matches('loggedOut')
+          ? 'out'
+          : s.matches('profileFailed')
+            ? 'failed'
+            : 'loading',
+  );
+  if (state === 'in') return <>{children}</>;
+  if (state === 'signedOut') return <Redirect to={paths.login} replace />;
+  if (state === 'out') return <Redirect to={href.login(`${location}${search ? `?${search}` : ''}`)} replace />;
+  if (state === 'failed') return <ProfileFailed />;
+  return <FullPageLoader />;
+}
+
+function ProfileFailed() {
+  const session = Session.useActorRef();
+  const message = Session.useSelector((s) => s.context.error);
+  return (
+    <main className={css({ minHeight: '100dvh', display: 'grid', placeItems: 'center', p: '4' })}>
+      <div role="alert" className={css({ textAlign: 'center', display: 'flex', flexDirection: 'column', gap: '4' })}>
+        <h1 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Error loading account details</h1>
+        {message && message !== 'Error loading account details' ? <p>{message}</p> : null}
+        <div className={css({ display: 'flex', gap: '3', justifyContent: 'center' })}>
+          <Button onClick={() => session.send({ type: 'profile.retried' })}>Retry</Button>
+          <Button tone="secondary" onClick={() => session.send({ type: 'logout.requested' })}>
+            Logout
+          </Button>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function NotFoundPage() {
+  return (
+    <main className={css({ p: '8' })}>
+      <h1 className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '2' })}>Page not found</h1>
+      <a href={paths.dashboard}>Go to the dashboard</a>
+    </main>
+  );
+}

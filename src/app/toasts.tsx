@@ -1,0 +1,9 @@
+import { useEffect } from 'react';
+import { Toaster, toast } from 'sonner';
+import { attachToasts } from './notify-bridge';
+
+/** Toasts: top-right, 5 seconds (spec section 2). */
+export default function Toasts() {
+  useEffect(() => attachToasts(({ level, message }) => toast[level](message)), []);
+  return <Toaster position="top-right" duration={5000} closeButton richColors />;
+}
