@@ -10,6 +10,7 @@ import { NotifyBridge } from './notify-bridge';
 import { Session } from './session';
 
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 export function App() {
   return (
@@ -19,6 +20,13 @@ export function App() {
         <Route path={paths.login}>
           <LoginRoute />
         </Route>
+        {GalleryPage ? (
+          <Route path="/dev/ui">
+            <Suspense fallback={<FullPageLoader />}>
+              <GalleryPage />
+            </Suspense>
+          </Route>
+        ) : null}
         <Route>
           <RequireSession>
             <Suspense fallback={<FullPageLoader />}>
