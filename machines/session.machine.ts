@@ -2,6 +2,7 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import { SESSION_TTL_MS, type StoredSession } from '../openapi/auth-cookies';
 import { ApiError, api, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
+import { kycGateMachine } from './kyc-gate.machine';
 
 export type Account = components['schemas']['Account'];
 export type Permission = components['schemas']['Permission'];
@@ -75,6 +76,7 @@ export const sessionMachine = setup({
     loadAccount: fromPromise<Account>(async () => unwrap(await api.GET('/settings/my-account'), PROFILE_ERROR)),
     loadRoles: fromPromise<Roles>(async () => unwrap(await api.GET('/account/roles-permissions'), PROFILE_ERROR)),
     loadKyc: fromPromise<Kyc>(async () => unwrap(await api.GET('/account/kyc-status'), PROFILE_ERROR)),
+    kycGate: kycGateMachine,
     logout: fromPromise<void>(async () => {
       await api.POST('/auth/logout');
     }),
@@ -248,7 +250,16 @@ export const sessionMachine = setup({
       },
     },
     loggedIn: {
-      description: 'The portal: permissions, user_type and kyc_status are known.',
+      description: 'The portal: permissions, user_type and kyc_status are known; the KYC gate decides what opens.',
+      invoke: {
+        id: 'kycGate',
+        systemId: 'kycGate',
+        src: 'kycGate',
+        input: ({ context }) => ({
+          userType: context.roles?.user_type ?? context.account?.user_type ?? 'sellers',
+          kycStatus: context.kyc?.kyc_status ?? 0,
+        }),
+      },
       on: { 'logout.requested': 'loggingOut' },
     },
     loggingOut: {

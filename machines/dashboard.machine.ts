@@ -1,0 +1,105 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { api, type DataOf, unwrap } from '../openapi/client';
+
+export type Currency = 'GBP' | 'EUR' | 'USD' | 'AED';
+export const CURRENCIES: readonly Currency[] = ['GBP', 'EUR', 'USD', 'AED'];
+
+export type SalesOverview = DataOf<'/dashboard/sales-overview', 'get'>;
+export type AwaitingDelivery = DataOf<'/dashboard/awaiting-delivery', 'get'>;
+export type DashboardNotifications = DataOf<'/dashboard/notifications', 'get'>;
+export type TopSellingEvents = DataOf<'/dashboard/top-selling-events', 'get'>;
+export type DashboardActivity = DataOf<'/dashboard/activity', 'get'>;
+
+export interface DashboardContext {
+  currency: Currency;
+  overview: SalesOverview | null;
+  awaiting: AwaitingDelivery | null;
+  notifications: DashboardNotifications | null;
+  topEvents: TopSellingEvents | null;
+  activity: DashboardActivity | null;
+}
+
+export type DashboardEvent = { type: 'currency.changed'; currency: Currency } | { type: 'widget.retried' };
+
+const FAILED = 'Failed to fetch data';
+
+/** One widget of the dashboard: loading with a skeleton, its data, or 'Failed to fetch data' with Retry. */
+function widget<const Id extends string, const Key extends keyof DashboardContext>(id: Id, key: Key, currencyBound: boolean) {
+  return {
+    initial: 'loading' as const,
+    states: {
+      loading: {
+        tags: ['loading'],
+        invoke: {
+          id,
+          src: id,
+          input: ({ context }: { context: DashboardContext }) => ({ currency: context.currency }),
+          onDone: {
+            target: 'ready' as const,
+            actions: assign({ [key]: ({ event }: { event: { output: unknown } }) => event.output } as never),
+          },
+          onError: 'failed' as const,
+        },
+      },
+      ready: {},
+      failed: { tags: ['error'], on: { 'widget.retried': 'loading' as const } },
+    },
+    on: currencyBound
+      ? {
+          'currency.changed': {
+            target: '.loading' as const,
+            reenter: true,
+            actions: assign({
+              currency: ({ event }: { event: DashboardEvent }) =>
+                event.type === 'currency.changed' ? event.currency : 'GBP',
+            } as never),
+          },
+        }
+      : {},
+  };
+}
+
+/**
+ * The dashboard: sales overview, awaiting delivery, notifications, top selling events and activity, loaded
+ * side by side in the user's currency (GBP by default). Changing the currency reloads the money widgets.
+ */
+export const dashboardMachine = setup({
+  types: {
+    context: {} as DashboardContext,
+    input: {} as { currency?: Currency },
+    events: {} as DashboardEvent,
+  },
+  actors: {
+    loadOverview: fromPromise<SalesOverview, { currency: Currency }>(async ({ input }) =>
+      unwrap(await api.GET('/dashboard/sales-overview', { params: { query: input } }), FAILED),
+    ),
+    loadAwaiting: fromPromise<AwaitingDelivery, { currency: Currency }>(async ({ input }) =>
+      unwrap(await api.GET('/dashboard/awaiting-delivery', { params: { query: input } }), FAILED),
+    ),
+    loadNotifications: fromPromise<DashboardNotifications>(async () =>
+      unwrap(await api.GET('/dashboard/notifications'), FAILED),
+    ),
+    loadTopEvents: fromPromise<TopSellingEvents, { currency: Currency }>(async ({ input }) =>
+      unwrap(await api.GET('/dashboard/top-selling-events', { params: { query: input } }), FAILED),
+    ),
+    loadActivity: fromPromise<DashboardActivity>(async () => unwrap(await api.GET('/dashboard/activity'), FAILED)),
+  },
+}).createMachine({
+  id: 'dashboard',
+  context: ({ input }) => ({
+    currency: input.currency ?? 'GBP',
+    overview: null,
+    awaiting: null,
+    notifications: null,
+    topEvents: null,
+    activity: null,
+  }),
+  type: 'parallel',
+  states: {
+    overview: widget('loadOverview', 'overview', true),
+    awaiting: widget('loadAwaiting', 'awaiting', true),
+    notifications: widget('loadNotifications', 'notifications', false),
+    topEvents: widget('loadTopEvents', 'topEvents', true),
+    activity: widget('loadActivity', 'activity', false),
+  },
+});
