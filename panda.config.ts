@@ -18,6 +18,10 @@ export default defineConfig({
   theme: {
     extend: {
       keyframes: {
+        drawerIn: {
+          '0%': { transform: 'translateX(-100%)' },
+          '100%': { transform: 'translateX(0)' },
+        },
         loaderSlide: {
           '0%': { left: '-40%' },
           '100%': { left: '100%' },

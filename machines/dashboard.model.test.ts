@@ -1,5 +1,5 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { dashboardMachine } from './dashboard.machine';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
 

@@ -1,5 +1,5 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { type KycGateInput, kycGateMachine } from './kyc-gate.machine';
 import { modelPaths, replay, uncovered } from './testing/model';
 
@@ -35,13 +35,18 @@ describe('KYC gate statechart, model-based', () => {
       for (const path of paths) {
         it(path.description, async () => {
           const actor = createActor(kycGateMachine, { input }).start();
-          await replay(path, actor, async () => false, (real) => {
-            // the spec's rule, checked in every state: only a seller without approval is held
-            const held = real.context.userType === 'sellers' && real.context.kycStatus !== 1;
-            expect(real.matches('held')).toBe(held);
-            expect(real.matches('open')).toBe(!held);
-            if (held) expect(real.matches({ held: 'rejected' })).toBe(real.context.kycStatus === 2);
-          });
+          await replay(
+            path,
+            actor,
+            async () => false,
+            (real) => {
+              // the spec's rule, checked in every state: only a seller without approval is held
+              const held = real.context.userType === 'sellers' && real.context.kycStatus !== 1;
+              expect(real.matches('held')).toBe(held);
+              expect(real.matches('open')).toBe(!held);
+              if (held) expect(real.matches({ held: 'rejected' })).toBe(real.context.kycStatus === 2);
+            },
+          );
         });
       }
     });

@@ -1,5 +1,5 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { badgeText, menuCountsMachine, salesLandingStatus } from './menu-counts.machine';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
 
@@ -53,7 +53,12 @@ describe('menu rules', () => {
     expect(salesLandingStatus(sales)).toBe('confirmed');
     expect(salesLandingStatus([{ status: 'replaced', orders: 2 }])).toBe('replaced');
     expect(salesLandingStatus([])).toBe('pending');
-    expect(salesLandingStatus([{ status: 'pending', orders: 1 }, { status: 'confirmed', orders: 9 }])).toBe('pending');
+    expect(
+      salesLandingStatus([
+        { status: 'pending', orders: 1 },
+        { status: 'confirmed', orders: 9 },
+      ]),
+    ).toBe('pending');
   });
 
   it('caps badges at 10+ only when collapsed, and hides zero', () => {

@@ -72,7 +72,10 @@ async function fetchFeedPage(tab: Tab, page: number): Promise<FeedPage> {
     const data = unwrap(await api.GET('/notification/history', { params: { query: { page } } }), ERROR_TEXT[tab]);
     return { items: data.notification_list, currentPage: data.meta.current_page, lastPage: data.meta.last_page };
   }
-  const data = unwrap(await api.GET('/notification/activity-history', { params: { query: { page } } }), ERROR_TEXT[tab]);
+  const data = unwrap(
+    await api.GET('/notification/activity-history', { params: { query: { page } } }),
+    ERROR_TEXT[tab],
+  );
   return { items: data.activity_list, currentPage: data.meta.current_page, lastPage: data.meta.last_page };
 }
 
@@ -168,7 +171,10 @@ export const notificationsMachine = setup({
         ],
         onError: [
           { guard: 'isNotificationsTab', target: 'failed', actions: ['recordError', 'toastNotificationsError'] },
-          { target: 'failed', actions: ['recordError', { type: 'logError', params: ({ event }) => ({ error: event.error }) }] },
+          {
+            target: 'failed',
+            actions: ['recordError', { type: 'logError', params: ({ event }) => ({ error: event.error }) }],
+          },
         ],
       },
     },
@@ -181,7 +187,10 @@ export const notificationsMachine = setup({
           description: 'The view reports whether the list fills the panel; if not, the next page loads.',
           tags: ['measure'],
           on: {
-            'panel.measured': [{ guard: 'doesNotFillPanel', target: '#notifications.loadingMore' }, { target: 'waiting' }],
+            'panel.measured': [
+              { guard: 'doesNotFillPanel', target: '#notifications.loadingMore' },
+              { target: 'waiting' },
+            ],
           },
         },
         waiting: {},

@@ -1,5 +1,5 @@
-import { createActor } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
 import {
   type FeedPage,
   FILL_CHECK_MS,
@@ -16,7 +16,11 @@ const item = (id: number): NotificationItem => ({
   viewed: 0,
   created_at: '2026-11-20T10:00:00Z',
 });
-const page = (n: number, last: number, ids: number[]): FeedPage => ({ items: ids.map(item), currentPage: n, lastPage: last });
+const page = (n: number, last: number, ids: number[]): FeedPage => ({
+  items: ids.map(item),
+  currentPage: n,
+  lastPage: last,
+});
 
 const events = [
   { type: 'xstate.done.actor.fetchPage', output: page(1, 3, [1, 2]) },
@@ -84,9 +88,11 @@ describe('notifications paging statechart, model-based', () => {
           if (real.matches('more')) expect(context.page).toBeLessThan(context.lastPage);
           if (real.matches('empty')) expect(context.items).toEqual([]);
           if (real.hasTag('error')) {
-            expect(context.error).toBe(context.tab === 'notifications' ? 'Failed to load notifications' : 'Failed to load activity');
+            expect(context.error).toBe(
+              context.tab === 'notifications' ? 'Failed to load notifications' : 'Failed to load activity',
+            );
           }
-          expect(new Set(context.items.map((i) => i.id)).size).toBe(context.items.length);
+          expect(new Set(context.items.map((i: { id: number }) => i.id)).size).toBe(context.items.length);
         },
       );
       // the first page asked for is always page 1; a later one is the next after what is loaded

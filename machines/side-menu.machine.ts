@@ -8,7 +8,7 @@ export interface MenuPreference {
 
 export interface SideMenuInput {
   preference: MenuPreference;
-  /** Open the Sales sub-list at first (the page is a sales page). */
+  /** Open the Sales sub-list at first (the page is a sales page); `sales.revealed` opens it on the way in. */
   salesOpen?: boolean;
 }
 
@@ -16,12 +16,15 @@ export type SideMenuEvent =
   | { type: 'menu.toggled' }
   | { type: 'drawer.opened' }
   | { type: 'drawer.closed' }
-  | { type: 'sales.toggled' };
+  | { type: 'sales.toggled' }
+  | { type: 'sales.revealed' }
+  | { type: 'notifications.opened' }
+  | { type: 'notifications.closed' };
 
 /**
  * The side menu. On desktop it is expanded (200 px) or collapsed (60 px), remembered across reloads; on a
  * phone (width up to 768 px) it is a top bar whose drawer slides in. The Sales sub-list opens and closes on
- * its own.
+ * its own. The notifications panel opens from its entry.
  */
 export const sideMenuMachine = setup({
   types: {
@@ -64,11 +67,19 @@ export const sideMenuMachine = setup({
         open: { on: { 'drawer.closed': 'closed' } },
       },
     },
+    notificationsPanel: {
+      description: 'The notifications popup (a dropdown card on phones), opened from its menu entry.',
+      initial: 'closed',
+      states: {
+        closed: { on: { 'notifications.opened': 'open' } },
+        open: { on: { 'notifications.closed': 'closed', 'drawer.opened': 'closed' } },
+      },
+    },
     salesList: {
       initial: 'deciding',
       states: {
         deciding: { always: [{ guard: 'salesStartsOpen', target: 'open' }, { target: 'closed' }] },
-        closed: { on: { 'sales.toggled': 'open' } },
+        closed: { on: { 'sales.toggled': 'open', 'sales.revealed': 'open' } },
         open: { on: { 'sales.toggled': 'closed' } },
       },
     },

@@ -1,10 +1,18 @@
-import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { type MenuPreference, sideMenuMachine } from './side-menu.machine';
 import { modelPaths, replay, uncovered } from './testing/model';
 
 const frozen = (value: boolean | null): MenuPreference => ({ readExpanded: () => value, writeExpanded: () => {} });
-const events = [{ type: 'menu.toggled' }, { type: 'drawer.opened' }, { type: 'drawer.closed' }, { type: 'sales.toggled' }];
+const events = [
+  { type: 'menu.toggled' },
+  { type: 'drawer.opened' },
+  { type: 'drawer.closed' },
+  { type: 'sales.toggled' },
+  { type: 'sales.revealed' },
+  { type: 'notifications.opened' },
+  { type: 'notifications.closed' },
+];
 const starts = [
   { stored: null, salesOpen: false },
   { stored: false, salesOpen: true },
@@ -38,10 +46,15 @@ describe('side menu statechart, model-based', () => {
           },
         };
         const actor = createActor(sideMenuMachine, { input: { preference, salesOpen } }).start();
-        await replay(path, actor, async () => false, (real) => {
-          // the width shown is the width remembered, once the user has chosen one
-          if (remembered !== null) expect(real.matches({ width: remembered ? 'expanded' : 'collapsed' })).toBe(true);
-        });
+        await replay(
+          path,
+          actor,
+          async () => false,
+          (real) => {
+            // the width shown is the width remembered, once the user has chosen one
+            if (remembered !== null) expect(real.matches({ width: remembered ? 'expanded' : 'collapsed' })).toBe(true);
+          },
+        );
       });
     }
   }

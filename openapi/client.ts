@@ -75,6 +75,5 @@ export function unwrap<T>(
 
 type JsonOk<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
 /** The `data` of an operation's 200 answer: `DataOf<'/dashboard/activity', 'get'>`. */
-export type DataOf<P extends keyof paths, M extends keyof paths[P]> = JsonOk<paths[P][M]> extends { data?: infer D }
-  ? NonNullable<D>
-  : never;
+export type DataOf<P extends keyof paths, M extends keyof paths[P]> =
+  JsonOk<paths[P][M]> extends { data?: infer D } ? NonNullable<D> : never;

@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * Order counts per sales status
-         * @description Path chosen by us. The spec says "GET sales counts": a list of status and orders; the menu opens the first sales sub-page whose count is above 0, otherwise sales/pending.
+         * @description Path chosen by us. The spec says "GET sales counts": a list of status and orders; the menu opens the first sales sub-page whose count is above 0, otherwise sales/pending. Always all six statuses, in the order of the sales sub-pages (pending, confirmed, delivered, completed, cancelled, replaced), 0 when there are none. Counts the orders of every currency of the seller the caller sells for (a team member sees its owner's).
          */
         get: operations["getSalesCount"];
         put?: never;
@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Dashboard sales overview widget
-         * @description Default currency GBP.
+         * @description The sales of the seller the caller sells for (a team member sees its owner's), counting only the orders PRICED in `currency` (no conversion between currencies). `total_sales`, `orders` and `tickets_sold` leave out cancelled orders; `statuses` lists all six statuses, cancelled included, 0 when there are none.
          */
         get: operations["getDashboardSalesOverview"];
         put?: never;
@@ -389,7 +389,7 @@ export interface paths {
         };
         /**
          * Dashboard orders awaiting delivery widget
-         * @description Default currency GBP.
+         * @description The confirmed orders (awaiting delivery) of the seller the caller sells for that are PRICED in `currency`: `total` counts them all, `orders` lists at most 10, the soonest event first.
          */
         get: operations["getDashboardAwaitingDelivery"];
         put?: never;
@@ -409,7 +409,7 @@ export interface paths {
         };
         /**
          * Dashboard notifications widget
-         * @description Latest notifications for the dashboard.
+         * @description The caller's own 5 latest notifications, newest first, and the count of its unread ones. `currency` is accepted like the other dashboard calls and does not change the answer.
          */
         get: operations["getDashboardNotifications"];
         put?: never;
@@ -429,7 +429,7 @@ export interface paths {
         };
         /**
          * Dashboard top-selling events widget
-         * @description Default currency GBP.
+         * @description The 5 events with the most tickets sold by the seller the caller sells for, counting only the orders PRICED in `currency` and leaving out cancelled ones; ties go to the higher revenue, then the lower event id.
          */
         get: operations["getDashboardTopSellingEvents"];
         put?: never;
@@ -449,7 +449,7 @@ export interface paths {
         };
         /**
          * Dashboard recent activity widget
-         * @description Latest activity (logged_in, logged_out, others) for the dashboard.
+         * @description The caller's own 5 latest activity rows (logged_in, logged_out, others), newest first. `currency` is accepted like the other dashboard calls and does not change the answer.
          */
         get: operations["getDashboardActivity"];
         put?: never;
@@ -2151,7 +2151,7 @@ export interface paths {
         put?: never;
         /**
          * One notification's details
-         * @description POST per the spec. Notification fields: id, name, description, viewed (0 = unread), created_at.
+         * @description POST per the spec. One of the caller's own notifications; another user's id or an unknown one answers 404. Reading it does not mark it viewed (update-notification does).
          */
         post: operations["getNotificationDetails"];
         delete?: never;
@@ -2169,7 +2169,7 @@ export interface paths {
         };
         /**
          * The caller's notifications (paged)
-         * @description Token and page (1 by default); reads notification_list, unread_count, meta (current_page, last_page). Toast 'Failed to load notifications'.
+         * @description The caller's own notifications, newest first, a page at a time, with the count of unread ones. A page past the last answers an empty list with the meta (last_page is at least 1). Toast 'Failed to load notifications'.
          */
         get: operations["getNotificationHistory"];
         put?: never;
@@ -2189,7 +2189,7 @@ export interface paths {
         };
         /**
          * The caller's activity log (paged)
-         * @description Page (1 by default); reads data.activity_list, unread_count or activity_count, meta. Error 'Failed to load activity' with Retry.
+         * @description The caller's own activity log, newest first, a page at a time, with the count of all its rows (`activity_count`). A page past the last answers an empty list with the meta (last_page is at least 1). Error 'Failed to load activity' with Retry.
          */
         get: operations["getActivityHistory"];
         put?: never;
@@ -2210,8 +2210,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Mark notifications as viewed
-         * @description POST per the spec. Payload not shown.
+         * Mark a notification as viewed
+         * @description POST per the spec (payload chosen by us: `{ id }`). Marks one of the caller's own notifications viewed and answers the new unread count. Idempotent: marking it again changes nothing. Another user's id or an unknown one answers 404 and changes nothing.
          */
         post: operations["updateNotification"];
         delete?: never;
@@ -2229,7 +2229,7 @@ export interface paths {
         };
         /**
          * Notification counts for the menu badge
-         * @description The shell's "menu notification count": reads notification, activity, unread_count. Badge over 10 shows 10+ when collapsed.
+         * @description The shell's "menu notification count" for the caller: how many notifications and activity rows it has in all, and how many notifications are unread. Badge over 10 shows 10+ when collapsed.
          */
         get: operations["getMenuNotificationCount"];
         put?: never;
@@ -2729,7 +2729,7 @@ export interface paths {
         };
         /**
          * Support popup data
-         * @description Path chosen by us. Title, sub title, phone and email for the header bot icon's support popup.
+         * @description Path chosen by us. Title, sub title, phone and email for the header bot icon's support popup. Any logged-in caller, whatever its permissions.
          */
         get: operations["getSupportInfo"];
         put?: never;
@@ -2901,6 +2901,195 @@ export interface components {
             data: {
                 kyc_status: components["schemas"]["KycStatus"];
                 rejection_reason: string | null;
+            };
+        };
+        /**
+         * @description An order's status, in the order of the sales sub-pages (sales/confirmed is "Awaiting Delivery").
+         * @enum {string}
+         */
+        OrderStatus: "pending" | "confirmed" | "delivered" | "completed" | "cancelled" | "replaced";
+        /**
+         * @description ISO 4217 code of a currency the portal trades in.
+         * @enum {string}
+         */
+        CurrencyCode: "GBP" | "EUR" | "USD" | "AED";
+        /** @description Money as an integer count of minor units (pence, cents, fils) of the currency beside it. */
+        MinorUnits: number;
+        PageMeta: {
+            current_page: number;
+            /** @description The last page that has rows; 1 when the list is empty. */
+            last_page: number;
+            per_page: number;
+            /** @description How many rows all the pages hold. */
+            total: number;
+        };
+        Notification: {
+            id: number;
+            /** @description The kind, in snake_case (new_order, ticket_delivered, payout_processed...). */
+            name: string;
+            description: string;
+            /**
+             * @description 0 unread, 1 viewed.
+             * @enum {integer}
+             */
+            viewed: 0 | 1;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Activity: {
+            id: number;
+            /** @description logged_in, logged_out, or another kind (listing_created, price_updated, ticket_delivered...). */
+            type: string;
+            description: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        NotificationIdRequest: {
+            id: number;
+        };
+        NotificationResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Notification"];
+        };
+        NotificationHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                notification_list: components["schemas"]["Notification"][];
+                unread_count: number;
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        ActivityHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                activity_list: components["schemas"]["Activity"][];
+                /** @description How many activity rows the caller has in all. */
+                activity_count: number;
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        NotificationUpdateResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                id: number;
+                /** @constant */
+                viewed: 1;
+                /** @description The caller's unread notifications after this one was marked viewed. */
+                unread_count: number;
+            };
+        };
+        MenuNotificationCountResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description How many notifications the caller has in all. */
+                notification: number;
+                /** @description How many activity rows the caller has in all. */
+                activity: number;
+                unread_count: number;
+            };
+        };
+        SalesCount: {
+            status: components["schemas"]["OrderStatus"];
+            orders: number;
+        };
+        SalesCountResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["SalesCount"][];
+        };
+        SupportInfoResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                title: string;
+                sub_title: string;
+                phone: string;
+                /** Format: email */
+                email: string;
+            };
+        };
+        DashboardSalesOverviewResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                currency: components["schemas"]["CurrencyCode"];
+                total_sales: components["schemas"]["MinorUnits"];
+                /** @description Orders that are not cancelled. */
+                orders: number;
+                /** @description Tickets of the orders that are not cancelled. */
+                tickets_sold: number;
+                statuses: {
+                    status: components["schemas"]["OrderStatus"];
+                    orders: number;
+                    amount: components["schemas"]["MinorUnits"];
+                }[];
+            };
+        };
+        DashboardAwaitingDeliveryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description All the confirmed orders in the currency, not only the ones listed. */
+                total: number;
+                orders: {
+                    order_id: number;
+                    booking_no: string;
+                    event_name: string;
+                    /** Format: date */
+                    event_date: string;
+                    quantity: number;
+                    amount: components["schemas"]["MinorUnits"];
+                    currency: components["schemas"]["CurrencyCode"];
+                    ticket_type_id: number;
+                }[];
+            };
+        };
+        DashboardNotificationsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                notification_list: components["schemas"]["Notification"][];
+                unread_count: number;
+            };
+        };
+        DashboardTopSellingEventsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                events: {
+                    event_id: number;
+                    event_name: string;
+                    /** Format: date */
+                    event_date: string;
+                    stadium_name: string;
+                    city_name: string;
+                    tickets_sold: number;
+                    revenue: components["schemas"]["MinorUnits"];
+                }[];
+            };
+        };
+        DashboardActivityResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                activity_list: components["schemas"]["Activity"][];
             };
         };
     };
@@ -3128,9 +3317,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The count of orders per status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesCountResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
         };
     };
     register: {
@@ -3303,72 +3500,132 @@ export interface operations {
     };
     getDashboardSalesOverview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the orders to count; the caller's own currency when absent (GBP by default). */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The sales overview in one currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardSalesOverviewResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getDashboardAwaitingDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the orders to list; the caller's own currency when absent (GBP by default). */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The orders awaiting delivery in one currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardAwaitingDeliveryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getDashboardNotifications: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Accepted for symmetry with the other dashboard calls; ignored. */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The latest notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardNotificationsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getDashboardTopSellingEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the orders to count; the caller's own currency when absent (GBP by default). */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The top-selling events in one currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTopSellingEventsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getDashboardActivity: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Accepted for symmetry with the other dashboard calls; ignored. */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The latest activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardActivityResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getDashboardReports: {
@@ -4587,39 +4844,84 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationIdRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getNotificationHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many notifications a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getActivityHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many activity rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of the activity log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     updateNotification: {
@@ -4629,11 +4931,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationIdRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The notification is viewed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getMenuNotificationCount: {
@@ -4645,9 +4964,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuNotificationCountResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getFieldSettings: {
@@ -4998,9 +5325,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The support popup's content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportInfoResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     approveDeposit: {

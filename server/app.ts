@@ -13,6 +13,10 @@ import { securityHeaders } from './http/security-headers';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
+import { dashboardRoutes } from './routes/dashboard';
+import { notificationRoutes } from './routes/notifications';
+import { salesRoutes } from './routes/sales';
+import { uiSettingsRoutes } from './routes/ui-settings';
 
 export interface AppOptions {
   db: Db;
@@ -63,6 +67,10 @@ export function createApp(options: AppOptions) {
   const router = createRouter(api, deps);
   authRoutes(router);
   accountRoutes(router);
+  dashboardRoutes(router);
+  notificationRoutes(router);
+  salesRoutes(router);
+  uiSettingsRoutes(router);
   router.bindPlanned();
   api.get('/health', (c) => c.json({ success: true, message: 'ok' }));
   app.route('/api', api);

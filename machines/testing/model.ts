@@ -18,7 +18,10 @@ type Config = Record<string, unknown> & { states?: Record<string, Config>; on?: 
  * `xstate.error.actor.<id>`) and each delay a transition on `after.<delay>`. Every state, guard and action
  * is the machine's own: the model cannot drift from the machine.
  */
-export function toTestModel<T extends AnyStateMachine>(machine: T, settling?: readonly string[]): AnyStateMachine {
+/** What the harness reads of a machine: its config and implementations (any machine fits). */
+type MachineLike = Pick<AnyStateMachine, 'config' | 'implementations' | 'id'>;
+
+export function toTestModel(machine: MachineLike, settling?: readonly string[]): AnyStateMachine {
   const convert = (config: Config, where: string): Config => {
     const copy: Config = { ...config };
     const on: Record<string, unknown> = { ...(copy.on ?? {}) };
@@ -54,7 +57,7 @@ export interface ModelOptions {
 }
 
 /** The shortest path to every (state, incoming transition) pair of the machine. */
-export function modelPaths(machine: AnyStateMachine, options: ModelOptions): ModelPath[] {
+export function modelPaths(machine: MachineLike, options: ModelOptions): ModelPath[] {
   const logic = toTestModel(machine, options.settling);
   const model = createTestModel(logic, { events: options.events, input: options.input } as never);
   // a state's "done" event is the machine's own doing; the graph also offers it as if a test could send it
@@ -104,7 +107,7 @@ function allNodes(node: AnyStateNode): AnyStateNode[] {
  * What the generated paths leave unvisited: state nodes never active, and transitions (source, event,
  * targets) never taken. Eventless transitions are listed only when their target was never reached.
  */
-export function uncovered(machine: AnyStateMachine, paths: readonly ModelPath[], transient: readonly string[] = []) {
+export function uncovered(machine: MachineLike, paths: readonly ModelPath[], transient: readonly string[] = []) {
   const model = toTestModel(machine);
   const nodes = allNodes(model.root);
   const reached = new Set<string>(transient);

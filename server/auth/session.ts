@@ -1,10 +1,13 @@
+import type { components } from '../../openapi/schema';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { UserType } from '../db/schema';
 import { decoyHash, verifyPassword } from './passwords';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens';
 
-export interface AuthUser {
+export type PermissionName = components['schemas']['PermissionName'];
+
+export interface UserProfile {
   id: number;
   email: string;
   first_name: string;
@@ -16,7 +19,13 @@ export interface AuthUser {
   currency: string;
   user_token: string;
   created_at: string;
+}
+
+/** The caller of a secured operation: its profile, its token and the permissions it may use. */
+export interface AuthUser extends UserProfile {
   tokenHash: string;
+  /** The names whose `is_can_access` is 1; the router checks an operation's `x-permission` against them. */
+  permissions: ReadonlySet<PermissionName>;
 }
 
 /** After this many failures in a row every try waits THROTTLE_MS; after LOCK_AFTER the account locks. */
@@ -26,7 +35,7 @@ export const LOCK_AFTER = 10;
 export const LOCK_MS = 15 * 60_000;
 
 export type LoginResult =
-  | { kind: 'ok'; token: string; expiresAt: Date; user: AuthUser }
+  | { kind: 'ok'; token: string; expiresAt: Date; user: UserProfile }
   | { kind: 'invalid' }
   | { kind: 'locked'; retryAfterSeconds: number };
 
@@ -126,7 +135,7 @@ export async function login(db: Db, clock: Clock, email: string, password: strin
     await logActivity(trx, clock, user.id, 'logged_in', 'Logged in');
   });
   const { password_hash: _h, locked_until: _l, ...profile } = user;
-  return { kind: 'ok', token, expiresAt, user: { ...profile, tokenHash } };
+  return { kind: 'ok', token, expiresAt, user: profile };
 }
 
 /** The user behind a bearer token, or null when the token is unknown, revoked, expired or its user deleted. */
@@ -143,7 +152,14 @@ export async function authenticate(db: Db, clock: Clock, authorization: string |
     .where('auth_tokens.expires_at', '>', clock.now().toISOString())
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst();
-  return row ? { ...row, tokenHash } : null;
+  if (!row) return null;
+  const allowed = await db
+    .selectFrom('user_permissions')
+    .select('permission_name')
+    .where('user_id', '=', row.id)
+    .where('is_can_access', '=', 1)
+    .execute();
+  return { ...row, tokenHash, permissions: new Set(allowed.map((p) => p.permission_name as PermissionName)) };
 }
 
 export async function logout(db: Db, clock: Clock, user: AuthUser): Promise<void> {

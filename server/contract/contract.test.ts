@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,10 +18,12 @@ interface RawOperation {
   requestBody?: { content?: Record<string, unknown>; $ref?: string };
   responses?: Record<string, unknown>;
   'x-status'?: string;
+  'x-permission'?: string;
 }
 interface RawDoc {
   security?: unknown[];
   tags?: { name: string }[];
+  components: { schemas: { PermissionName: { enum: string[] } } };
   paths: Record<string, Record<string, unknown>>;
 }
 
@@ -98,6 +100,33 @@ describe('the contract (openapi/portal.yaml)', () => {
     expect(contract.operations.filter((op) => !op.planned).map((op) => op.operationId)).toEqual(
       expect.arrayContaining(['login', 'logout', 'getMyAccount', 'getRolesPermissions', 'getKycStatus']),
     );
+  });
+
+  it('declares 403 on every operation with x-permission, which names a permission and needs a token', () => {
+    const names = doc.components.schemas.PermissionName.enum;
+    const guarded = raw.filter((o) => o.op['x-permission'] !== undefined);
+    expect(guarded.length).toBeGreaterThanOrEqual(11);
+    const problems = guarded.flatMap((o) => [
+      ...(o.op.responses?.['403'] ? [] : [`${label(o)} lacks 403`]),
+      ...(names.includes(o.op['x-permission'] ?? '')
+        ? []
+        : [`${label(o)}: '${o.op['x-permission']}' is no permission`]),
+      ...(contract.find(o.method, o.path)?.secured ? [] : [`${label(o)} has no security`]),
+    ]);
+    expect(problems).toEqual([]);
+    // the loader sees exactly these
+    expect(contract.operations.filter((op) => op.permission !== null).map(label)).toEqual(guarded.map(label));
+  });
+
+  it('refuses to load a contract whose x-permission is not a permission name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-portal-contract-'));
+    try {
+      const file = join(dir, 'portal.yaml');
+      writeFileSync(file, readFileSync(CONTRACT_FILE, 'utf8').replace('x-permission: sales', 'x-permission: sale'));
+      expect(() => loadContract(file)).toThrow(/getSalesCount: x-permission 'sale'/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('uses no $ref for request bodies or parameters (the loader reads them inline)', () => {

@@ -3,10 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import type { components } from '../../openapi/schema';
 
 export const CONTRACT_FILE = fileURLToPath(new URL('../../openapi/portal.yaml', import.meta.url));
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+type PermissionName = components['schemas']['PermissionName'];
 
 export interface FieldError {
   path: string;
@@ -21,6 +24,8 @@ export interface Operation {
   /** The same path in Hono's syntax: `/ticket/delete/:id`. */
   routePath: string;
   secured: boolean;
+  /** The permission (`x-permission`) the caller needs, checked by the router after the token; null for none. */
+  permission: PermissionName | null;
   planned: boolean;
   bodyMediaType: 'application/json' | 'multipart/form-data' | null;
   bodyRequired: boolean;
@@ -48,9 +53,14 @@ interface OperationObject {
   requestBody?: { required?: boolean; content: Record<string, { schema?: object }> };
   responses: Record<string, unknown>;
   'x-status'?: string;
+  'x-permission'?: string;
 }
 
 const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A parameter's schema may `$ref` the contract's components; compiled on its own, the ref must name the file. */
+const inDocument = (schema: object): object =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"portal#/')) as object;
 
 function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): FieldError[] {
   return (errors ?? []).map((e) => {
@@ -78,7 +88,9 @@ export function loadContract(file = CONTRACT_FILE): Contract {
   const doc = parse(readFileSync(file, 'utf8')) as {
     security?: unknown[];
     paths: Record<string, Record<string, unknown>>;
+    components?: { schemas?: { PermissionName?: { enum?: string[] } } };
   };
+  const permissionNames = new Set(doc.components?.schemas?.PermissionName?.enum ?? []);
   const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
   const bodies = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   const params = new Ajv2020({ strict: false, allErrors: true, coerceTypes: 'array', useDefaults: true });
@@ -99,7 +111,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         if (list.length === 0) return null;
         return params.compile({
           type: 'object',
-          properties: Object.fromEntries(list.map((p) => [p.name, p.schema ?? {}])),
+          properties: Object.fromEntries(list.map((p) => [p.name, inDocument(p.schema ?? {})])),
           required: list.filter((p) => p.required || where === 'path').map((p) => p.name),
         });
       };
@@ -111,12 +123,18 @@ export function loadContract(file = CONTRACT_FILE): Contract {
       const queryValidator = compileParams('query');
       const pathValidator = compileParams('path');
       const security = op.security ?? doc.security ?? [];
+      const permission = op['x-permission'] ?? null;
+      if (permission !== null && (!permissionNames.has(permission) || security.length === 0)) {
+        // a typo here would lock everyone out (or, without security, nobody could be checked): fail at start
+        throw new Error(`${op.operationId}: x-permission '${permission}' is not a PermissionName of a secured call`);
+      }
       operations.push({
         operationId: op.operationId,
         method,
         path,
         routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
         secured: security.length > 0,
+        permission: permission as PermissionName | null,
         planned: op['x-status'] === 'planned',
         bodyMediaType: media,
         bodyRequired: op.requestBody?.required ?? false,

@@ -76,6 +76,9 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         if (!header) throw new HttpError(401, MESSAGES.loginRequired);
         user = await authenticate(deps.db, deps.clock, header);
         if (!user) throw new HttpError(401, MESSAGES.sessionExpired);
+        if (op.permission !== null && !user.permissions.has(op.permission)) {
+          throw new HttpError(403, MESSAGES.forbidden);
+        }
       }
       const params = { ...c.req.param() } as Record<string, unknown>;
       const query = { ...c.req.query() } as Record<string, unknown>;

@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './database';
 import * as m0001 from './migrations/0001-init';
+import * as m0002 from './migrations/0002-sales-notifications';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
   '0001-init': m0001,
+  '0002-sales-notifications': m0002,
 };
 
 class InlineProvider implements MigrationProvider {

@@ -13,6 +13,11 @@ export interface Database {
   user_permissions: UserPermissionTable;
   auth_tokens: AuthTokenTable;
   activity_log: ActivityTable;
+  events: EventTable;
+  listings: ListingTable;
+  orders: OrderTable;
+  notifications: NotificationTable;
+  seed_fixtures: SeedFixtureTable;
 }
 
 export interface CurrencyTable {
@@ -86,3 +91,70 @@ export interface ActivityTable {
 
 export type User = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
+
+export interface EventTable {
+  id: Generated<number>;
+  /** 'Arsenal vs Chelsea' */
+  name: string;
+  home_team: string;
+  away_team: string;
+  tournament: string;
+  /** 'YYYY-MM-DD' */
+  event_date: string;
+  /** 'HH:MM', local time of the stadium */
+  event_time: string;
+  stadium_name: string;
+  city_id: number;
+  country_id: number;
+}
+
+export interface ListingTable {
+  id: Generated<number>;
+  seller_id: number;
+  event_id: number;
+  category: string;
+  ticket_block: string;
+  row: string;
+  /** 1 to 6, picks an icon */
+  ticket_type_id: number;
+  quantity: number;
+  /** per ticket, in minor units of `currency` */
+  price: number;
+  currency: string;
+  created_at: string;
+}
+
+export const ORDER_STATUSES = ['pending', 'confirmed', 'delivered', 'completed', 'cancelled', 'replaced'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface OrderTable {
+  id: Generated<number>;
+  /** 'SB-100042' */
+  booking_no: string;
+  listing_id: number;
+  seller_id: number;
+  event_id: number;
+  quantity: number;
+  /** the whole order, in minor units of `currency` */
+  amount: number;
+  currency: string;
+  status: OrderStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 'new_order', 'ticket_delivered', 'payout_processed'... */
+  name: string;
+  description: string;
+  /** 0 unread, 1 viewed */
+  viewed: ColumnType<number, number | undefined, number>;
+  created_at: string;
+}
+
+export interface SeedFixtureTable {
+  name: string;
+  applied_at: string;
+}

@@ -224,9 +224,9 @@ describe('bad input', () => {
     });
 
     it('answers a planned operation with 501 for a logged-in caller, and 401 without a token', async () => {
-      const planned = await expectError(await s.json('GET', '/dashboard/sales-overview', undefined, token), 501);
+      const planned = await expectError(await s.json('GET', '/dashboard/reports', undefined, token), 501);
       expect(planned.message).toMatch(/not available yet/);
-      const anonymous = await expectError(await s.json('GET', '/dashboard/sales-overview'), 401);
+      const anonymous = await expectError(await s.json('GET', '/dashboard/reports'), 401);
       expect(anonymous.message).toBe('Please log in to continue.');
     });
 

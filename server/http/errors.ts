@@ -19,6 +19,7 @@ export const MESSAGES = {
   validation: 'Some fields are missing or invalid.',
   loginRequired: 'Please log in to continue.',
   sessionExpired: 'Your session has expired. Please log in again.',
+  forbidden: "You don't have permission to access this.",
   notImplemented: 'This call is part of the contract but is not available yet.',
 } as const;
 

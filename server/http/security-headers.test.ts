@@ -56,7 +56,7 @@ describe('security headers on API answers', () => {
       ['no token', await s.json('GET', '/settings/my-account'), 401],
       ['bad json', await s.json('POST', '/auth/login', '{bad'), 400],
       ['wrong method', await s.json('PUT', '/auth/login'), 405],
-      ['planned', await s.json('GET', '/dashboard/sales-overview', undefined, token), 501],
+      ['planned', await s.json('GET', '/dashboard/reports', undefined, token), 501],
     ];
     for (const [label, res, status] of answers) {
       expect(res.status, label).toBe(status);

@@ -9,7 +9,8 @@ import { FullPageLoader } from '../ui/full-page-loader';
 import { NotifyBridge } from './notify-bridge';
 import { Session } from './session';
 
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const ShellLayout = lazy(() => import('./shell/shell-layout'));
+const Gated = lazy(() => import('./gated-routes'));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 export function App() {
@@ -30,13 +31,9 @@ export function App() {
         <Route>
           <RequireSession>
             <Suspense fallback={<FullPageLoader />}>
-              <Switch>
-                <Route path={paths.dashboard} component={DashboardPage} />
-                <Route path="/">
-                  <Redirect to={paths.dashboard} replace />
-                </Route>
-                <Route component={NotFoundPage} />
-              </Switch>
+              <ShellLayout>
+                <Gated />
+              </ShellLayout>
             </Suspense>
           </RequireSession>
         </Route>
@@ -91,15 +88,6 @@ function ProfileFailed() {
           </Button>
         </div>
       </div>
-    </main>
-  );
-}
-
-function NotFoundPage() {
-  return (
-    <main className={css({ p: '8' })}>
-      <h1 className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '2' })}>Page not found</h1>
-      <a href={paths.dashboard}>Go to the dashboard</a>
     </main>
   );
 }

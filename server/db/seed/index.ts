@@ -3,6 +3,7 @@ import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
+import { seedDemoNotifications, seedDemoSales } from './demo-sales';
 import { CITIES, COUNTRIES } from './geo-data';
 
 export const DEMO_PASSWORD = 'Demo1234!';
@@ -90,10 +91,32 @@ const CURRENCIES = [
 ];
 
 /**
- * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, and
- * nothing a user changed is overwritten.
+ * Runs `fill` in a transaction unless the fixture `name` was applied before (by any earlier run, whatever its
+ * clock): the mark and the rows commit together, so a fixture is applied once or not at all.
  */
-export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string[] }> {
+async function applyOnce(db: Db, clock: Clock, name: string, fill: (trx: Db) => Promise<void>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .insertInto('seed_fixtures')
+      .values({ name, applied_at: clock.now().toISOString() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('name')
+      .executeTakeFirst();
+    if (!marked) return false;
+    await fill(trx);
+    return true;
+  });
+}
+
+/** The demo events, listings, orders, notifications and activity; a changed version needs a new name. */
+const DEMO_SALES_FIXTURE = 'demo-sales-v1';
+
+/**
+ * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, the demo
+ * fixtures (events, listings, orders, notifications, activity) once each, and nothing a user changed is
+ * overwritten.
+ */
+export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string[]; appliedFixtures: string[] }> {
   await db
     .insertInto('currencies')
     .values(CURRENCIES)
@@ -167,5 +190,17 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
       .execute();
     createdUsers.push(account.email);
   }
-  return { createdUsers };
+
+  const appliedFixtures: string[] = [];
+  const idOf = async (email: string) =>
+    (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  const seller = await idOf('seller@demo.test');
+  const member = await idOf('member@demo.test');
+  const applied = await applyOnce(db, clock, DEMO_SALES_FIXTURE, async (trx) => {
+    const orders = await seedDemoSales(trx, clock, seller);
+    await seedDemoNotifications(trx, clock, seller, orders, { notifications: 48, activity: 48, seed: 1 });
+    await seedDemoNotifications(trx, clock, member, orders, { notifications: 5, activity: 6, seed: 2 });
+  });
+  if (applied) appliedFixtures.push(DEMO_SALES_FIXTURE);
+  return { createdUsers, appliedFixtures };
 }

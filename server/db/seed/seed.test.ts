@@ -1,11 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../clock';
 import { freshServer } from '../../test-support';
+import { openDatabase } from '../database';
+import { migrateToLatest } from '../migrate';
 import { CITIES } from './geo-data';
 import { DEMO_PASSWORD, seed } from './index';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
 
-const TABLES = ['currencies', 'countries', 'cities', 'users', 'permissions', 'user_permissions'] as const;
+const TABLES = [
+  'currencies',
+  'countries',
+  'cities',
+  'users',
+  'permissions',
+  'user_permissions',
+  'events',
+  'listings',
+  'orders',
+  'notifications',
+  'activity_log',
+  'seed_fixtures',
+] as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('the demo seed', () => {
   let s: Server;
@@ -29,11 +49,13 @@ describe('the demo seed', () => {
     return out;
   };
 
-  it('is idempotent: a second and third run add nothing and create no users', async () => {
+  it('is idempotent: a second and third run add nothing and create no users, even days later', async () => {
     const before = await counts();
     expect(before.users).toBe(5);
-    expect(await seed(s.db, s.clock)).toEqual({ createdUsers: [] });
-    expect(await seed(s.db, s.clock)).toEqual({ createdUsers: [] });
+    expect(before.orders).toBeGreaterThan(0);
+    expect(await seed(s.db, s.clock)).toEqual({ createdUsers: [], appliedFixtures: [] });
+    const later = manualClock(new Date(s.clock.now().getTime() + 30 * DAY_MS));
+    expect(await seed(s.db, later)).toEqual({ createdUsers: [], appliedFixtures: [] });
     expect(await counts()).toEqual(before);
   });
 
@@ -128,5 +150,161 @@ describe('the demo seed', () => {
     }
     // a fresh salt per user
     expect(new Set(rows.map((r) => r.password_hash.split('$')[4])).size).toBe(rows.length);
+  });
+
+  describe('the demo sales, notifications and activity', () => {
+    const now = () => s.clock.now().getTime();
+    const idOf = async (email: string) =>
+      (await s.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+
+    it('has about 12 upcoming football events in seeded cities of their own country', async () => {
+      const events = await s.db
+        .selectFrom('events')
+        .innerJoin('cities', 'cities.id', 'events.city_id')
+        .select(['events.name', 'home_team', 'away_team', 'event_date', 'event_time', 'events.country_id'])
+        .select('cities.country_id as city_country_id')
+        .execute();
+      expect(events.length).toBeGreaterThanOrEqual(10);
+      expect(events.length).toBeLessThanOrEqual(15);
+      const today = new Date(now()).toISOString().slice(0, 10);
+      const horizon = new Date(now() + 90 * DAY_MS).toISOString().slice(0, 10);
+      for (const e of events) {
+        expect(e.name).toBe(`${e.home_team} vs ${e.away_team}`);
+        expect(e.event_date > today && e.event_date < horizon, e.event_date).toBe(true);
+        expect(e.event_time).toMatch(/^([01]\d|2[0-3]):[0-5]\d$/);
+        expect(e.city_country_id).toBe(e.country_id);
+      }
+    });
+
+    it('gives the seller about 40 orders in every status, mostly GBP, priced from their listings', async () => {
+      const seller = await idOf('seller@demo.test');
+      const orders = await s.db
+        .selectFrom('orders')
+        .innerJoin('listings', 'listings.id', 'orders.listing_id')
+        .select([
+          'orders.booking_no',
+          'orders.status',
+          'orders.currency',
+          'orders.quantity',
+          'orders.amount',
+          'orders.event_id',
+          'orders.created_at',
+          'listings.price',
+          'listings.event_id as listing_event_id',
+          'listings.currency as listing_currency',
+          'listings.seller_id as listing_seller_id',
+        ])
+        .where('orders.seller_id', '=', seller)
+        .execute();
+      expect(orders.length).toBeGreaterThanOrEqual(35);
+      expect(orders.length).toBeLessThanOrEqual(45);
+      for (const status of ['pending', 'confirmed', 'delivered', 'completed', 'cancelled', 'replaced']) {
+        expect(orders.filter((o) => o.status === status).length, status).toBeGreaterThanOrEqual(4);
+      }
+      const byCurrency = (c: string) => orders.filter((o) => o.currency === c).length;
+      expect(byCurrency('GBP') / orders.length).toBeGreaterThan(0.7);
+      for (const c of ['EUR', 'USD', 'AED']) expect(byCurrency(c), c).toBeGreaterThan(0);
+      for (const o of orders) {
+        expect(o.booking_no).toMatch(/^SB-\d{6}$/);
+        expect(Number.isInteger(o.amount) && Number.isInteger(o.price)).toBe(true);
+        expect(o.amount).toBe(o.price * o.quantity);
+        expect([o.listing_event_id, o.listing_currency, o.listing_seller_id]).toEqual([o.event_id, o.currency, seller]);
+        expect(Date.parse(o.created_at)).toBeLessThan(now());
+        expect(Date.parse(o.created_at)).toBeGreaterThan(now() - 61 * DAY_MS);
+      }
+    });
+
+    it('gives the seller at least 45 notifications (about a third unread) and 45 activity rows over 60 days', async () => {
+      const seller = await idOf('seller@demo.test');
+      const notifications = await s.db.selectFrom('notifications').selectAll().where('user_id', '=', seller).execute();
+      expect(notifications.length).toBeGreaterThanOrEqual(45);
+      const unread = notifications.filter((n) => n.viewed === 0).length / notifications.length;
+      expect(unread).toBeGreaterThan(0.25);
+      expect(unread).toBeLessThan(0.45);
+      expect(notifications.map((n) => n.name)).toEqual(
+        expect.arrayContaining(['new_order', 'ticket_delivered', 'payout_processed']),
+      );
+      const activity = await s.db.selectFrom('activity_log').selectAll().where('user_id', '=', seller).execute();
+      expect(activity.length).toBeGreaterThanOrEqual(45);
+      const types = new Set(activity.map((a) => a.type));
+      expect(types.has('logged_in') && types.has('logged_out')).toBe(true);
+      expect(types.size).toBeGreaterThanOrEqual(4);
+      for (const row of [...notifications, ...activity]) {
+        const t = Date.parse(row.created_at);
+        expect(t).toBeLessThan(now());
+        expect(t).toBeGreaterThanOrEqual(now() - 60 * DAY_MS);
+      }
+      // spread over the whole window, not bunched up
+      const oldest = Math.min(...activity.map((a) => Date.parse(a.created_at)));
+      const newest = Math.max(...activity.map((a) => Date.parse(a.created_at)));
+      expect(newest - oldest).toBeGreaterThan(40 * DAY_MS);
+    });
+
+    it('gives the member a handful of notifications and activity, and the others nothing sales-related', async () => {
+      const member = await idOf('member@demo.test');
+      const countFor = async (table: 'notifications' | 'activity_log', userId: number) =>
+        Number(
+          (
+            await s.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('user_id', '=', userId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await countFor('notifications', member)).toBeGreaterThanOrEqual(3);
+      expect(await countFor('notifications', member)).toBeLessThanOrEqual(10);
+      expect(await countFor('activity_log', member)).toBeGreaterThanOrEqual(3);
+      const member_orders = await s.db.selectFrom('orders').select('id').where('seller_id', '=', member).execute();
+      expect(member_orders).toEqual([]);
+      for (const email of ['newseller@demo.test', 'rejected@demo.test', 'admin@demo.test']) {
+        const id = await idOf(email);
+        expect(await s.db.selectFrom('listings').select('id').where('seller_id', '=', id).execute(), email).toEqual([]);
+        expect(await s.db.selectFrom('orders').select('id').where('seller_id', '=', id).execute(), email).toEqual([]);
+        expect(await countFor('notifications', id), email).toBe(0);
+        expect(await countFor('activity_log', id), email).toBe(0);
+      }
+    });
+
+    it('is deterministic: the same clock on another database gives the very same rows', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sb-portal-seed-'));
+      const other = openDatabase(join(dir, 'portal.sqlite'));
+      try {
+        await migrateToLatest(other);
+        await seed(other, manualClock(s.clock.now()));
+        for (const table of ['events', 'listings', 'orders', 'notifications'] as const) {
+          const mine = await s.db.selectFrom(table).selectAll().orderBy('id').execute();
+          expect(await other.selectFrom(table).selectAll().orderBy('id').execute(), table).toEqual(mine);
+        }
+        const activity = (db: typeof other) =>
+          db.selectFrom('activity_log').select(['type', 'description', 'created_at']).orderBy('id').execute();
+        expect(await activity(other)).toEqual(await activity(s.db));
+      } finally {
+        await other.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('keeps order statuses, ticket types and money within the rules of the schema', async () => {
+      const order = await s.db.selectFrom('orders').selectAll().orderBy('id').executeTakeFirstOrThrow();
+      const { id: _id, ...rest } = order;
+      const insert = (change: Partial<typeof order>) =>
+        s.db
+          .insertInto('orders')
+          .values({ ...rest, booking_no: 'SB-999999', ...change } as typeof rest)
+          .execute();
+      await expect(insert({ status: 'shipped' as never })).rejects.toThrow(/CHECK/);
+      await expect(insert({ currency: 'XXX' })).rejects.toThrow(/FOREIGN KEY/);
+      await expect(insert({ quantity: 0 })).rejects.toThrow(/CHECK/);
+      await expect(insert({ booking_no: order.booking_no })).rejects.toThrow(/UNIQUE/);
+      const listing = await s.db.selectFrom('listings').selectAll().executeTakeFirstOrThrow();
+      const { id: _l, ...listingRest } = listing;
+      await expect(
+        s.db
+          .insertInto('listings')
+          .values({ ...listingRest, ticket_type_id: 7 })
+          .execute(),
+      ).rejects.toThrow(/CHECK/);
+    });
   });
 });

@@ -1,0 +1,314 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { logIn, logInAsSeller } from './support';
+
+const ACCESS_DENIED =
+  "You don't have permission to access this page. Please contact your administrator if you believe this is an error.";
+
+async function menuEntries(page: Page) {
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(nav.getByRole('button', { name: /Minimise menu|Expand menu/ })).toBeVisible();
+  return (await nav.locator(':scope > ul > li > a, :scope > ul > li > button, :scope > button').allInnerTexts()).map(
+    (t) => t.replace(/\d+\+?/g, '').trim(),
+  );
+}
+
+test.describe('the menu each account sees', () => {
+  test('a seller with every permission', async ({ page }) => {
+    await logInAsSeller(page);
+    expect(await menuEntries(page)).toEqual([
+      'Minimise',
+      'Sam Seller',
+      'Dashboard',
+      'Notifications',
+      'Add Listings',
+      'My Listings',
+      'Bulk Listings',
+      'Sales',
+      'Report History',
+      'Wallet',
+      'Search Tickets',
+      'Logout',
+    ]);
+  });
+
+  test('a team member with dashboard, sales and notification only', async ({ page }) => {
+    await logIn(page, 'member@demo.test');
+    await expect(page.getByRole('heading', { name: 'Welcome Mia' })).toBeVisible();
+    expect(await menuEntries(page)).toEqual(['Minimise', 'Dashboard', 'Notifications', 'Sales', 'Logout']);
+  });
+
+  test('the team member is blocked from the wallet with the spec’s text', async ({ page }) => {
+    await logIn(page, 'member@demo.test');
+    await expect(page.getByRole('heading', { name: 'Welcome Mia' })).toBeVisible();
+    await page.goto('/reports/wallet');
+    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+    await page.goto('/report-history');
+    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+  });
+
+  test('an unknown page is blocked too', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.goto('/no-such-area/at-all');
+    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+  });
+
+  for (const [email, status] of [
+    ['newseller@demo.test', 'Not submitted'],
+    ['rejected@demo.test', 'Rejected'],
+  ] as const) {
+    test(`${email} is held on the KYC page with a one-item menu`, async ({ page }) => {
+      await logIn(page, email);
+      await expect(page).toHaveURL(/\/settings\/kyc\?handle=true$/);
+      await expect(page.getByText(new RegExp(`^${status}:`))).toBeVisible();
+      expect(await menuEntries(page)).toEqual(['Minimise']);
+      // the logo is not a way out
+      await expect(page.getByRole('link', { name: /SB Portal/ })).toHaveCount(0);
+      await page.goto('/dashboard');
+      await expect(page).toHaveURL(/\/settings\/kyc\?handle=true$/);
+      if (status === 'Rejected') await expect(page.getByText(/Reason: The photo ID was unreadable/)).toBeVisible();
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+    });
+  }
+});
+
+test('the menu collapses to 60 px and expands to 200 px, and remembers', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await logInAsSeller(page);
+  const aside = page.getByTestId('side-menu');
+  await expect.poll(async () => (await aside.boundingBox())?.width).toBe(200);
+  await page.getByRole('button', { name: 'Minimise menu' }).click();
+  await expect.poll(async () => (await aside.boundingBox())?.width).toBe(60);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Expand menu' })).toBeVisible();
+  await expect.poll(async () => (await aside.boundingBox())?.width).toBe(60);
+  await page.getByRole('button', { name: 'Expand menu' }).click();
+  await expect.poll(async () => (await aside.boundingBox())?.width).toBe(200);
+});
+
+test('a collapsed Sales leads to the first status with orders', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await logInAsSeller(page);
+  const token = (await page.context().cookies()).find((c) => c.name === 'auth_token')?.value;
+  const res = await request.get('/api/sales/sales-count', { headers: { authorization: `Bearer ${token}` } });
+  const counts = (await res.json()).data as Array<{ status: string; orders: number }>;
+  const first = counts.find((c) => c.orders > 0)?.status ?? 'pending';
+  await page.getByRole('button', { name: 'Minimise menu' }).click();
+  await page.getByRole('link', { name: 'Sales', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/sales/${first}$`));
+  await page.getByRole('button', { name: 'Expand menu' }).click();
+  // expanded, Sales toggles its sub-list instead
+  const sales = page.getByRole('button', { name: 'Sales' });
+  await expect(sales).toHaveAttribute('aria-expanded', 'true');
+  await sales.click();
+  await expect(page.getByRole('link', { name: /Awaiting Delivery/ })).toHaveCount(0);
+  await sales.click();
+  await page.getByRole('link', { name: /Awaiting Delivery/ }).click();
+  await expect(page).toHaveURL(/\/sales\/confirmed$/);
+  await expect(page.getByRole('link', { name: /Awaiting Delivery/ })).toHaveAttribute('aria-current', 'page');
+});
+
+test('the active entry follows the path; a trade page highlights Search Tickets', async ({ page }) => {
+  await logInAsSeller(page);
+  await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toHaveAttribute('aria-current', 'page');
+  await page.goto('/trade/purchase?success=true&booking_no=SB-1');
+  await expect(page.getByRole('link', { name: 'Search Tickets' })).toHaveAttribute('aria-current', 'page');
+});
+
+test('header titles follow the path', async ({ page }) => {
+  await logInAsSeller(page);
+  for (const [path, title] of [
+    ['/my-listings', 'Inventory'],
+    ['/add-listings', 'Add Inventory'],
+    ['/bulk-listings', 'Bulk Inventory'],
+    ['/sales/pending', 'Welcome Sam'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  }
+});
+
+test('the bot icon opens the support popup; Got it closes it', async ({ page }) => {
+  await logInAsSeller(page);
+  await page.getByRole('button', { name: 'Support' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'Need help?' })).toBeVisible();
+  await expect(dialog.getByText(/Phone:/)).toBeVisible();
+  await expect(dialog.getByText(/Email:/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Got it' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Support' })).toBeFocused();
+});
+
+test.describe('on a phone (375 px)', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the menu is a top bar with a drawer; the name leads to my account', async ({ page }) => {
+    await logInAsSeller(page);
+    await expect(page.getByTestId('side-menu')).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await expect(drawer.getByRole('link', { name: 'Search Tickets' })).toBeVisible();
+    await drawer.getByRole('link', { name: 'Sam Seller' }).click();
+    await expect(page).toHaveURL(/\/settings\/myAccount$/);
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
+    await expect(page.getByText('seller@demo.test')).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+  });
+
+  test('Escape closes the drawer', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
+  });
+});
+
+test.describe('the notifications panel', () => {
+  test('scrolls through every page to "All notifications loaded"', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    const list = panel.getByRole('tabpanel');
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    for (let i = 0; i < 20; i++) {
+      if (await panel.getByText('All notifications loaded').isVisible()) break;
+      await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.waitForTimeout(250);
+    }
+    await expect(panel.getByText('All notifications loaded')).toBeVisible();
+    const total = await panel.getByRole('tab', { name: /Notifications/ }).innerText();
+    expect(await list.getByRole('button').count()).toBe(Number(total.replace(/\D/g, '')));
+  });
+
+  test('switching to the activity log starts at page 1 and shows type badges', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/notification/activity-history'))
+        requests.push(new URL(r.url()).searchParams.get('page') ?? '');
+    });
+    await panel.getByRole('tab', { name: /Activity log/ }).click();
+    await expect(panel.getByText('Logged In').first()).toBeVisible();
+    expect(requests[0]).toBe('1');
+  });
+
+  test('a failed page shows the message with Retry, and Retry loads it', async ({ page }) => {
+    let failed = false;
+    await page.route('**/api/notification/history?page=2*', async (route) => {
+      if (!failed) {
+        failed = true;
+        await route.fulfill({ status: 500, json: { success: false, message: 'boom' } });
+      } else {
+        await route.continue();
+      }
+    });
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    const list = panel.getByRole('tabpanel');
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(panel.getByText('Failed to load notifications')).toBeVisible();
+    await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Failed to load notifications' })).toHaveCount(
+      1,
+    );
+    const before = await list.getByRole('listitem').count();
+    await panel.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => list.getByRole('listitem').count()).toBeGreaterThan(before);
+    await expect(panel.getByText('Failed to load notifications')).toHaveCount(0);
+  });
+
+  test('opening an unread notification marks it read and lowers the unread badge', async ({ page }) => {
+    await logInAsSeller(page);
+    const entry = page.getByRole('button', { name: /^Notifications/ });
+    const badge = entry.getByRole('status');
+    const before = Number((await badge.getAttribute('aria-label'))?.split(' ')[0]);
+    await entry.click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    const unread = panel.getByRole('button').filter({ hasText: 'New' }).first();
+    await unread.click();
+    await expect.poll(async () => Number((await badge.getAttribute('aria-label'))?.split(' ')[0])).toBe(before - 1);
+    await page.reload();
+    await expect
+      .poll(async () => Number((await entry.getByRole('status').getAttribute('aria-label'))?.split(' ')[0]))
+      .toBe(before - 1);
+  });
+
+  test('View all opens /notifications/home with the same lists', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await page.getByRole('button', { name: 'View all' }).click();
+    await expect(page).toHaveURL(/\/notifications\/home$/);
+    await expect(page.getByRole('tab', { name: /Notifications/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel').getByRole('listitem').first()).toBeVisible();
+  });
+
+  test('an expired token mid-scroll goes to /login', async ({ page, context }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    const list = page.getByRole('dialog', { name: 'Notifications' }).getByRole('tabpanel');
+    await expect(list.getByRole('listitem').first()).toBeVisible();
+    const token = (await context.cookies()).find((c) => c.name === 'auth_token');
+    if (!token) throw new Error('no token');
+    await context.addCookies([{ ...token, value: 'expired-token-expired-token-expired-token' }]);
+    await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(page).toHaveURL(/\/login/);
+  });
+});
+
+test('a deep link to a sales page survives the login', async ({ page }) => {
+  await page.goto('/sales/pending');
+  await expect(page).toHaveURL(/\/login\?next=%2Fsales%2Fpending$/);
+  await page.getByLabel('Email').fill('seller@demo.test');
+  await page.getByLabel('Password').fill('Demo1234!');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/sales\/pending$/);
+});
+
+test.describe('the dashboard', () => {
+  test('shows the seller’s figures from the server', async ({ page }) => {
+    await logInAsSeller(page);
+    const overview = page.getByRole('region', { name: 'Sales overview' });
+    await expect(overview.getByText('Total sales')).toBeVisible();
+    await expect(overview.getByText(/£/).first()).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Top selling events' }).getByRole('listitem').first()).toBeVisible();
+    await page.getByLabel('Currency').selectOption('EUR');
+    await expect(overview.getByText(/€/).first()).toBeVisible();
+  });
+
+  test('an account with no sales sees empty states', async ({ page }) => {
+    await logIn(page, 'admin@demo.test');
+    await expect(page.getByRole('heading', { name: 'Welcome Ada' })).toBeVisible();
+    await expect(page.getByText('No orders are waiting for delivery.')).toBeVisible();
+    await expect(page.getByText('No tickets sold yet.')).toBeVisible();
+  });
+});
+
+test.describe('accessibility', () => {
+  for (const path of ['/dashboard', '/notifications/home', '/settings/myAccount', '/reports/wallet']) {
+    test(`no serious or critical axe issues on ${path}`, async ({ page }) => {
+      await logInAsSeller(page);
+      await page.goto(path);
+      await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    });
+  }
+
+  test('no serious or critical axe issues with the notifications panel open', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await expect(page.getByRole('dialog', { name: 'Notifications' }).getByRole('listitem').first()).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => v.id)).toEqual([]);
+  });
+});

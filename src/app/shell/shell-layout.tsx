@@ -1,0 +1,213 @@
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { css } from 'styled-system/css';
+import { useLocation } from 'wouter';
+import { selectAllowedPermissions } from '../../../machines/session.machine';
+import { Session } from '../session';
+import { Header } from './header';
+import { icons } from './icons';
+import { localMenuPreference, MenuCounts, SideMenu, SupportInfo, useKycGate } from './shell-actors';
+import { Logo, MenuNav } from './side-menu';
+
+const NotificationsPanel = lazy(() => import('../../features/notifications/notifications-panel'));
+
+/** The portal around every logged-in page: side menu (top bar and drawer on phones), header, content. */
+export default function ShellLayout({ children }: { children: ReactNode }) {
+  const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
+  const [location] = useLocation();
+  return (
+    <MenuCounts.Provider
+      options={{
+        input: {
+          canSeeSales: permissions.includes('sales'),
+          canSeeNotifications: permissions.includes('notification'),
+        },
+      }}
+    >
+      <SideMenu.Provider
+        options={{ input: { preference: localMenuPreference, salesOpen: location.startsWith('/sales') } }}
+      >
+        <SupportInfo.Provider>
+          <Frame>{children}</Frame>
+        </SupportInfo.Provider>
+      </SideMenu.Provider>
+    </MenuCounts.Provider>
+  );
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  const menu = SideMenu.useActorRef();
+  const collapsed = SideMenu.useSelector((s) => s.matches({ width: 'collapsed' }));
+  const drawerOpen = SideMenu.useSelector((s) => s.matches({ drawer: 'open' }));
+  const panelOpen = SideMenu.useSelector((s) => s.matches({ notificationsPanel: 'open' }));
+  const held = useKycGate() !== 'open';
+  const [location] = useLocation();
+
+  // a route change closes the phone drawer; arriving on a sales page opens the Sales sub-list
+  useEffect(() => {
+    menu.send({ type: 'drawer.closed' });
+    if (location.startsWith('/sales')) menu.send({ type: 'sales.revealed' });
+  }, [location, menu]);
+
+  return (
+    <div className={css({ minHeight: '100dvh' })}>
+      <a
+        href="#main"
+        className={css({
+          position: 'absolute',
+          left: '-9999px',
+          _focus: { left: '2', top: '2', zIndex: 100, bg: 'bg', p: '2', borderRadius: 'md' },
+        })}
+      >
+        Skip to content
+      </a>
+      {/* desktop: the fixed side menu, 200 px or 60 px */}
+      <aside
+        data-testid="side-menu"
+        className={css({
+          display: { base: 'none', desktop: 'flex' },
+          flexDirection: 'column',
+          gap: '4',
+          position: 'fixed',
+          insetY: 0,
+          left: 0,
+          zIndex: 30,
+          p: '2.5',
+          bg: 'bg',
+          borderRight: '1px solid',
+          borderColor: 'border',
+          transition: 'width 0.2s ease',
+          overflowY: 'auto',
+          overflowX: 'hidden',
+        })}
+        style={{ width: collapsed ? 60 : 200 }}
+      >
+        <div
+          className={css({
+            px: collapsed ? '0' : '1',
+            display: 'flex',
+            justifyContent: collapsed ? 'center' : 'start',
+          })}
+        >
+          <Logo collapsed={collapsed} />
+        </div>
+        <MenuNav variant="sidebar" />
+      </aside>
+
+      {/* phones: a top bar whose drawer slides in */}
+      <div
+        className={css({
+          display: { base: 'flex', desktop: 'none' },
+          alignItems: 'center',
+          gap: '3',
+          position: 'sticky',
+          top: 0,
+          zIndex: 30,
+          height: '56px',
+          px: '3',
+          bg: 'bg',
+          borderBottom: '1px solid',
+          borderColor: 'border',
+        })}
+      >
+        {held ? null : (
+          <button
+            type="button"
+            aria-label="Open menu"
+            aria-expanded={drawerOpen}
+            aria-controls="phone-menu"
+            onClick={() => menu.send({ type: 'drawer.opened' })}
+            className={css({
+              display: 'grid',
+              placeItems: 'center',
+              width: '40px',
+              height: '40px',
+              borderRadius: 'md',
+              cursor: 'pointer',
+            })}
+          >
+            {icons.menu}
+          </button>
+        )}
+        <Logo />
+      </div>
+      {drawerOpen ? <PhoneDrawer /> : null}
+
+      <div
+        className={css({ transition: 'margin 0.2s ease', ml: { base: '0', desktop: 'var(--menu-width)' } })}
+        style={{ '--menu-width': collapsed ? '60px' : '200px' } as React.CSSProperties}
+      >
+        <Header />
+        <main id="main" tabIndex={-1} className={css({ px: { base: '4', desktop: '6' }, pb: '8', outline: 'none' })}>
+          {children}
+        </main>
+      </div>
+      {panelOpen ? (
+        <Suspense fallback={null}>
+          <NotificationsPanel />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+function PhoneDrawer() {
+  const menu = SideMenu.useActorRef();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') menu.send({ type: 'drawer.closed' });
+    };
+    document.addEventListener('keydown', onKey);
+    document.querySelector<HTMLElement>('#phone-menu a, #phone-menu button')?.focus();
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menu]);
+  return (
+    <div className={css({ position: 'fixed', inset: 0, zIndex: 50, display: { base: 'block', desktop: 'none' } })}>
+      <button
+        type="button"
+        aria-label="Close menu"
+        tabIndex={-1}
+        onClick={() => menu.send({ type: 'drawer.closed' })}
+        className={css({ position: 'absolute', inset: 0, bg: 'rgba(17, 24, 39, 0.45)', cursor: 'default' })}
+      />
+      <div
+        id="phone-menu"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Menu"
+        className={css({
+          position: 'absolute',
+          insetY: 0,
+          left: 0,
+          width: 'min(280px, 85vw)',
+          bg: 'bg',
+          p: '3',
+          display: 'flex',
+          flexDirection: 'column',
+          gap: '3',
+          animation: 'drawerIn 0.2s ease-out',
+          overflowY: 'auto',
+        })}
+      >
+        <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
+          <Logo />
+          <button
+            type="button"
+            aria-label="Close menu"
+            onClick={() => menu.send({ type: 'drawer.closed' })}
+            className={css({
+              display: 'grid',
+              placeItems: 'center',
+              width: '40px',
+              height: '40px',
+              borderRadius: 'md',
+              cursor: 'pointer',
+            })}
+          >
+            {icons.close}
+          </button>
+        </div>
+        <MenuNav variant="drawer" onNavigate={() => menu.send({ type: 'drawer.closed' })} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,320 @@
+import type { ReactNode } from 'react';
+import { css, cx } from 'styled-system/css';
+import { Link, useLocation } from 'wouter';
+import { badgeText, SALES_STATUSES, salesLandingStatus } from '../../../machines/menu-counts.machine';
+import { type PermissionName, selectAllowedPermissions, selectKycStatus } from '../../../machines/session.machine';
+import { paths } from '../../routes';
+import { Session } from '../session';
+import { icons } from './icons';
+import { MenuCounts, SideMenu, useKycGate } from './shell-actors';
+
+interface Entry {
+  key: string;
+  label: string;
+  icon: ReactNode;
+  permission?: PermissionName;
+  href?: string;
+  kind?: 'notifications' | 'sales';
+  /** Whether this entry is the active one for a path; by default, the path starts with `href`. */
+  matches?: (path: string) => boolean;
+}
+
+/** The side menu's entries in the spec's order, each shown only with its permission. */
+const ENTRIES: readonly Entry[] = [
+  { key: 'dashboard', label: 'Dashboard', icon: icons.dashboard, permission: 'dashboard', href: paths.dashboard },
+  { key: 'notifications', label: 'Notifications', icon: icons.bell, permission: 'notification', kind: 'notifications' },
+  { key: 'add-listings', label: 'Add Listings', icon: icons.add, permission: 'event', href: '/add-listings' },
+  { key: 'my-listings', label: 'My Listings', icon: icons.list, permission: 'event', href: '/my-listings' },
+  { key: 'bulk-listings', label: 'Bulk Listings', icon: icons.upload, permission: 'event', href: '/bulk-listings' },
+  { key: 'sales', label: 'Sales', icon: icons.sales, permission: 'sales', kind: 'sales' },
+  {
+    key: 'report-history',
+    label: 'Report History',
+    icon: icons.reports,
+    permission: 'reports',
+    href: '/report-history',
+  },
+  { key: 'wallet', label: 'Wallet', icon: icons.wallet, permission: 'lmt-pay', href: paths.wallet },
+  {
+    key: 'trade',
+    label: 'Search Tickets',
+    icon: icons.search,
+    permission: 'lmt-trade',
+    href: paths.tradeHome,
+    matches: (path) => path.startsWith('/trade'),
+  },
+];
+
+const itemClass = css({
+  position: 'relative',
+  display: 'flex',
+  alignItems: 'center',
+  gap: '3',
+  width: '100%',
+  minHeight: '40px',
+  px: '3',
+  borderRadius: 'md',
+  color: 'ink.700',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  textAlign: 'left',
+  cursor: 'pointer',
+  textDecoration: 'none',
+  whiteSpace: 'nowrap',
+  _hover: { bg: 'bg.muted', color: 'fg' },
+  '&[aria-current=page]': { bg: 'brand.50', color: 'brand.700', fontWeight: 'semibold' },
+});
+const collapsedItem = css({ justifyContent: 'center', px: '0' });
+
+function Badge({ count, collapsed, label }: { count: number; collapsed: boolean; label: string }) {
+  const text = badgeText(count, collapsed);
+  if (!text) return null;
+  return (
+    <span
+      role="status"
+      aria-label={`${count} ${label}`}
+      className={css({
+        ml: collapsed ? '0' : 'auto',
+        position: collapsed ? 'absolute' : 'static',
+        top: collapsed ? '1' : undefined,
+        right: collapsed ? '1' : undefined,
+        minWidth: '20px',
+        height: '18px',
+        px: '1',
+        borderRadius: 'pill',
+        bg: 'danger',
+        color: 'white',
+        fontSize: '11px',
+        fontWeight: 'bold',
+        lineHeight: '18px',
+        textAlign: 'center',
+      })}
+    >
+      {text}
+    </span>
+  );
+}
+
+/** The logo: a link to /dashboard only once KYC is approved (status 1). */
+export function Logo({ collapsed = false }: { collapsed?: boolean }) {
+  const kycApproved = Session.useSelector((s) => selectKycStatus(s) === 1);
+  const mark = (
+    <>
+      <span
+        aria-hidden="true"
+        className={css({
+          display: 'inline-grid',
+          placeItems: 'center',
+          width: '32px',
+          height: '32px',
+          borderRadius: 'md',
+          bg: 'accent',
+          color: 'white',
+          fontWeight: 'bold',
+          fontSize: 'sm',
+          flexShrink: 0,
+        })}
+      >
+        SB
+      </span>
+      {collapsed ? null : <span className={css({ fontWeight: 'bold', color: 'fg' })}>SB Portal</span>}
+    </>
+  );
+  const box = css({ display: 'flex', alignItems: 'center', gap: '2', textDecoration: 'none', minHeight: '40px' });
+  return kycApproved ? (
+    <Link href={paths.dashboard} className={box} aria-label="SB Portal, go to the dashboard">
+      {mark}
+    </Link>
+  ) : (
+    <span className={box} role="img" aria-label="SB Portal">
+      {mark}
+    </span>
+  );
+}
+
+/**
+ * The menu list, in the desktop sidebar (`variant="sidebar"`, collapsible) and in the phone drawer
+ * (`variant="drawer"`, always with labels).
+ */
+export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'; onNavigate?: () => void }) {
+  const [location] = useLocation();
+  const menu = SideMenu.useActorRef();
+  const collapsed = SideMenu.useSelector((s) => variant === 'sidebar' && s.matches({ width: 'collapsed' }));
+  const salesOpen = SideMenu.useSelector((s) => s.matches({ salesList: 'open' }));
+  const panelOpen = SideMenu.useSelector((s) => s.matches({ notificationsPanel: 'open' }));
+  const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
+  const name = Session.useSelector((s) =>
+    [s.context.account?.first_name, s.context.account?.last_name].filter(Boolean).join(' '),
+  );
+  const session = Session.useActorRef();
+  const gate = useKycGate();
+  const salesCounts = MenuCounts.useSelector((s) => s.context.sales);
+  const unread = MenuCounts.useSelector((s) => s.context.notifications?.unread_count ?? 0);
+  const held = gate !== 'open';
+  const visible = ENTRIES.filter((e) => !e.permission || permissions.includes(e.permission));
+  const isActive = (e: Entry) => (e.matches ? e.matches(location) : !!e.href && location.startsWith(e.href));
+  const item = cx(itemClass, collapsed && collapsedItem);
+
+  return (
+    <nav
+      aria-label="Main menu"
+      className={css({ display: 'flex', flexDirection: 'column', gap: '1', flex: 1, minHeight: 0 })}
+    >
+      <ul className={css({ display: 'flex', flexDirection: 'column', gap: '1', listStyle: 'none', p: 0, m: 0 })}>
+        {variant === 'sidebar' ? (
+          <li>
+            <button
+              type="button"
+              className={item}
+              aria-label={collapsed ? 'Expand menu' : 'Minimise menu'}
+              aria-expanded={!collapsed}
+              title={collapsed ? 'Expand menu' : undefined}
+              onClick={() => menu.send({ type: 'menu.toggled' })}
+            >
+              {collapsed ? icons.expand : icons.collapse}
+              {collapsed ? null : <span>Minimise</span>}
+            </button>
+          </li>
+        ) : null}
+        {held ? null : (
+          <>
+            {permissions.includes('settings') ? (
+              <li>
+                <Link
+                  href={paths.myAccount}
+                  className={item}
+                  aria-current={location.startsWith(paths.myAccount) ? 'page' : undefined}
+                  title={collapsed ? name : undefined}
+                  aria-label={collapsed ? `${name}, my account` : undefined}
+                  onClick={onNavigate}
+                >
+                  {icons.user}
+                  {collapsed ? null : (
+                    <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis' })}>{name}</span>
+                  )}
+                </Link>
+              </li>
+            ) : null}
+            {visible.map((entry) => {
+              if (entry.kind === 'notifications') {
+                return (
+                  <li key={entry.key}>
+                    <button
+                      type="button"
+                      className={item}
+                      aria-haspopup="dialog"
+                      aria-expanded={panelOpen}
+                      title={collapsed ? entry.label : undefined}
+                      aria-label={collapsed ? entry.label : undefined}
+                      onClick={() => {
+                        onNavigate?.();
+                        menu.send({ type: panelOpen ? 'notifications.closed' : 'notifications.opened' });
+                      }}
+                    >
+                      {entry.icon}
+                      {collapsed ? null : <span>{entry.label}</span>}
+                      <Badge count={unread} collapsed={collapsed} label="unread notifications" />
+                    </button>
+                  </li>
+                );
+              }
+              if (entry.kind === 'sales') {
+                const onSales = location.startsWith('/sales');
+                if (collapsed) {
+                  // the spec keeps a collapsed Sales to its first non-empty status
+                  return (
+                    <li key={entry.key}>
+                      <Link
+                        href={`/sales/${salesLandingStatus(salesCounts)}`}
+                        className={item}
+                        aria-current={onSales ? 'page' : undefined}
+                        aria-label={entry.label}
+                        title={entry.label}
+                      >
+                        {entry.icon}
+                      </Link>
+                    </li>
+                  );
+                }
+                return (
+                  <li key={entry.key}>
+                    <button
+                      type="button"
+                      className={cx(item, onSales && css({ color: 'brand.700', fontWeight: 'semibold' }))}
+                      aria-expanded={salesOpen}
+                      aria-controls={`sales-list-${variant}`}
+                      onClick={() => menu.send({ type: 'sales.toggled' })}
+                    >
+                      {entry.icon}
+                      <span>{entry.label}</span>
+                      <span
+                        className={css({
+                          ml: 'auto',
+                          transition: 'transform 0.15s',
+                          transform: salesOpen ? 'rotate(180deg)' : 'none',
+                        })}
+                      >
+                        {icons.chevronDown}
+                      </span>
+                    </button>
+                    {salesOpen ? (
+                      <ul
+                        id={`sales-list-${variant}`}
+                        className={css({ listStyle: 'none', p: 0, m: 0, pl: '8', display: 'grid', gap: '0.5' })}
+                      >
+                        {SALES_STATUSES.map(({ status, label }) => {
+                          const href = `/sales/${status}`;
+                          const count = salesCounts.find((c) => c.status === status)?.orders ?? 0;
+                          return (
+                            <li key={status}>
+                              <Link
+                                href={href}
+                                className={cx(itemClass, css({ minHeight: '34px' }))}
+                                aria-current={location === href ? 'page' : undefined}
+                                onClick={onNavigate}
+                              >
+                                <span>{label}</span>
+                                <Badge count={count} collapsed={false} label={`${label.toLowerCase()} orders`} />
+                              </Link>
+                            </li>
+                          );
+                        })}
+                      </ul>
+                    ) : null}
+                  </li>
+                );
+              }
+              return (
+                <li key={entry.key}>
+                  <Link
+                    href={entry.href ?? '/'}
+                    className={item}
+                    aria-current={isActive(entry) ? 'page' : undefined}
+                    aria-label={collapsed ? entry.label : undefined}
+                    title={collapsed ? entry.label : undefined}
+                    onClick={onNavigate}
+                  >
+                    {entry.icon}
+                    {collapsed ? null : <span>{entry.label}</span>}
+                  </Link>
+                </li>
+              );
+            })}
+          </>
+        )}
+      </ul>
+      {held ? null : (
+        <button
+          type="button"
+          className={cx(item, css({ mt: 'auto' }))}
+          aria-label={collapsed ? 'Logout' : undefined}
+          title={collapsed ? 'Logout' : undefined}
+          onClick={() => session.send({ type: 'logout.requested' })}
+        >
+          {icons.logout}
+          {collapsed ? null : <span>Logout</span>}
+        </button>
+      )}
+    </nav>
+  );
+}

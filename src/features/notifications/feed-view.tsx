@@ -1,0 +1,257 @@
+import { useEffect, useRef } from 'react';
+import { css, cx } from 'styled-system/css';
+import {
+  EMPTY_TEXT,
+  type FeedItem,
+  PLACEHOLDERS_FIRST,
+  PLACEHOLDERS_MORE,
+  type Tab,
+} from '../../../machines/notifications.machine';
+import { notify } from '../../app/notify-bridge';
+import { MenuCounts } from '../../app/shell/shell-actors';
+import { formatDate } from '../../lib/format-date';
+import { Button } from '../../ui/button';
+import { Feed } from './feed-actor';
+import { activityTone, humanizeName } from './format';
+
+const TAB_LABEL: Record<Tab, string> = { notifications: 'Notifications', activity: 'Activity log' };
+const TABS: readonly Tab[] = ['notifications', 'activity'];
+
+/** The two tabs, each with its count (from the menu counts). */
+export function FeedTabs({ idPrefix }: { idPrefix: string }) {
+  const feed = Feed.useActorRef();
+  const tab = Feed.useSelector((s) => s.context.tab);
+  const counts = MenuCounts.useSelector((s) => s.context.notifications);
+  const countOf = (t: Tab) => (t === 'notifications' ? counts?.notification : counts?.activity);
+  return (
+    <div
+      role="tablist"
+      aria-label="Notifications and activity"
+      className={css({ display: 'flex', gap: '1', borderBottom: '1px solid', borderColor: 'border' })}
+    >
+      {TABS.map((t) => (
+        <button
+          key={t}
+          type="button"
+          role="tab"
+          id={`${idPrefix}-tab-${t}`}
+          aria-selected={tab === t}
+          aria-controls={`${idPrefix}-panel`}
+          tabIndex={tab === t ? 0 : -1}
+          onClick={() => feed.send({ type: 'tab.selected', tab: t })}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+              const next = TABS[(TABS.indexOf(t) + 1) % TABS.length] ?? t;
+              feed.send({ type: 'tab.selected', tab: next });
+              document.getElementById(`${idPrefix}-tab-${next}`)?.focus();
+            }
+          }}
+          className={css({
+            px: '3',
+            py: '2',
+            fontSize: 'sm',
+            fontWeight: 'semibold',
+            color: tab === t ? 'brand.700' : 'fg.muted',
+            borderBottom: '2px solid',
+            borderColor: tab === t ? 'accent' : 'transparent',
+            mb: '-1px',
+            cursor: 'pointer',
+          })}
+        >
+          {TAB_LABEL[t]}
+          {countOf(t) !== undefined ? (
+            <span className={css({ ml: '1.5', px: '1.5', borderRadius: 'pill', bg: 'bg.muted', fontSize: 'xs' })}>
+              {countOf(t)}
+            </span>
+          ) : null}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Placeholder() {
+  return (
+    <li
+      aria-hidden="true"
+      className={css({ display: 'grid', gap: '2', py: '3', borderBottom: '1px solid', borderColor: 'bg.muted' })}
+    >
+      <span className={cx(skeleton, css({ width: '45%', height: '12px' }))} />
+      <span className={cx(skeleton, css({ width: '90%', height: '10px' }))} />
+      <span className={cx(skeleton, css({ width: '30%', height: '10px' }))} />
+    </li>
+  );
+}
+const skeleton = css({
+  display: 'block',
+  borderRadius: 'sm',
+  bg: 'bg.muted',
+  animation: 'pulse 1.4s ease-in-out infinite',
+});
+
+const toneClass = {
+  success: css({ bg: 'green.100', color: 'green.800' }),
+  danger: css({ bg: 'red.100', color: 'red.800' }),
+  neutral: css({ bg: 'bg.muted', color: 'ink.700' }),
+};
+
+function Row({ item }: { item: FeedItem }) {
+  const feed = Feed.useActorRef();
+  const date = <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{formatDate(item.created_at)}</span>;
+  if ('viewed' in item) {
+    const unread = item.viewed === 0;
+    return (
+      <li className={css({ borderBottom: '1px solid', borderColor: 'bg.muted' })}>
+        <button
+          type="button"
+          onClick={() => feed.send({ type: 'notification.opened', id: item.id })}
+          className={css({
+            display: 'grid',
+            gridTemplateColumns: '12px 1fr',
+            gap: '2',
+            width: '100%',
+            textAlign: 'left',
+            py: '3',
+            px: '1',
+            cursor: 'pointer',
+            _hover: { bg: 'bg.subtle' },
+          })}
+        >
+          <span
+            aria-hidden="true"
+            className={css({
+              width: '8px',
+              height: '8px',
+              mt: '1.5',
+              borderRadius: 'pill',
+              bg: unread ? 'success' : 'transparent',
+            })}
+          />
+          <span className={css({ display: 'grid', gap: '1' })}>
+            <span
+              className={css({
+                display: 'flex',
+                alignItems: 'center',
+                gap: '2',
+                fontWeight: 'semibold',
+                fontSize: 'sm',
+              })}
+            >
+              {humanizeName(item.name)}
+              {unread ? (
+                <span
+                  className={css({
+                    px: '1.5',
+                    borderRadius: 'sm',
+                    bg: 'green.100',
+                    color: 'green.800',
+                    fontSize: '11px',
+                  })}
+                >
+                  New
+                </span>
+              ) : null}
+            </span>
+            <span className={css({ fontSize: 'sm', color: 'ink.700' })}>{item.description}</span>
+            {date}
+          </span>
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li
+      className={css({
+        display: 'grid',
+        gap: '1',
+        py: '3',
+        px: '1',
+        borderBottom: '1px solid',
+        borderColor: 'bg.muted',
+      })}
+    >
+      <span
+        className={cx(
+          css({ justifySelf: 'start', px: '2', borderRadius: 'pill', fontSize: '11px', fontWeight: 'semibold' }),
+          toneClass[activityTone(item.type)],
+        )}
+      >
+        {humanizeName(item.type)}
+      </span>
+      <span className={css({ fontSize: 'sm' })}>{item.description}</span>
+      {date}
+    </li>
+  );
+}
+
+/**
+ * The list: placeholders (5 first, 3 more), items, the empty text, the error with Retry, or 'All {type}
+ * loaded'. Scrolling reports the distance to the bottom; when asked, it reports whether it fills its box.
+ */
+export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight: string }) {
+  const feed = Feed.useActorRef();
+  const counts = MenuCounts.useActorRef();
+  const box = useRef<HTMLDivElement>(null);
+  const tab = Feed.useSelector((s) => s.context.tab);
+  const items = Feed.useSelector((s) => s.context.items);
+  const error = Feed.useSelector((s) => (s.hasTag('error') ? s.context.error : null));
+  const loadingFirst = Feed.useSelector((s) => s.hasTag('loadingFirst'));
+  const loadingMore = Feed.useSelector((s) => s.hasTag('loadingMore'));
+  const measuring = Feed.useSelector((s) => s.hasTag('measure'));
+  const empty = Feed.useSelector((s) => s.matches('empty'));
+  const complete = Feed.useSelector((s) => s.matches('complete'));
+
+  useEffect(() => {
+    const subs = [
+      feed.on('unread.changed', ({ unreadCount }) => counts.send({ type: 'unread.changed', unreadCount })),
+      feed.on('notify', ({ level, message }) => notify({ level, message })),
+    ];
+    return () => {
+      for (const sub of subs) sub.unsubscribe();
+    };
+  }, [feed, counts]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (measuring && el) feed.send({ type: 'panel.measured', fillsPanel: el.scrollHeight > el.clientHeight });
+  }, [measuring, feed]);
+
+  return (
+    <div
+      ref={box}
+      id={`${idPrefix}-panel`}
+      role="tabpanel"
+      aria-labelledby={`${idPrefix}-tab-${tab}`}
+      aria-busy={loadingFirst || loadingMore}
+      tabIndex={0}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        feed.send({ type: 'panel.scrolled', distanceFromBottom: el.scrollHeight - el.scrollTop - el.clientHeight });
+      }}
+      className={css({ overflowY: 'auto', px: '1' })}
+      style={{ maxHeight }}
+    >
+      <ul className={css({ listStyle: 'none', m: 0, p: 0 })}>
+        {items.map((item) => (
+          <Row key={item.id} item={item} />
+        ))}
+        {loadingFirst ? Array.from({ length: PLACEHOLDERS_FIRST }, (_, i) => <Placeholder key={`p${i}`} />) : null}
+        {loadingMore ? Array.from({ length: PLACEHOLDERS_MORE }, (_, i) => <Placeholder key={`m${i}`} />) : null}
+      </ul>
+      {empty ? <p className={css({ py: '6', textAlign: 'center', color: 'fg.muted' })}>{EMPTY_TEXT[tab]}</p> : null}
+      {error ? (
+        <div role="alert" className={css({ display: 'grid', justifyItems: 'center', gap: '2', py: '4' })}>
+          <p className={css({ color: 'error', fontSize: 'sm' })}>{error}</p>
+          <Button tone="secondary" onClick={() => feed.send({ type: 'retry' })}>
+            Retry
+          </Button>
+        </div>
+      ) : null}
+      {complete ? (
+        <p className={css({ py: '3', textAlign: 'center', color: 'fg.muted', fontSize: 'sm' })}>
+          All {tab === 'notifications' ? 'notifications' : 'activity'} loaded
+        </p>
+      ) : null}
+    </div>
+  );
+}

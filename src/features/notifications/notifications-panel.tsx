@@ -1,0 +1,79 @@
+import { useEffect, useRef } from 'react';
+import { css } from 'styled-system/css';
+import { useLocation } from 'wouter';
+import { SideMenu } from '../../app/shell/shell-actors';
+import { paths } from '../../routes';
+import { Button } from '../../ui/button';
+import { Feed } from './feed-actor';
+import { FeedList, FeedTabs } from './feed-view';
+
+/**
+ * The notifications panel: a popup beside the menu on desktop, a dropdown card under the top bar on phones.
+ * Escape or a click outside closes it; View all opens /notifications/home.
+ */
+export default function NotificationsPanel() {
+  const menu = SideMenu.useActorRef();
+  const collapsed = SideMenu.useSelector((s) => s.matches({ width: 'collapsed' }));
+  const [, navigate] = useLocation();
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const close = () => menu.send({ type: 'notifications.closed' });
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    const onPointer = (e: PointerEvent) => {
+      const target = e.target as Element | null;
+      // the menu entry toggles the panel itself
+      if (panel.current?.contains(target) || target?.closest('[aria-haspopup="dialog"]')) return;
+      close();
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    panel.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [menu]);
+
+  return (
+    <Feed.Provider options={{ input: { tab: 'notifications' } }}>
+      <div
+        ref={panel}
+        role="dialog"
+        aria-label="Notifications"
+        className={css({
+          position: 'fixed',
+          zIndex: 40,
+          bg: 'bg',
+          borderRadius: 'lg',
+          boxShadow: '0 12px 40px rgba(17, 24, 39, 0.18)',
+          display: 'flex',
+          flexDirection: 'column',
+          gap: '2',
+          p: '3',
+          top: { base: '60px', desktop: '72px' },
+          left: { base: '2', desktop: collapsed ? '72px' : '212px' },
+          right: { base: '2', desktop: 'auto' },
+          width: { base: 'auto', desktop: '380px' },
+        })}
+      >
+        <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
+          <h2 className={css({ fontWeight: 'bold' })}>Notifications</h2>
+          <Button
+            tone="ghost"
+            onClick={() => {
+              menu.send({ type: 'notifications.closed' });
+              navigate(paths.notifications);
+            }}
+          >
+            View all
+          </Button>
+        </div>
+        <FeedTabs idPrefix="panel" />
+        <FeedList idPrefix="panel" maxHeight="min(60vh, 480px)" />
+      </div>
+    </Feed.Provider>
+  );
+}

@@ -1,0 +1,73 @@
+import { css } from 'styled-system/css';
+import { useSearch } from 'wouter';
+import { Session } from '../../app/session';
+import { Button } from '../../ui/button';
+
+const REQUIRED = [
+  'A signed seller contract',
+  'A photo ID (passport or national identity card)',
+  'A proof of address from the last three months',
+  'Your business details, if you sell as a company',
+];
+
+/** /settings/kyc: where a seller stands with identity checks, and what they will need. */
+export default function KycPage() {
+  const handled = new URLSearchParams(useSearch()).get('handle') === 'true';
+  const kyc = Session.useSelector((s) => s.context.kyc);
+  const userType = Session.useSelector((s) => s.context.roles?.user_type);
+  const session = Session.useActorRef();
+  const status = kyc?.kyc_status ?? 0;
+  return (
+    <section
+      className={css({
+        bg: 'bg',
+        borderRadius: 'lg',
+        p: { base: '5', desktop: '8' },
+        maxWidth: '720px',
+        display: 'grid',
+        gap: '4',
+      })}
+    >
+      <h2 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Identity verification (KYC)</h2>
+      {status === 1 ? (
+        <p role="status" className={css({ color: 'success', fontWeight: 'semibold' })}>
+          Approved: your identity is verified.
+        </p>
+      ) : status === 2 ? (
+        <div role="status" className={css({ display: 'grid', gap: '1' })}>
+          <p className={css({ color: 'error', fontWeight: 'semibold' })}>Rejected: your documents were not accepted.</p>
+          {kyc?.rejection_reason ? <p>Reason: {kyc.rejection_reason}</p> : null}
+        </div>
+      ) : (
+        <p role="status" className={css({ fontWeight: 'semibold' })}>
+          Not submitted: you have not sent your documents yet.
+        </p>
+      )}
+      {status !== 1 && (userType === 'sellers' || handled) ? (
+        <p className={css({ color: 'fg.muted' })}>
+          You can use the portal once your identity is verified. An administrator reviews what you send.
+        </p>
+      ) : null}
+      {status !== 1 ? (
+        <div>
+          <h3 className={css({ fontWeight: 'semibold', mb: '2' })}>What you will need</h3>
+          <ul className={css({ listStyle: 'disc', pl: '6', display: 'grid', gap: '1' })}>
+            {REQUIRED.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+          <p className={css({ mt: '3', color: 'fg.muted', fontSize: 'sm' })}>
+            Uploading documents opens here soon. Files: PDF, JPG or PNG up to 10 MB each.
+          </p>
+        </div>
+      ) : null}
+      {handled && status !== 1 ? (
+        <div>
+          <Button tone="secondary" onClick={() => session.send({ type: 'logout.requested' })}>
+            Logout
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
