@@ -180,7 +180,7 @@ test.describe('the notifications panel', () => {
       await page.waitForTimeout(250);
     }
     await expect(panel.getByText('All notifications loaded')).toBeVisible();
-    const total = await panel.getByRole('tab', { name: /Notifications/ }).innerText();
+    const total = (await panel.getByRole('tab', { name: /Notifications/ }).textContent()) ?? '';
     expect(await list.getByRole('button').count()).toBe(Number(total.replace(/\D/g, '')));
   });
 

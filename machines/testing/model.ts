@@ -63,12 +63,12 @@ export function modelPaths(machine: MachineLike, options: ModelOptions): ModelPa
   // a state's "done" event is the machine's own doing; the graph also offers it as if a test could send it
   const paths = model.getShortestPaths().filter((p) => !p.steps.some((s) => isAutomatic(s.event.type)));
   return [...paths, ...selfLoopPaths(logic, paths, options.events)].map((p) => ({
-      ...p,
-      description: `reaches ${JSON.stringify((p.state as AnyMachineSnapshot).value)}: ${p.steps
-        .map((s) => s.event.type)
-        .filter((t) => t !== 'xstate.init')
-        .join(' → ')}`,
-    }));
+    ...p,
+    description: `reaches ${JSON.stringify((p.state as AnyMachineSnapshot).value)}: ${p.steps
+      .map((s) => s.event.type)
+      .filter((t) => t !== 'xstate.init')
+      .join(' → ')}`,
+  }));
 }
 
 const isAutomatic = (type: string) => type.startsWith('xstate.done.state.');
@@ -123,7 +123,8 @@ export function uncovered(machine: MachineLike, paths: readonly ModelPath[], tra
           for (const t of candidates.flatMap(([, list]) => list)) {
             const targets = (t.target ?? []).map((n: AnyStateNode) => n.id);
             // a transient target (left at once by an eventless transition) never shows in a snapshot
-            const landed = (id: string) => transient.includes(id) || state._nodes.some((n: AnyStateNode) => n.id === id);
+            const landed = (id: string) =>
+              transient.includes(id) || state._nodes.some((n: AnyStateNode) => n.id === id);
             if (targets.every(landed)) {
               taken.add(`${source.id} --${t.eventType}--> ${targets.join(',')}`);
             }

@@ -26,6 +26,7 @@ export default function SupportPopup() {
 
   const close = () => support.send({ type: 'support.closed' });
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click has Escape (the dialog's cancel) as its keyboard twin
     <dialog
       ref={dialog}
       aria-labelledby="support-title"
@@ -33,6 +34,7 @@ export default function SupportPopup() {
         e.preventDefault();
         close();
       }}
+      // a click on the backdrop closes, as Escape does (onCancel) for keyboards
       onClick={(e) => {
         if (e.target === dialog.current) close();
       }}

@@ -82,6 +82,9 @@ function Placeholder() {
     </li>
   );
 }
+const placeholders = (kind: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `${kind}-${i + 1}`).map((key) => <Placeholder key={key} />);
+
 const skeleton = css({
   display: 'block',
   borderRadius: 'sm',
@@ -223,6 +226,7 @@ export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight:
       role="tabpanel"
       aria-labelledby={`${idPrefix}-tab-${tab}`}
       aria-busy={loadingFirst || loadingMore}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling tab panel must be reachable by keyboard to scroll (WAI-ARIA tabs pattern)
       tabIndex={0}
       onScroll={(e) => {
         const el = e.currentTarget;
@@ -235,8 +239,8 @@ export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight:
         {items.map((item) => (
           <Row key={item.id} item={item} />
         ))}
-        {loadingFirst ? Array.from({ length: PLACEHOLDERS_FIRST }, (_, i) => <Placeholder key={`p${i}`} />) : null}
-        {loadingMore ? Array.from({ length: PLACEHOLDERS_MORE }, (_, i) => <Placeholder key={`m${i}`} />) : null}
+        {loadingFirst ? placeholders('first', PLACEHOLDERS_FIRST) : null}
+        {loadingMore ? placeholders('more', PLACEHOLDERS_MORE) : null}
       </ul>
       {empty ? <p className={css({ py: '6', textAlign: 'center', color: 'fg.muted' })}>{EMPTY_TEXT[tab]}</p> : null}
       {error ? (
