@@ -58,7 +58,14 @@ describe('the typed client against the server', () => {
     const overview = unwrap(await api.GET('/dashboard/sales-overview', { params: { query: { currency: 'GBP' } } }));
     const sales = unwrap(await api.GET('/sales/sales-count'));
     expect(overview.currency).toBe('GBP');
-    expect(sales.map((s) => s.status)).toEqual(['pending', 'confirmed', 'delivered', 'completed', 'cancelled', 'replaced']);
+    expect(sales.map((s) => s.status)).toEqual([
+      'pending',
+      'confirmed',
+      'delivered',
+      'completed',
+      'cancelled',
+      'replaced',
+    ]);
   });
 
   it('answers a refused login with the envelope the login form shows', async () => {
