@@ -13,7 +13,7 @@ describe('the typed client against the server', () => {
   const client = () =>
     createPortalClient({
       baseUrl: 'http://portal.test/api',
-      fetch: (request) => server.app.fetch(request),
+      fetch: async (request) => server.app.fetch(request),
       getToken: () => token,
       onUnauthorized: () => {
         unauthorized += 1;
