@@ -56,6 +56,13 @@ export type SessionEmitted = { type: 'notify'; level: 'error' | 'success' | 'inf
 export const PROFILE_ERROR = 'Error loading account details';
 
 const isUnauthorized = (error: unknown) => error instanceof ApiError && error.status === 401;
+const errorOf = (event: { type: string }) => ('error' in event ? event.error : undefined);
+
+/** Any of the three profile calls failing: a dead token logs out, anything else offers a retry. */
+const whenProfilePartFails = [
+  { guard: 'isUnauthorized', target: '#session.loggedOut', actions: 'clearSession' },
+  { target: '#session.profileFailed', actions: ['recordError', 'notifyProfileError'] },
+] as const;
 
 /**
  * The session: restoring a stored login (valid only while its validity stamp is younger than 24 hours),
@@ -86,7 +93,7 @@ export const sessionMachine = setup({
       const stored = context.store.read();
       return stored !== null && stored.issuedAt > context.now() - SESSION_TTL_MS && stored.issuedAt <= context.now();
     },
-    isUnauthorized: (_, params: { error: unknown }) => isUnauthorized(params.error),
+    isUnauthorized: ({ event }) => isUnauthorized(errorOf(event)),
   },
   actions: {
     adoptStoredSession: assign({ token: ({ context }) => context.store.read()?.token ?? null }),
@@ -98,7 +105,7 @@ export const sessionMachine = setup({
       context.store.clear();
       return { token: null, account: null, roles: null, kyc: null };
     }),
-    recordError: assign({ error: (_, params: { error: unknown }) => messageOfError(params.error) }),
+    recordError: assign({ error: ({ event }) => messageOfError(errorOf(event)) }),
     clearError: assign({ error: null }),
     notifyProfileError: emit({ type: 'notify', level: 'error', message: PROFILE_ERROR } as const),
   },
@@ -148,7 +155,7 @@ export const sessionMachine = setup({
         },
         onError: {
           target: 'loggedOut.failed',
-          actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'recordError',
         },
       },
     },
@@ -165,20 +172,7 @@ export const sessionMachine = setup({
                 id: 'loadAccount',
                 src: 'loadAccount',
                 onDone: { target: 'loaded', actions: assign({ account: ({ event }) => event.output }) },
-                onError: [
-                  {
-                    guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
-                    target: '#session.loggedOut',
-                    actions: 'clearSession',
-                  },
-                  {
-                    target: '#session.profileFailed',
-                    actions: [
-                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-                      'notifyProfileError',
-                    ],
-                  },
-                ],
+                onError: whenProfilePartFails,
               },
             },
             loaded: { type: 'final' },
@@ -192,20 +186,7 @@ export const sessionMachine = setup({
                 id: 'loadRoles',
                 src: 'loadRoles',
                 onDone: { target: 'loaded', actions: assign({ roles: ({ event }) => event.output }) },
-                onError: [
-                  {
-                    guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
-                    target: '#session.loggedOut',
-                    actions: 'clearSession',
-                  },
-                  {
-                    target: '#session.profileFailed',
-                    actions: [
-                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-                      'notifyProfileError',
-                    ],
-                  },
-                ],
+                onError: whenProfilePartFails,
               },
             },
             loaded: { type: 'final' },
@@ -219,20 +200,7 @@ export const sessionMachine = setup({
                 id: 'loadKyc',
                 src: 'loadKyc',
                 onDone: { target: 'loaded', actions: assign({ kyc: ({ event }) => event.output }) },
-                onError: [
-                  {
-                    guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
-                    target: '#session.loggedOut',
-                    actions: 'clearSession',
-                  },
-                  {
-                    target: '#session.profileFailed',
-                    actions: [
-                      { type: 'recordError', params: ({ event }) => ({ error: event.error }) },
-                      'notifyProfileError',
-                    ],
-                  },
-                ],
+                onError: whenProfilePartFails,
               },
             },
             loaded: { type: 'final' },

@@ -8,6 +8,15 @@ import { icons } from './icons';
 import { localMenuPreference, MenuCounts, SideMenu, SupportInfo, useKycGate } from './shell-actors';
 import { Logo, MenuNav } from './side-menu';
 
+const iconButton = css({
+  display: 'grid',
+  placeItems: 'center',
+  width: '40px',
+  height: '40px',
+  borderRadius: 'md',
+  cursor: 'pointer',
+});
+
 const NotificationsPanel = lazy(() => import('../../features/notifications/notifications-panel'));
 
 /** The portal around every logged-in page: side menu (top bar and drawer on phones), header, content. */
