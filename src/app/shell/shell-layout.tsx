@@ -125,14 +125,7 @@ function Frame({ children }: { children: ReactNode }) {
             aria-expanded={drawerOpen}
             aria-controls="phone-menu"
             onClick={() => menu.send({ type: 'drawer.opened' })}
-            className={css({
-              display: 'grid',
-              placeItems: 'center',
-              width: '40px',
-              height: '40px',
-              borderRadius: 'md',
-              cursor: 'pointer',
-            })}
+            className={iconButton}
           >
             {icons.menu}
           </button>
@@ -203,14 +196,7 @@ function PhoneDrawer() {
             type="button"
             aria-label="Close menu"
             onClick={() => menu.send({ type: 'drawer.closed' })}
-            className={css({
-              display: 'grid',
-              placeItems: 'center',
-              width: '40px',
-              height: '40px',
-              borderRadius: 'md',
-              cursor: 'pointer',
-            })}
+            className={iconButton}
           >
             {icons.close}
           </button>
