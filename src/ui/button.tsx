@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes } from 'react';
-import { cva, cx } from 'styled-system/css';
+import { css, cva, cx } from 'styled-system/css';
 
 export const button = cva({
   base: {
@@ -39,8 +39,18 @@ type Props = ButtonHTMLAttributes<HTMLButtonElement> & {
   busy?: boolean;
 };
 
-/** A button that says when it is working: disabled and aria-busy while `busy`. */
-export function Button({ tone, width, busy = false, className, disabled, type = 'button', ...rest }: Props) {
+const spinner = css({
+  width: '14px',
+  height: '14px',
+  borderRadius: 'pill',
+  border: '2px solid currentColor',
+  borderRightColor: 'transparent',
+  animation: 'spin 0.8s linear infinite',
+  flexShrink: 0,
+});
+
+/** A button that says when it is working: disabled, aria-busy and a spinner while `busy`. */
+export function Button({ tone, width, busy = false, className, disabled, type = 'button', children, ...rest }: Props) {
   return (
     <button
       type={type}
@@ -48,6 +58,9 @@ export function Button({ tone, width, busy = false, className, disabled, type = 
       disabled={disabled || busy}
       aria-busy={busy || undefined}
       {...rest}
-    />
+    >
+      {busy ? <span aria-hidden="true" className={spinner} /> : null}
+      {children}
+    </button>
   );
 }

@@ -1,47 +1,48 @@
 import { type InputHTMLAttributes, useId } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
+import { FieldError, FieldLabel, fieldStack, isErrorShown } from './field';
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
   label: string;
-  /** Shown in red under the field, and announced, only when there is one. */
+  /** Shown in red under the field, and announced, only when there is one (and `showErrors` is on). */
   error?: string | null;
+  /** Off until the form wants errors seen, such as after a first submit (default on). */
+  showErrors?: boolean;
 };
 
-export function TextField({ label, error, required, ...input }: Props) {
+export const inputBox = css({
+  height: '42px',
+  px: '3',
+  width: '100%',
+  borderRadius: 'md',
+  border: '1px solid',
+  borderColor: 'border',
+  bg: 'bg',
+  color: 'fg',
+  fontSize: 'md',
+  _focusVisible: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '0' },
+  _disabled: { bg: 'bg.muted', color: 'fg.muted', cursor: 'not-allowed' },
+  '&[aria-invalid=true]': { borderColor: 'error' },
+});
+
+export function TextField({ label, error, showErrors = true, required, className, ...input }: Props) {
   const id = useId();
   const errorId = `${id}-error`;
+  const shown = isErrorShown(error, showErrors);
   return (
-    <div className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
-      <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium', color: 'fg' })}>
+    <div className={fieldStack}>
+      <FieldLabel htmlFor={id} required={required}>
         {label}
-        {required ? (
-          <span aria-hidden="true" className={css({ color: 'error', ml: '0.5' })}>
-            *
-          </span>
-        ) : null}
-      </label>
+      </FieldLabel>
       <input
         id={id}
         required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className={css({
-          height: '42px',
-          px: '3',
-          borderRadius: 'md',
-          border: '1px solid',
-          borderColor: error ? 'error' : 'border',
-          bg: 'bg',
-          fontSize: 'md',
-          _focusVisible: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '0' },
-        })}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? errorId : undefined}
+        className={cx(inputBox, className)}
         {...input}
       />
-      {error ? (
-        <span id={errorId} className={css({ color: 'error', fontSize: 'sm' })}>
-          {error}
-        </span>
-      ) : null}
+      <FieldError id={errorId} error={error} showErrors={showErrors} />
     </div>
   );
 }

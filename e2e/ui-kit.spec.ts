@@ -1,0 +1,321 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+// The gallery at /dev/ui (development and e2e builds) takes Wed 18 Nov 2026 as today.
+
+const demo = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/dev/ui');
+  await expect(page.getByRole('heading', { name: 'UI kit', level: 1 })).toBeVisible();
+});
+
+test.describe('date picker', () => {
+  test('a range picked with the mouse: a pick before the start moves it, Confirm commits', async ({ page }) => {
+    const card = demo(page, 'Range, empty');
+    await card.getByRole('button', { name: /^Report period/ }).click();
+    const dialog = card.getByRole('dialog');
+    await expect(dialog).toHaveCSS('width', '280px');
+    const grid = dialog.getByRole('grid', { name: 'November 2026' });
+    await expect(grid.getByRole('gridcell')).toHaveCount(42);
+    await expect(grid.getByRole('gridcell').first()).toHaveText('26'); // Mon 26 Oct 2026
+    await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+    await grid.getByRole('button', { name: 'Tue, 10 Nov 2026' }).click();
+    await grid.getByRole('button', { name: 'Thu, 5 Nov 2026' }).click();
+    await expect(dialog.getByText('Pick the end date')).toBeVisible();
+    await grid.getByRole('button', { name: 'Fri, 20 Nov 2026' }).click();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card.getByRole('button', { name: /^Report period/ })).toHaveText('Thu, 5 Nov 2026 – Fri, 20 Nov 2026');
+    await expect(card.getByText('Committed: 2026-11-05 to 2026-11-20')).toBeVisible();
+  });
+
+  test('a range picked with the keyboard alone', async ({ page }) => {
+    const card = demo(page, 'Range, empty');
+    const trigger = card.getByRole('button', { name: /^Report period/ });
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await expect(card.getByRole('button', { name: 'Wed, 18 Nov 2026' })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await expect(card.getByRole('button', { name: 'Thu, 26 Nov 2026' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab'); // Reset
+    await page.keyboard.press('Tab'); // Confirm
+    await expect(card.getByRole('button', { name: 'Confirm' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(trigger).toHaveText('Thu, 19 Nov 2026 – Thu, 26 Nov 2026');
+    await expect(trigger).toBeFocused();
+  });
+
+  test('Escape closes without committing; the arrows cross into the next month', async ({ page }) => {
+    const card = demo(page, 'Range, empty');
+    await card.getByRole('button', { name: /^Report period/ }).click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(card.getByRole('grid', { name: 'December 2026' })).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Wed, 2 Dec 2026' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect(card.getByRole('grid')).toBeHidden();
+    await expect(card.getByText('Committed: nothing')).toBeVisible();
+  });
+
+  test('days and months beyond the bounds are disabled', async ({ page }) => {
+    const card = demo(page, 'Range, bounded (10 to 25 Nov 2026)');
+    await card.getByRole('button', { name: /^Booking window/ }).click();
+    const grid = card.getByRole('grid', { name: 'November 2026' });
+    for (const name of ['Mon, 9 Nov 2026', 'Thu, 26 Nov 2026', 'Mon, 26 Oct 2026', 'Sun, 6 Dec 2026']) {
+      await expect(grid.getByRole('button', { name })).toBeDisabled();
+      await expect(grid.getByRole('gridcell', { name })).toHaveAttribute('aria-disabled', 'true');
+    }
+    await expect(grid.getByRole('button', { name: 'Tue, 10 Nov 2026' })).toBeEnabled();
+    await expect(grid.getByRole('button', { name: 'Wed, 25 Nov 2026' })).toBeEnabled();
+    await expect(card.getByRole('button', { name: 'Previous month' })).toBeDisabled();
+    await expect(card.getByRole('button', { name: 'Next month' })).toBeDisabled();
+    await expect(
+      card.getByRole('combobox', { name: 'Month' }).getByRole('option', { name: 'December' }),
+    ).toBeDisabled();
+    // the keyboard stops at the bound too
+    await card.getByRole('button', { name: 'Tue, 24 Nov 2026' }).click();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(card.getByRole('button', { name: 'Wed, 25 Nov 2026' })).toBeFocused();
+    await grid.getByRole('button', { name: 'Thu, 26 Nov 2026' }).click({ force: true });
+    await expect(card.getByText('Pick the end date')).toBeVisible();
+  });
+
+  test('single mode commits at once and closes', async ({ page }) => {
+    const card = demo(page, 'Single, empty');
+    await card.getByRole('button', { name: /^Match date/ }).click();
+    await card.getByRole('button', { name: 'Sun, 22 Nov 2026' }).click();
+    await expect(card.getByRole('dialog')).toBeHidden();
+    await expect(card.getByText('Committed: 2026-11-22')).toBeVisible();
+  });
+});
+
+test.describe('dropdown', () => {
+  test("a search with no match says 'No options found'", async ({ page }) => {
+    const box = demo(page, 'Searchable, empty').getByRole('combobox', { name: 'Country' });
+    await box.fill('Atlantis');
+    await expect(demo(page, 'Searchable, empty').getByText('No options found')).toBeVisible();
+    await box.fill('');
+    await box.pressSequentially('spa');
+    await expect(page.getByRole('option')).toHaveText(['Spain']);
+    await page.keyboard.press('Enter');
+    await expect(box).toHaveValue('Spain');
+    await expect(demo(page, 'Searchable, empty').getByText('Value: ES')).toBeVisible();
+  });
+
+  test('multi-select: Select all takes every option', async ({ page }) => {
+    const card = demo(page, 'Multi-select with select all');
+    await card.getByRole('combobox', { name: 'Teams' }).click();
+    const list = card.getByRole('listbox', { name: 'Teams' });
+    await list.getByRole('option', { name: 'Select all' }).click();
+    const options = list.getByRole('option');
+    await expect(options).toHaveCount(9);
+    for (let i = 0; i < 9; i++) await expect(options.nth(i)).toHaveAttribute('aria-selected', 'true');
+    await expect(card.getByText('Values: ARS, AVL, CHE, LIV, MCI, MUN, NEW, TOT')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(card.getByRole('combobox', { name: 'Teams' })).toHaveValue('8 selected');
+  });
+
+  test('the list is 40vh high, at least 120 px', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 250 });
+    await demo(page, 'Multi-select with select all').getByRole('combobox', { name: 'Teams' }).click();
+    const box = await page.getByRole('listbox', { name: 'Teams' }).boundingBox();
+    expect(box?.height).toBe(120);
+  });
+});
+
+test.describe('file field', () => {
+  test('a deposit proof of 10 MB and 1 byte is refused with the exact message', async ({ page }) => {
+    const card = demo(page, 'Deposit proof (pdf, jpg, jpeg, png; 10 MB)');
+    await card.getByLabel('Deposit proof').setInputFiles({
+      name: 'proof.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.alloc(10 * 1024 * 1024 + 1),
+    });
+    await expect(card.getByText('File size exceeds 10MB limit', { exact: true })).toBeVisible();
+    await card.getByLabel('Deposit proof').setInputFiles({
+      name: 'proof.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.alloc(10),
+    });
+    await expect(
+      card.getByText('Invalid file type. Allowed types: pdf, jpg, jpeg, png', { exact: true }),
+    ).toBeVisible();
+    await card.getByLabel('Deposit proof').setInputFiles({
+      name: 'proof.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(10 * 1024 * 1024),
+    });
+    await expect(card.getByText('proof.png')).toBeVisible();
+    await expect(card.getByText('10.0 MB')).toBeVisible();
+    await expect(card.getByText(/exceeds|Invalid/)).toHaveCount(0);
+  });
+});
+
+test.describe('numeric inputs', () => {
+  test("a pasted '1,234.5' shows 1,234.50 once blurred and counts 123450 minor units", async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.evaluate(() => navigator.clipboard.writeText('1,234.5'));
+    const card = demo(page, 'Currency, empty');
+    const field = card.getByLabel('Deposit amount');
+    await field.focus();
+    await page.keyboard.press('ControlOrMeta+V');
+    await expect(field).toHaveValue('1234.5');
+    await page.keyboard.press('Tab');
+    await expect(field).toHaveValue('1,234.50');
+    await expect(card.getByText('Value: 123450 minor units')).toBeVisible();
+  });
+
+  test("'.5' becomes 0.5, a second dot and a late '-' are refused", async ({ page }) => {
+    const field = demo(page, 'Numeric').getByLabel('Quantity');
+    await field.pressSequentially('.5.2-');
+    await expect(field).toHaveValue('0.52');
+    await field.fill('');
+    await field.pressSequentially('-7');
+    await expect(field).toHaveValue('-7');
+  });
+});
+
+test.describe('drawer', () => {
+  test('opens after 50 ms, unmounts 300 ms after closing, traps and returns the focus', async ({ page }) => {
+    const opener = page.getByRole('button', { name: 'Open drawer' });
+    await opener.focus();
+    const appearedAfter = await page.evaluate(async () => {
+      const button = document.activeElement as HTMLButtonElement;
+      const t0 = performance.now();
+      button.click();
+      return new Promise<number>((resolve) => {
+        const check = () =>
+          document.querySelector('[role=dialog]') ? resolve(performance.now() - t0) : requestAnimationFrame(check);
+        check();
+      });
+    });
+    expect(appearedAfter).toBeGreaterThanOrEqual(45);
+    expect(appearedAfter).toBeLessThan(1000);
+    const drawer = page.getByRole('dialog', { name: 'Top up your SB pay Account' });
+    await expect(drawer).toBeVisible();
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await drawer.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    const timing = await page.evaluate(async () => {
+      const t0 = performance.now();
+      document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      await new Promise((r) => setTimeout(r, 100));
+      const stillThereAt100 = document.querySelector('[role=dialog]') !== null;
+      return new Promise<{ stillThereAt100: boolean; goneAfter: number }>((resolve) => {
+        const check = () =>
+          document.querySelector('[role=dialog]')
+            ? requestAnimationFrame(check)
+            : resolve({ stillThereAt100, goneAfter: performance.now() - t0 });
+        check();
+      });
+    });
+    expect(timing.stillThereAt100).toBe(true);
+    expect(timing.goneAfter).toBeGreaterThanOrEqual(295);
+    expect(timing.goneAfter).toBeLessThan(1500);
+    await expect(drawer).toHaveCount(0);
+    await expect(opener).toBeFocused();
+  });
+
+  test('Escape inside an open date picker closes only the picker', async ({ page }) => {
+    await page.getByRole('button', { name: 'Open drawer' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Top up your SB pay Account' });
+    await drawer.getByRole('button', { name: /^Transfer date/ }).click();
+    await expect(drawer.getByRole('grid')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(drawer.getByRole('grid')).toBeHidden();
+    await expect(drawer).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(drawer).toHaveCount(0);
+  });
+
+  test('a modal closes on an outside click only when enabled', async ({ page }) => {
+    await page.getByRole('button', { name: 'Open modal', exact: true }).click();
+    await page.mouse.click(5, 5);
+    await expect(page.getByRole('dialog', { name: 'Delete listing' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Open dismissible modal' }).click();
+    await page.mouse.click(5, 5);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Open dismissible modal' })).toBeFocused();
+  });
+});
+
+test('the copy button shows a check mark for 2 seconds', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const button = page.getByRole('button', { name: 'Copy IBAN' });
+  // timed in the page, from the check mark showing to it going
+  const shownFor = await button.evaluate(
+    (b) =>
+      new Promise<number>((resolve) => {
+        let since = 0;
+        const watch = new MutationObserver(() => {
+          if (b.hasAttribute('data-copied') && !since) since = performance.now();
+          else if (!b.hasAttribute('data-copied') && since) {
+            watch.disconnect();
+            resolve(performance.now() - since);
+          }
+        });
+        watch.observe(b, { attributes: true, attributeFilter: ['data-copied'] });
+        (b as HTMLButtonElement).click();
+      }),
+  );
+  expect(shownFor).toBeGreaterThanOrEqual(1950);
+  expect(shownFor).toBeLessThan(2500);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('GB29NWBK60161331926819');
+});
+
+test('field errors show only when showing errors is on', async ({ page }) => {
+  const card = demo(page, 'Shown only when there is an error and showing errors is on');
+  await expect(card.getByText('Enter the payout amount')).toHaveCount(0);
+  await card.getByLabel('Show errors').check();
+  await expect(card.getByText('Enter the payout amount')).toBeVisible();
+  await expect(card.getByText('Enter the payout amount')).toHaveCSS('color', 'rgb(185, 28, 28)');
+});
+
+test.describe('accessibility', () => {
+  test('axe finds no serious or critical issue on the gallery', async ({ page }) => {
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('nor with a range picker open', async ({ page }) => {
+    await demo(page, 'Range, filled')
+      .getByRole('button', { name: /^Sales period/ })
+      .click();
+    await expect(page.getByRole('grid')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('nor with a multi-select list open', async ({ page }) => {
+    await demo(page, 'Multi-select with select all').getByRole('combobox', { name: 'Teams' }).click();
+    await expect(page.getByRole('listbox')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('nor with the drawer open', async ({ page }) => {
+    await page.getByRole('button', { name: 'Open drawer' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('on a phone the drawer takes the full width', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.getByRole('button', { name: 'Open drawer' }).click();
+    const box = await page.getByRole('dialog').boundingBox();
+    expect(box?.width).toBeCloseTo(375, 0);
+  });
+});

@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { css } from 'styled-system/css';
+
+const bone = css({
+  display: 'block',
+  bg: 'bg.muted',
+  borderRadius: 'sm',
+  animation: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite',
+  _motionReduce: { animation: 'none' },
+});
+
+/** A grey placeholder shaped like the content that is loading. Hidden from readers: wrap it in `Loading`. */
+export function Skeleton({
+  width = '100%',
+  height = '16px',
+  radius,
+}: {
+  width?: string | number;
+  height?: string | number;
+  radius?: 'sm' | 'md' | 'pill';
+}) {
+  return (
+    <span
+      aria-hidden="true"
+      data-skeleton=""
+      className={bone}
+      style={{ width, height, borderRadius: radius ? `var(--radii-${radius})` : undefined }}
+    />
+  );
+}
+
+/** A loading region: tells readers what is loading while its skeletons show. */
+export function Loading({ label = 'Loading', children }: { label?: string; children: ReactNode }) {
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      aria-busy="true"
+      className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}
+    >
+      <span className={css({ srOnly: true })}>{label}</span>
+      {children}
+    </div>
+  );
+}
