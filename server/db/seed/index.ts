@@ -153,9 +153,23 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
 
   const createdUsers: string[] = [];
   const now = clock.now().toISOString();
-  for (const account of DEMO_ACCOUNTS) {
-    const existing = await db.selectFrom('users').select('id').where('email', '=', account.email).executeTakeFirst();
-    if (existing) continue;
+  const existing = new Set(
+    (
+      await db
+        .selectFrom('users')
+        .select('email')
+        .where(
+          'email',
+          'in',
+          DEMO_ACCOUNTS.map((a) => a.email),
+        )
+        .execute()
+    ).map((u) => u.email),
+  );
+  const missing = DEMO_ACCOUNTS.filter((a) => !existing.has(a.email));
+  // each account gets its own salt; the hashes are worked out side by side (scrypt runs off the main thread)
+  const hashes = await Promise.all(missing.map(() => hashPassword(DEMO_PASSWORD)));
+  for (const [index, account] of missing.entries()) {
     const owner = account.team_of
       ? await db.selectFrom('users').select('id').where('email', '=', account.team_of).executeTakeFirstOrThrow()
       : undefined;
@@ -163,7 +177,7 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
       .insertInto('users')
       .values({
         email: account.email,
-        password_hash: await hashPassword(DEMO_PASSWORD),
+        password_hash: hashes[index] ?? (await hashPassword(DEMO_PASSWORD)),
         first_name: account.first_name,
         last_name: account.last_name,
         user_type: account.user_type,

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { css, cx } from 'styled-system/css';
+import { css } from 'styled-system/css';
 import { Link } from 'wouter';
 import {
   CURRENCIES,
@@ -14,6 +14,7 @@ import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { paths } from '../../routes';
 import { Button } from '../../ui/button';
+import { Loading, Skeleton } from '../../ui/skeleton';
 import { activityTone, humanizeName } from '../notifications/format';
 
 const Dashboard = createActorContext(dashboardMachine);
@@ -118,21 +119,15 @@ function Card<K extends Region>({
           </Button>
         </div>
       ) : (
-        <div aria-hidden="true" className={css({ display: 'grid', gap: '2' })}>
-          {[70, 90, 55].map((w) => (
-            <span key={w} className={cx(skeleton, css({ height: '14px' }))} style={{ width: `${w}%` }} />
-          ))}
-        </div>
+        <Loading label={`Loading ${title.toLowerCase()}`}>
+          <Skeleton width="70%" height="14px" />
+          <Skeleton width="90%" height="14px" />
+          <Skeleton width="55%" height="14px" />
+        </Loading>
       )}
     </section>
   );
 }
-const skeleton = css({
-  display: 'block',
-  borderRadius: 'sm',
-  bg: 'bg.muted',
-  animation: 'pulse 1.4s ease-in-out infinite',
-});
 const empty = css({ color: 'fg.muted', fontSize: 'sm' });
 const rowList = css({ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: '2' });
 const row = css({ display: 'flex', justifyContent: 'space-between', gap: '3', fontSize: 'sm', alignItems: 'baseline' });

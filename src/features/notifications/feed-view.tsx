@@ -11,6 +11,7 @@ import { notify } from '../../app/notify-bridge';
 import { MenuCounts } from '../../app/shell/shell-actors';
 import { formatDate } from '../../lib/format-date';
 import { Button } from '../../ui/button';
+import { Skeleton } from '../../ui/skeleton';
 import { Feed } from './feed-actor';
 import { activityTone, humanizeName } from './format';
 
@@ -76,21 +77,15 @@ function Placeholder() {
       aria-hidden="true"
       className={css({ display: 'grid', gap: '2', py: '3', borderBottom: '1px solid', borderColor: 'bg.muted' })}
     >
-      <span className={cx(skeleton, css({ width: '45%', height: '12px' }))} />
-      <span className={cx(skeleton, css({ width: '90%', height: '10px' }))} />
-      <span className={cx(skeleton, css({ width: '30%', height: '10px' }))} />
+      <Skeleton width="45%" height="12px" />
+      <Skeleton width="90%" height="10px" />
+      <Skeleton width="30%" height="10px" />
     </li>
   );
 }
+
 const placeholders = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}-${i + 1}`).map((key) => <Placeholder key={key} />);
-
-const skeleton = css({
-  display: 'block',
-  borderRadius: 'sm',
-  bg: 'bg.muted',
-  animation: 'pulse 1.4s ease-in-out infinite',
-});
 
 const toneClass = {
   success: css({ bg: 'green.100', color: 'green.800' }),
