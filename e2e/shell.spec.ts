@@ -38,6 +38,25 @@ test.describe('the menu each account sees', () => {
     expect(await menuEntries(page)).toEqual(['Minimise', 'Dashboard', 'Notifications', 'Sales', 'Logout']);
   });
 
+  test('the back office account, with every permission', async ({ page }) => {
+    await logIn(page, 'admin@demo.test');
+    await expect(page.getByRole('heading', { name: 'Welcome Ada' })).toBeVisible();
+    expect(await menuEntries(page)).toEqual([
+      'Minimise',
+      'Ada Admin',
+      'Dashboard',
+      'Notifications',
+      'Add Listings',
+      'My Listings',
+      'Bulk Listings',
+      'Sales',
+      'Report History',
+      'Wallet',
+      'Search Tickets',
+      'Logout',
+    ]);
+  });
+
   test('the team member is blocked from the wallet with the spec’s text', async ({ page }) => {
     await logIn(page, 'member@demo.test');
     await expect(page.getByRole('heading', { name: 'Welcome Mia' })).toBeVisible();
@@ -156,6 +175,21 @@ test.describe('on a phone (375 px)', () => {
     await expect(page.getByText('seller@demo.test')).toBeVisible();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);
+  });
+
+  test('notifications open as a card that fits the screen', async ({ page }) => {
+    await logInAsSeller(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page
+      .getByRole('dialog', { name: 'Menu' })
+      .getByRole('button', { name: /^Notifications/ })
+      .click();
+    const card = page.getByRole('dialog', { name: 'Notifications' });
+    await expect(card.getByRole('tabpanel').getByRole('listitem').first()).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
+    const box = await card.boundingBox();
+    expect(box?.x).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
   });
 
   test('Escape closes the drawer', async ({ page }) => {
