@@ -22,8 +22,7 @@ export const button = cva({
       secondary: {
         bg: 'bg',
         color: 'fg',
-        border: '1px solid',
-        borderColor: 'border',
+        border: '1px solid {colors.border}',
         _hover: { _enabled: { bg: 'bg.muted' } },
       },
       ghost: { bg: 'transparent', color: 'fg', _hover: { _enabled: { bg: 'bg.muted' } } },

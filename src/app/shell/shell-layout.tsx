@@ -82,8 +82,7 @@ function Frame({ children }: { children: ReactNode }) {
           zIndex: 30,
           p: '2.5',
           bg: 'bg',
-          borderRight: '1px solid',
-          borderColor: 'border',
+          borderRight: '1px solid {colors.border}',
           transition: 'width 0.2s ease',
           overflowY: 'auto',
           overflowX: 'hidden',
@@ -114,8 +113,7 @@ function Frame({ children }: { children: ReactNode }) {
           height: '56px',
           px: '3',
           bg: 'bg',
-          borderBottom: '1px solid',
-          borderColor: 'border',
+          borderBottom: '1px solid {colors.border}',
         })}
       >
         {held ? null : (

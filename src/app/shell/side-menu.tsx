@@ -76,8 +76,9 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
       className={css({
         ml: collapsed ? '0' : 'auto',
         position: collapsed ? 'absolute' : 'static',
-        top: collapsed ? '1' : undefined,
-        right: collapsed ? '1' : undefined,
+        // collapsed, the badge sits on the item's top-right corner, clear of the icon
+        top: collapsed ? '-4px' : undefined,
+        right: collapsed ? '-8px' : undefined,
         minWidth: '20px',
         height: '18px',
         px: '1',

@@ -69,8 +69,7 @@ export function LoginPage() {
               className={css({
                 bg: 'red.50',
                 color: 'error',
-                border: '1px solid',
-                borderColor: 'red.200',
+                border: '1px solid {colors.red.200}',
                 borderRadius: 'md',
                 px: '3',
                 py: '2',

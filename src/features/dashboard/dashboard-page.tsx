@@ -46,8 +46,7 @@ function DashboardGrid() {
             height: '36px',
             px: '2',
             borderRadius: 'md',
-            border: '1px solid',
-            borderColor: 'border',
+            border: '1px solid {colors.border}',
             bg: 'bg',
           })}
         >

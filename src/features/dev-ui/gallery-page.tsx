@@ -120,8 +120,7 @@ function Demo({ title, children }: { title: string; children: ReactNode }) {
         gap: '3',
         p: '4',
         bg: 'bg',
-        border: '1px solid',
-        borderColor: 'border',
+        border: '1px solid {colors.border}',
         borderRadius: 'lg',
         minWidth: 0,
       })}

@@ -28,7 +28,7 @@ export function FeedTabs({ idPrefix }: { idPrefix: string }) {
     <div
       role="tablist"
       aria-label="Notifications and activity"
-      className={css({ display: 'flex', gap: '1', borderBottom: '1px solid', borderColor: 'border' })}
+      className={css({ display: 'flex', gap: '1', borderBottom: '1px solid {colors.border}' })}
     >
       {TABS.map((t) => (
         <button
@@ -53,8 +53,7 @@ export function FeedTabs({ idPrefix }: { idPrefix: string }) {
             fontSize: 'sm',
             fontWeight: 'semibold',
             color: tab === t ? 'brand.700' : 'fg.muted',
-            borderBottom: '2px solid',
-            borderColor: tab === t ? 'accent' : 'transparent',
+            borderBottom: tab === t ? '2px solid {colors.accent}' : '2px solid transparent',
             mb: '-1px',
             cursor: 'pointer',
           })}
@@ -75,7 +74,7 @@ function Placeholder() {
   return (
     <li
       aria-hidden="true"
-      className={css({ display: 'grid', gap: '2', py: '3', borderBottom: '1px solid', borderColor: 'bg.muted' })}
+      className={css({ display: 'grid', gap: '2', py: '3', borderBottom: '1px solid {colors.bg.muted}' })}
     >
       <Skeleton width="45%" height="12px" />
       <Skeleton width="90%" height="10px" />
@@ -99,7 +98,7 @@ function Row({ item }: { item: FeedItem }) {
   if ('viewed' in item) {
     const unread = item.viewed === 0;
     return (
-      <li className={css({ borderBottom: '1px solid', borderColor: 'bg.muted' })}>
+      <li className={css({ borderBottom: '1px solid {colors.bg.muted}' })}>
         <button
           type="button"
           onClick={() => feed.send({ type: 'notification.opened', id: item.id })}
@@ -164,8 +163,7 @@ function Row({ item }: { item: FeedItem }) {
         gap: '1',
         py: '3',
         px: '1',
-        borderBottom: '1px solid',
-        borderColor: 'bg.muted',
+        borderBottom: '1px solid {colors.bg.muted}',
       })}
     >
       <span
