@@ -10,12 +10,13 @@ import {
 } from '../../../machines/dashboard.machine';
 import { SALES_STATUSES } from '../../../machines/menu-counts.machine';
 import { Session } from '../../app/session';
+import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { paths } from '../../routes';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
-import { activityTone, humanizeName } from '../notifications/format';
+import { ToneBadge } from '../../ui/tone-badge';
 
 const Dashboard = createActorContext(dashboardMachine);
 
@@ -285,24 +286,7 @@ function ActivityCard() {
             {a.activity_list.map((item) => (
               <li key={item.id} className={row}>
                 <span>
-                  <span
-                    className={css({
-                      mr: '2',
-                      px: '2',
-                      borderRadius: 'pill',
-                      fontSize: '11px',
-                      fontWeight: 'semibold',
-                      bg:
-                        activityTone(item.type) === 'success'
-                          ? 'green.100'
-                          : activityTone(item.type) === 'danger'
-                            ? 'red.100'
-                            : 'bg.muted',
-                    })}
-                  >
-                    {humanizeName(item.type)}
-                  </span>
-                  {item.description}
+                  <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge> {item.description}
                 </span>
                 <span className={css({ color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' })}>
                   {formatDate(item.created_at)}

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { css, cx } from 'styled-system/css';
+import { css } from 'styled-system/css';
 import {
   EMPTY_TEXT,
   type FeedItem,
@@ -9,11 +9,12 @@ import {
 } from '../../../machines/notifications.machine';
 import { notify } from '../../app/notify-bridge';
 import { MenuCounts } from '../../app/shell/shell-actors';
+import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
 import { Button } from '../../ui/button';
 import { Skeleton } from '../../ui/skeleton';
+import { ToneBadge } from '../../ui/tone-badge';
 import { Feed } from './feed-actor';
-import { activityTone, humanizeName } from './format';
 
 const TAB_LABEL: Record<Tab, string> = { notifications: 'Notifications', activity: 'Activity log' };
 const TABS: readonly Tab[] = ['notifications', 'activity'];
@@ -86,12 +87,6 @@ function Placeholder() {
 const placeholders = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}-${i + 1}`).map((key) => <Placeholder key={key} />);
 
-const toneClass = {
-  success: css({ bg: 'green.100', color: 'green.800' }),
-  danger: css({ bg: 'red.100', color: 'red.800' }),
-  neutral: css({ bg: 'bg.muted', color: 'ink.700' }),
-};
-
 function Row({ item }: { item: FeedItem }) {
   const feed = Feed.useActorRef();
   const date = <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{formatDate(item.created_at)}</span>;
@@ -135,19 +130,7 @@ function Row({ item }: { item: FeedItem }) {
               })}
             >
               {humanizeName(item.name)}
-              {unread ? (
-                <span
-                  className={css({
-                    px: '1.5',
-                    borderRadius: 'sm',
-                    bg: 'green.100',
-                    color: 'green.800',
-                    fontSize: '11px',
-                  })}
-                >
-                  New
-                </span>
-              ) : null}
+              {unread ? <ToneBadge tone="success">New</ToneBadge> : null}
             </span>
             <span className={css({ fontSize: 'sm', color: 'ink.700' })}>{item.description}</span>
             {date}
@@ -166,13 +149,8 @@ function Row({ item }: { item: FeedItem }) {
         borderBottom: '1px solid {colors.bg.muted}',
       })}
     >
-      <span
-        className={cx(
-          css({ justifySelf: 'start', px: '2', borderRadius: 'pill', fontSize: '11px', fontWeight: 'semibold' }),
-          toneClass[activityTone(item.type)],
-        )}
-      >
-        {humanizeName(item.type)}
+      <span className={css({ justifySelf: 'start' })}>
+        <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge>
       </span>
       <span className={css({ fontSize: 'sm' })}>{item.description}</span>
       {date}

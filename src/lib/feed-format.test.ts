@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityTone, humanizeName } from './format';
+import { activityTone, humanizeName } from './feed-format';
 
 describe('notification rendering rules', () => {
   it('turns underscores into spaces and capitalises', () => {
