@@ -67,51 +67,60 @@ export async function logActivity(db: Db, clock: Clock, userId: number, type: st
 }
 
 export async function login(db: Db, clock: Clock, email: string, password: string): Promise<LoginResult> {
-  const user = await db
-    .selectFrom('users')
-    .select([...userColumns, 'users.password_hash', 'users.locked_until'])
-    .where('email', '=', email.trim().toLowerCase())
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!user) {
-    await verifyPassword(password, await decoyHash());
-    return { kind: 'invalid' };
-  }
+  const key = email.trim().toLowerCase();
   const now = clock.now();
+  const nowIso = now.toISOString();
   const retryAfter = (lockedUntil: string) => Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 1000));
-  if (user.locked_until && new Date(user.locked_until) > now) {
-    return { kind: 'locked', retryAfterSeconds: retryAfter(user.locked_until) };
+  const gate = await db.selectFrom('login_failures').select('locked_until').where('email', '=', key).executeTakeFirst();
+  if (gate?.locked_until && gate.locked_until > nowIso) {
+    return { kind: 'locked', retryAfterSeconds: retryAfter(gate.locked_until) };
   }
-  // Count this try, and throttle or lock from the fifth or tenth on, BEFORE the slow verification and in one
-  // statement: tries running in parallel then cannot all slip past the throttle. Success resets both below.
+  // Count this try per email (an account's or not), and throttle or lock from the fifth or tenth on, BEFORE
+  // the slow verification and in one statement: parallel tries cannot all slip past the throttle, and an
+  // unknown address is throttled exactly like a known one. A success deletes the count below.
   const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
   const reserved = await db
-    .updateTable('users')
-    .set((eb) => ({
-      failed_logins: eb('failed_logins', '+', 1),
-      locked_until: eb
-        .case()
-        .when('failed_logins', '>=', LOCK_AFTER - 1)
-        .then(at(LOCK_MS))
-        .when('failed_logins', '>=', THROTTLE_AFTER - 1)
-        .then(at(THROTTLE_MS))
-        .else(eb.ref('locked_until'))
-        .end(),
-    }))
-    .where('id', '=', user.id)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now.toISOString())]))
+    .insertInto('login_failures')
+    .values({ email: key, failed_logins: 1, locked_until: null, last_failed_at: nowIso })
+    .onConflict((oc) =>
+      oc
+        .column('email')
+        .doUpdateSet((eb) => ({
+          failed_logins: eb('login_failures.failed_logins', '+', 1),
+          last_failed_at: nowIso,
+          locked_until: eb
+            .case()
+            .when('login_failures.failed_logins', '>=', LOCK_AFTER - 1)
+            .then(at(LOCK_MS))
+            .when('login_failures.failed_logins', '>=', THROTTLE_AFTER - 1)
+            .then(at(THROTTLE_MS))
+            .else(eb.ref('login_failures.locked_until'))
+            .end(),
+        }))
+        .where((eb) =>
+          eb.or([eb('login_failures.locked_until', 'is', null), eb('login_failures.locked_until', '<=', nowIso)]),
+        ),
+    )
     .returning('failed_logins')
     .executeTakeFirst();
   if (!reserved) {
-    // another try locked the account since we read it
-    const { locked_until } = await db
-      .selectFrom('users')
+    // another try locked this address since we read it
+    const row = await db
+      .selectFrom('login_failures')
       .select('locked_until')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    return { kind: 'locked', retryAfterSeconds: locked_until ? retryAfter(locked_until) : THROTTLE_MS / 1000 };
+      .where('email', '=', key)
+      .executeTakeFirst();
+    return { kind: 'locked', retryAfterSeconds: row?.locked_until ? retryAfter(row.locked_until) : THROTTLE_MS / 1000 };
   }
-  if (!(await verifyPassword(password, user.password_hash))) {
+  const user = await db
+    .selectFrom('users')
+    .select([...userColumns, 'users.password_hash'])
+    .where('email', '=', key)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  // an unknown address costs the same hashing time as a wrong password
+  const verified = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+  if (!user || !verified) {
     const failed = reserved.failed_logins;
     const lockMs = failed >= LOCK_AFTER ? LOCK_MS : failed >= THROTTLE_AFTER ? THROTTLE_MS : 0;
     return lockMs === 0 ? { kind: 'invalid' } : { kind: 'locked', retryAfterSeconds: lockMs / 1000 };
@@ -121,7 +130,7 @@ export async function login(db: Db, clock: Clock, email: string, password: strin
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
   const tokenHash = hashToken(token);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
+    await trx.deleteFrom('login_failures').where('email', '=', key).execute();
     await trx
       .insertInto('auth_tokens')
       .values({
@@ -134,11 +143,14 @@ export async function login(db: Db, clock: Clock, email: string, password: strin
       .execute();
     await logActivity(trx, clock, user.id, 'logged_in', 'Logged in');
   });
-  const { password_hash: _h, locked_until: _l, ...profile } = user;
+  const { password_hash: _h, ...profile } = user;
   return { kind: 'ok', token, expiresAt, user: profile };
 }
 
-/** The user behind a bearer token, or null when the token is unknown, revoked, expired or its user deleted. */
+/**
+ * The user behind a bearer token, or null when the token is unknown, revoked or expired, its user deleted, or
+ * (for a team member) the seller whose team it is deleted.
+ */
 export async function authenticate(db: Db, clock: Clock, authorization: string | undefined): Promise<AuthUser | null> {
   const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? '');
   if (!match?.[1]) return null;
@@ -146,11 +158,13 @@ export async function authenticate(db: Db, clock: Clock, authorization: string |
   const row = await db
     .selectFrom('auth_tokens')
     .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+    .leftJoin('users as owner', 'owner.id', 'users.team_owner_id')
     .select(userColumns)
     .where('auth_tokens.token_hash', '=', tokenHash)
     .where('auth_tokens.revoked_at', 'is', null)
     .where('auth_tokens.expires_at', '>', clock.now().toISOString())
     .where('users.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('users.team_owner_id', 'is', null), eb('owner.deleted_at', 'is', null)]))
     .executeTakeFirst();
   if (!row) return null;
   const allowed = await db

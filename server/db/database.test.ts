@@ -26,7 +26,7 @@ describe('the embedded database', () => {
   });
 
   it('applies every migration once, and a second run applies nothing and changes nothing', async () => {
-    expect(firstRun).toEqual(['0001-init', '0002-sales-notifications']);
+    expect(firstRun).toEqual(['0001-init', '0002-sales-notifications', '0003-login-failures']);
     const tables = async () =>
       (await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master ORDER BY name`.execute(db)).rows;
     const before = await tables();

@@ -2,11 +2,13 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './database';
 import * as m0001 from './migrations/0001-init';
 import * as m0002 from './migrations/0002-sales-notifications';
+import * as m0003 from './migrations/0003-login-failures';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
   '0001-init': m0001,
   '0002-sales-notifications': m0002,
+  '0003-login-failures': m0003,
 };
 
 class InlineProvider implements MigrationProvider {

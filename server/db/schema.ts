@@ -12,6 +12,7 @@ export interface Database {
   permissions: PermissionTable;
   user_permissions: UserPermissionTable;
   auth_tokens: AuthTokenTable;
+  login_failures: LoginFailureTable;
   activity_log: ActivityTable;
   events: EventTable;
   listings: ListingTable;
@@ -55,8 +56,6 @@ export interface UserTable {
   team_owner_id: number | null;
   currency: string;
   user_token: string;
-  failed_logins: ColumnType<number, number | undefined, number>;
-  locked_until: string | null;
   created_at: string;
   deleted_at: string | null;
 }
@@ -71,6 +70,13 @@ export interface UserPermissionTable {
   user_id: number;
   permission_name: string;
   is_can_access: number;
+}
+
+export interface LoginFailureTable {
+  email: string;
+  failed_logins: number;
+  locked_until: string | null;
+  last_failed_at: string;
 }
 
 export interface AuthTokenTable {

@@ -236,4 +236,17 @@ describe('login, session and own account', () => {
     // a new login still works
     expect((await postLogin('newseller@demo.test')).status).toBe(200);
   });
+
+  // last in the file: it deletes the demo seller
+  it('shuts a team member out once the seller whose team it is is deleted', async () => {
+    const token = await s.loginAs('member@demo.test');
+    expect((await get('/sales/sales-count', token)).status).toBe(200);
+    await s.db
+      .updateTable('users')
+      .set({ deleted_at: s.clock.now().toISOString() })
+      .where('email', '=', 'seller@demo.test')
+      .execute();
+    expect((await get('/sales/sales-count', token)).status).toBe(401);
+    expect((await get('/settings/my-account', token)).status).toBe(401);
+  });
 });

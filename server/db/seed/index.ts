@@ -186,7 +186,6 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
         team_owner_id: owner?.id ?? null,
         currency: 'GBP',
         user_token: newUserToken(),
-        locked_until: null,
         created_at: now,
         deleted_at: null,
       })
