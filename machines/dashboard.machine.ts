@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, setup } from 'xstate';
 import { api, type DataOf, unwrap } from '../openapi/client';
 
 export type Currency = 'GBP' | 'EUR' | 'USD' | 'AED';
@@ -21,7 +21,7 @@ export interface DashboardContext {
 
 export type DashboardEvent = { type: 'currency.changed'; currency: Currency } | { type: 'widget.retried' };
 
-const FAILED = 'Failed to fetch data';
+export const FAILED = 'Failed to fetch data';
 
 /** One widget of the dashboard: loading with a skeleton, its data, or 'Failed to fetch data' with Retry. */
 function widget(id: string, key: keyof DashboardContext, currencyBound: boolean) {
@@ -38,7 +38,10 @@ function widget(id: string, key: keyof DashboardContext, currencyBound: boolean)
             target: 'ready' as const,
             actions: assign({ [key]: ({ event }: { event: { output: unknown } }) => event.output } as never),
           },
-          onError: 'failed' as const,
+          onError: {
+            target: 'failed' as const,
+            actions: emit({ type: 'notify', level: 'error', message: FAILED } as const),
+          },
         },
       },
       ready: {},
@@ -70,6 +73,7 @@ export const dashboardMachine = setup({
     context: {} as DashboardContext,
     input: {} as { currency?: Currency },
     events: {} as DashboardEvent,
+    emitted: {} as { type: 'notify'; level: 'error'; message: string },
   },
   actors: {
     loadOverview: fromPromise<SalesOverview, { currency: Currency }>(async ({ input }) =>

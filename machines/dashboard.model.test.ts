@@ -25,8 +25,15 @@ describe('dashboard statechart, model-based', () => {
   for (const path of paths) {
     it(path.description, async () => {
       const control = controllableActors(ACTORS);
-      const actor = createActor(dashboardMachine.provide({ actors: control.actors }), { input: {} }).start();
+      const actor = createActor(dashboardMachine.provide({ actors: control.actors }), { input: {} });
+      const toasts: string[] = [];
+      actor.on('notify', (e) => toasts.push(e.message));
+      actor.start();
       await replay(path, actor, control.settle, (real) => {
+        // every failed widget was announced with the spec's toast
+        const failed = Object.values(real.value as Record<string, string>).filter((v) => v === 'failed').length;
+        expect(toasts.length).toBeGreaterThanOrEqual(failed);
+        expect(new Set(toasts)).toEqual(new Set(toasts.length ? ['Failed to fetch data'] : []));
         for (const id of ACTORS) {
           const pending = control.pending(id)?.input as { currency?: string } | undefined;
           // a money widget always asks in the currency shown

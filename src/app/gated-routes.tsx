@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { css } from 'styled-system/css';
-import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { Link, Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { SALES_STATUSES } from '../../machines/menu-counts.machine';
 import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
@@ -32,10 +32,12 @@ const UPCOMING: ReadonlyArray<[string, string]> = [
  */
 export default function GatedRoutes() {
   const [location] = useLocation();
+  const search = useSearch();
   const gate = useKycGate();
   const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
 
-  if (gate !== 'open' && location !== paths.kyc) return <Redirect to={href.kycHandle()} replace />;
+  const onKycHandle = location === paths.kyc && new URLSearchParams(search).get('handle') === 'true';
+  if (gate !== 'open' && !onKycHandle) return <Redirect to={href.kycHandle()} replace />;
   if (location !== '/' && !canOpen(location, permissions)) return <AccessDenied />;
 
   return (

@@ -1,7 +1,9 @@
-import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
 import { selectAllowedPermissions } from '../../../machines/session.machine';
+import { useEscapeKey } from '../../ui/use-escape-key';
+import { useFocusTrap } from '../../ui/use-focus-trap';
 import { Session } from '../session';
 import { Header } from './header';
 import { icons } from './icons';
@@ -152,14 +154,11 @@ function Frame({ children }: { children: ReactNode }) {
 
 function PhoneDrawer() {
   const menu = SideMenu.useActorRef();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') menu.send({ type: 'drawer.closed' });
-    };
-    document.addEventListener('keydown', onKey);
-    document.querySelector<HTMLElement>('#phone-menu a, #phone-menu button')?.focus();
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menu]);
+  const panel = useRef<HTMLDivElement>(null);
+  const close = () => menu.send({ type: 'drawer.closed' });
+  // a modal drawer: Tab stays inside, Escape closes, the focus goes back to the menu button
+  useFocusTrap(panel, true);
+  useEscapeKey(true, close);
   return (
     <div className={css({ position: 'fixed', inset: 0, zIndex: 50, display: { base: 'block', desktop: 'none' } })}>
       <button
@@ -170,6 +169,7 @@ function PhoneDrawer() {
         className={css({ position: 'absolute', inset: 0, bg: 'rgba(17, 24, 39, 0.45)', cursor: 'default' })}
       />
       <div
+        ref={panel}
         id="phone-menu"
         role="dialog"
         aria-modal="true"

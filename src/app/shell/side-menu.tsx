@@ -71,8 +71,7 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
   if (!text) return null;
   return (
     <span
-      role="status"
-      aria-label={`${count} ${label}`}
+      data-badge=""
       className={css({
         ml: collapsed ? '0' : 'auto',
         position: collapsed ? 'absolute' : 'static',
@@ -91,7 +90,11 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
         textAlign: 'center',
       })}
     >
-      {text}
+      <span aria-hidden="true">{text}</span>
+      {/* readers hear the exact count and what it counts, not '10+' */}
+      <span className={css({ srOnly: true })}>
+        , {count} {label}
+      </span>
     </span>
   );
 }
@@ -205,8 +208,9 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                       className={item}
                       aria-haspopup="dialog"
                       aria-expanded={panelOpen}
+                      data-notifications-toggle=""
                       title={collapsed ? entry.label : undefined}
-                      aria-label={collapsed ? entry.label : undefined}
+                      aria-label={collapsed ? `${entry.label}, ${unread} unread` : undefined}
                       onClick={() => {
                         onNavigate?.();
                         menu.send({ type: panelOpen ? 'notifications.closed' : 'notifications.opened' });

@@ -1,5 +1,5 @@
 import { createActorContext } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import { Link } from 'wouter';
 import {
@@ -9,6 +9,7 @@ import {
   dashboardMachine,
 } from '../../../machines/dashboard.machine';
 import { SALES_STATUSES } from '../../../machines/menu-counts.machine';
+import { notify } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
 import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
@@ -32,6 +33,10 @@ export default function DashboardPage() {
 
 function DashboardGrid() {
   const dashboard = Dashboard.useActorRef();
+  useEffect(() => {
+    const sub = dashboard.on('notify', ({ level, message }) => notify({ level, message }));
+    return () => sub.unsubscribe();
+  }, [dashboard]);
   const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
     <div className={css({ display: 'grid', gap: '4' })}>

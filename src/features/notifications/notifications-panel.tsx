@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { SideMenu } from '../../app/shell/shell-actors';
 import { paths } from '../../routes';
 import { Button } from '../../ui/button';
+import { useEscapeKey } from '../../ui/use-escape-key';
 import { Feed } from './feed-actor';
 import { FeedList, FeedTabs } from './feed-view';
 
@@ -17,23 +18,26 @@ export default function NotificationsPanel() {
   const [, navigate] = useLocation();
   const panel = useRef<HTMLDivElement>(null);
 
+  const close = () => menu.send({ type: 'notifications.closed' });
+  useEscapeKey(true, close);
+
   useEffect(() => {
-    const close = () => menu.send({ type: 'notifications.closed' });
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
-    };
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const onPointer = (e: PointerEvent) => {
       const target = e.target as Element | null;
       // the menu entry toggles the panel itself
-      if (panel.current?.contains(target) || target?.closest('[aria-haspopup="dialog"]')) return;
-      close();
+      if (panel.current?.contains(target) || target?.closest('[data-notifications-toggle]')) return;
+      menu.send({ type: 'notifications.closed' });
     };
-    document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
     panel.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
     return () => {
-      document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onPointer);
+      // give the focus back when it was inside the panel (not when the user clicked elsewhere)
+      const active = document.activeElement;
+      if (opener?.isConnected && (!active || active === document.body || panel.current?.contains(active))) {
+        opener.focus();
+      }
     };
   }, [menu]);
 
@@ -64,7 +68,7 @@ export default function NotificationsPanel() {
           <Button
             tone="ghost"
             onClick={() => {
-              menu.send({ type: 'notifications.closed' });
+              close();
               navigate(paths.notifications);
             }}
           >

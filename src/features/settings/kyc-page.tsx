@@ -1,6 +1,7 @@
 import { css } from 'styled-system/css';
 import { useSearch } from 'wouter';
 import { Session } from '../../app/session';
+import { useKycGate } from '../../app/shell/shell-actors';
 import { Button } from '../../ui/button';
 
 const REQUIRED = [
@@ -16,6 +17,8 @@ export default function KycPage() {
   const kyc = Session.useSelector((s) => s.context.kyc);
   const userType = Session.useSelector((s) => s.context.roles?.user_type);
   const session = Session.useActorRef();
+  // the held menu keeps only the minimise item: the way out is here
+  const held = useKycGate() !== 'open';
   const status = kyc?.kyc_status ?? 0;
   return (
     <section
@@ -61,7 +64,7 @@ export default function KycPage() {
           </p>
         </div>
       ) : null}
-      {handled && status !== 1 ? (
+      {held ? (
         <div>
           <Button tone="secondary" onClick={() => session.send({ type: 'logout.requested' })}>
             Logout
