@@ -3121,7 +3121,10 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The caller lacks the permission this call needs. */
+        /**
+         * @description The caller lacks the permission this call needs (`x-permission`), or is a seller whose KYC is not approved
+         *     calling anything but the calls marked `x-kyc-exempt` (those the KYC page needs).
+         */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3243,6 +3246,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getMyAccount: {
@@ -3264,6 +3268,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getRolesPermissions: {
@@ -3285,6 +3290,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getKycStatus: {
@@ -3306,6 +3312,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getSalesCount: {
@@ -3425,6 +3432,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3439,6 +3447,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3453,6 +3462,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3467,6 +3477,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3481,6 +3492,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3495,6 +3507,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3639,6 +3652,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3653,6 +3667,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3667,6 +3682,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3681,6 +3697,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3695,6 +3712,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3709,6 +3727,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3723,6 +3742,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3737,6 +3757,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3751,6 +3772,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3765,6 +3787,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3779,6 +3802,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3793,6 +3817,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3807,6 +3832,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3821,6 +3847,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3835,6 +3862,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3849,6 +3877,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3863,6 +3892,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3877,6 +3907,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3891,6 +3922,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3905,6 +3937,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3921,6 +3954,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -3936,6 +3970,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3950,6 +3985,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3964,6 +4000,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3978,6 +4015,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3992,6 +4030,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4006,6 +4045,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4022,6 +4062,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4037,6 +4078,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4053,6 +4095,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4068,6 +4111,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4082,6 +4126,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4096,6 +4141,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4110,6 +4156,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4124,6 +4171,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4138,6 +4186,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4154,6 +4203,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4169,6 +4219,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4183,6 +4234,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4197,6 +4249,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4211,6 +4264,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4225,6 +4279,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4239,6 +4294,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4253,6 +4309,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4267,6 +4324,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4281,6 +4339,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4295,6 +4354,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4309,6 +4369,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4323,6 +4384,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4337,6 +4399,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4351,6 +4414,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4365,6 +4429,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4381,6 +4446,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4398,6 +4464,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4413,6 +4480,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4427,6 +4495,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4441,6 +4510,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4455,6 +4525,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4469,6 +4540,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4483,6 +4555,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4497,6 +4570,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4511,6 +4585,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4525,6 +4600,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4539,6 +4615,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4553,6 +4630,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4567,6 +4645,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4581,6 +4660,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4595,6 +4675,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4609,6 +4690,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4623,6 +4705,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4637,6 +4720,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4653,6 +4737,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4670,6 +4755,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4687,6 +4773,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4702,6 +4789,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4718,6 +4806,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4733,6 +4822,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4747,6 +4837,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4761,6 +4852,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4775,6 +4867,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4789,6 +4882,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4803,6 +4897,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4819,6 +4914,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4834,6 +4930,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4988,6 +5085,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5002,6 +5100,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5016,6 +5115,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5032,6 +5132,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5047,6 +5148,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5061,6 +5163,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5075,6 +5178,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5089,6 +5193,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5103,6 +5208,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5117,6 +5223,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5131,6 +5238,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5145,6 +5253,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5159,6 +5268,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5173,6 +5283,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5187,6 +5298,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5201,6 +5313,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5215,6 +5328,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5229,6 +5343,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5243,6 +5358,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5257,6 +5373,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5271,6 +5388,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5285,6 +5403,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5299,6 +5418,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5313,6 +5433,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5335,6 +5456,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     approveDeposit: {
@@ -5350,6 +5472,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5367,6 +5490,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5384,6 +5508,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };

@@ -102,6 +102,17 @@ describe('the contract (openapi/portal.yaml)', () => {
     );
   });
 
+  it('declares 403 on every secured operation the KYC gate can refuse', () => {
+    const problems = raw
+      .filter((o) => {
+        const op = contract.find(o.method, o.path);
+        return op?.secured && (!op.kycExempt || op.permission !== null);
+      })
+      .filter((o) => !o.op.responses?.['403'])
+      .map((o) => `${label(o)} lacks 403`);
+    expect(problems).toEqual([]);
+  });
+
   it('declares 403 on every operation with x-permission, which names a permission and needs a token', () => {
     const names = doc.components.schemas.PermissionName.enum;
     const guarded = raw.filter((o) => o.op['x-permission'] !== undefined);

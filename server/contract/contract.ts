@@ -26,6 +26,8 @@ export interface Operation {
   secured: boolean;
   /** The permission (`x-permission`) the caller needs, checked by the router after the token; null for none. */
   permission: PermissionName | null;
+  /** `x-kyc-exempt`: a seller whose KYC is not approved may call it (the calls the KYC page needs). */
+  kycExempt: boolean;
   planned: boolean;
   bodyMediaType: 'application/json' | 'multipart/form-data' | null;
   bodyRequired: boolean;
@@ -54,6 +56,7 @@ interface OperationObject {
   responses: Record<string, unknown>;
   'x-status'?: string;
   'x-permission'?: string;
+  'x-kyc-exempt'?: boolean;
 }
 
 const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -135,6 +138,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
         secured: security.length > 0,
         permission: permission as PermissionName | null,
+        kycExempt: op['x-kyc-exempt'] === true,
         planned: op['x-status'] === 'planned',
         bodyMediaType: media,
         bodyRequired: op.requestBody?.required ?? false,

@@ -16,6 +16,8 @@ describe('x-permission', () => {
   beforeAll(async () => {
     s = await freshServer();
     token = await s.loginAs('newseller@demo.test');
+    // an approved seller, so that only the permissions decide here (the KYC gate is tested below)
+    await s.db.updateTable('users').set({ kyc_status: 1 }).where('email', '=', 'newseller@demo.test').execute();
     userId = (
       await s.db.selectFrom('users').select('id').where('email', '=', 'newseller@demo.test').executeTakeFirstOrThrow()
     ).id;
@@ -66,5 +68,49 @@ describe('x-permission', () => {
     expect((await s.json('GET', '/notification/history', undefined, token)).status).toBe(200);
     await allowOnly('dashboard');
     expect((await s.json('GET', '/notification/history', undefined, token)).status).toBe(403);
+  });
+});
+
+describe('the KYC gate on the server', () => {
+  let s: Server;
+  const held = ['rejected@demo.test', 'newseller@demo.test'];
+  const tokens: Record<string, string> = {};
+  const exempt = loadContract().operations.filter((op) => op.kycExempt && !op.planned);
+
+  beforeAll(async () => {
+    s = await freshServer();
+    for (const email of [...held, 'member@demo.test']) tokens[email] = await s.loginAs(email);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('refuses a seller without approved KYC everything but the KYC page’s calls', async () => {
+    for (const email of held) {
+      for (const path of ['/dashboard/sales-overview', '/sales/sales-count', '/notification/history']) {
+        const res = await s.json('GET', path, undefined, tokens[email]);
+        expect(res.status, `${email} ${path}`).toBe(403);
+        expect(await res.json()).toEqual({
+          success: false,
+          message: 'Complete your identity verification (KYC) to use this.',
+        });
+      }
+      for (const path of ['/settings/my-account', '/account/roles-permissions', '/account/kyc-status']) {
+        expect((await s.json('GET', path, undefined, tokens[email])).status, `${email} ${path}`).toBe(200);
+      }
+    }
+    expect(exempt.map((op) => op.operationId)).toEqual(
+      expect.arrayContaining(['logout', 'getMyAccount', 'getRolesPermissions', 'getKycStatus']),
+    );
+  });
+
+  it('does not hold anyone who is not a seller, whatever the status', async () => {
+    await s.db.updateTable('users').set({ kyc_status: 0 }).where('email', '=', 'member@demo.test').execute();
+    expect((await s.json('GET', '/sales/sales-count', undefined, tokens['member@demo.test'])).status).toBe(200);
+  });
+
+  it('opens up as soon as the KYC is approved', async () => {
+    await s.db.updateTable('users').set({ kyc_status: 1 }).where('email', '=', 'rejected@demo.test').execute();
+    expect((await s.json('GET', '/sales/sales-count', undefined, tokens['rejected@demo.test'])).status).toBe(200);
   });
 });

@@ -76,6 +76,10 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         if (!header) throw new HttpError(401, MESSAGES.loginRequired);
         user = await authenticate(deps.db, deps.clock, header);
         if (!user) throw new HttpError(401, MESSAGES.sessionExpired);
+        // the KYC gate on the server too: a seller without approved KYC reaches only the KYC page's calls
+        if (user.user_type === 'sellers' && user.kyc_status !== 1 && !op.kycExempt) {
+          throw new HttpError(403, MESSAGES.kycRequired);
+        }
         if (op.permission !== null && !user.permissions.has(op.permission)) {
           throw new HttpError(403, MESSAGES.forbidden);
         }

@@ -18,6 +18,7 @@ export const MESSAGES = {
   needsJson: 'The request body must be JSON (Content-Type: application/json).',
   validation: 'Some fields are missing or invalid.',
   loginRequired: 'Please log in to continue.',
+  kycRequired: 'Complete your identity verification (KYC) to use this.',
   sessionExpired: 'Your session has expired. Please log in again.',
   forbidden: "You don't have permission to access this.",
   notImplemented: 'This call is part of the contract but is not available yet.',

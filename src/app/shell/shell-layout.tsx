@@ -25,12 +25,15 @@ const NotificationsPanel = lazy(() => import('../../features/notifications/notif
 export default function ShellLayout({ children }: { children: ReactNode }) {
   const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
   const [location] = useLocation();
+  // a held seller's menu shows no counts (and the server would refuse them anyway)
+  const open = useKycGate() === 'open';
   return (
     <MenuCounts.Provider
+      key={open ? 'open' : 'held'}
       options={{
         input: {
-          canSeeSales: permissions.includes('sales'),
-          canSeeNotifications: permissions.includes('notification'),
+          canSeeSales: open && permissions.includes('sales'),
+          canSeeNotifications: open && permissions.includes('notification'),
         },
       }}
     >
