@@ -255,5 +255,4 @@ type Snapshot = ReturnType<typeof sessionMachine.getInitialSnapshot>;
 export const selectAllowedPermissions = (s: Snapshot): PermissionName[] =>
   s.context.roles?.permissions.filter((p) => p.is_can_access === 1).map((p) => p.name) ?? [];
 export const selectFirstName = (s: Snapshot) => s.context.account?.first_name ?? '';
-export const selectUserType = (s: Snapshot) => s.context.roles?.user_type ?? null;
 export const selectKycStatus = (s: Snapshot) => s.context.kyc?.kyc_status ?? null;

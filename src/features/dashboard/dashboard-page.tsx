@@ -247,6 +247,16 @@ function TopEventsCard() {
   );
 }
 
+/** A list row of the feed widgets: what happened on the left, its date on the right. */
+function DatedRow({ date, children }: { date: string; children: ReactNode }) {
+  return (
+    <li className={row}>
+      <span className={css({ minWidth: 0 })}>{children}</span>
+      <span className={css({ color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' })}>{formatDate(date)}</span>
+    </li>
+  );
+}
+
 function NotificationsCard() {
   return (
     <Card region="notifications" title="Notifications">
@@ -257,17 +267,12 @@ function NotificationsCard() {
           <>
             <ul className={rowList}>
               {n.notification_list.map((item) => (
-                <li key={item.id} className={row}>
-                  <span className={css({ minWidth: 0 })}>
-                    <span className={css({ display: 'block', fontWeight: item.viewed === 0 ? 'semibold' : 'normal' })}>
-                      {humanizeName(item.name)}
-                    </span>
-                    <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{item.description}</span>
+                <DatedRow key={item.id} date={item.created_at}>
+                  <span className={css({ display: 'block', fontWeight: item.viewed === 0 ? 'semibold' : 'normal' })}>
+                    {humanizeName(item.name)}
                   </span>
-                  <span className={css({ color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' })}>
-                    {formatDate(item.created_at)}
-                  </span>
-                </li>
+                  <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{item.description}</span>
+                </DatedRow>
               ))}
             </ul>
             <Link href={paths.notifications} className={css({ fontSize: 'sm', color: 'accent' })}>
@@ -289,14 +294,9 @@ function ActivityCard() {
         ) : (
           <ul className={rowList}>
             {a.activity_list.map((item) => (
-              <li key={item.id} className={row}>
-                <span>
-                  <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge> {item.description}
-                </span>
-                <span className={css({ color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' })}>
-                  {formatDate(item.created_at)}
-                </span>
-              </li>
+              <DatedRow key={item.id} date={item.created_at}>
+                <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge> {item.description}
+              </DatedRow>
             ))}
           </ul>
         )
