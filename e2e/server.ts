@@ -10,6 +10,8 @@ const { close } = await startServer({
   host: '127.0.0.1',
   dataDir,
   databaseFile: join(dataDir, 'portal.sqlite'),
+  // the browser tests run on a SQLite file of their own, even where DATABASE_URL points at a Postgres server
+  databaseUrl: null,
   staticDir: resolve('dist-e2e'),
   logLevel: process.env.LOG_LEVEL ?? 'warn',
 });

@@ -25,6 +25,10 @@ export interface AppOptions {
   contract?: Contract;
   /** The built SPA to serve beside the API; none in API-only tests. */
   staticDir?: string;
+  /** Where uploaded files are kept (under `uploads/`), outside any served folder. */
+  dataDir?: string;
+  /** Check every answer against the contract's response schema (tests and development). */
+  validateResponses?: boolean;
 }
 
 let sharedContract: Contract | undefined;

@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** `DATABASE_URL`: a postgres:// URL runs on PostgreSQL instead of the SQLite file. */
+  databaseUrl: string | null;
   staticDir: string;
   logLevel: string;
 }
@@ -20,6 +22,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseFile: resolve(dataDir, 'portal.sqlite'),
+    databaseUrl: env.DATABASE_URL?.trim() || null,
     staticDir: resolve(env.STATIC_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
   };

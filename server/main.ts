@@ -11,7 +11,7 @@ import { createLogger } from './logger';
 export async function startServer(overrides: Partial<ReturnType<typeof readConfig>> = {}) {
   const config = { ...readConfig(), ...overrides };
   const log = createLogger(config.logLevel);
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.databaseUrl ?? config.databaseFile);
   const applied = await migrateToLatest(db);
   const { createdUsers } = await seed(db, systemClock);
   const app = createApp({ db, clock: systemClock, log, staticDir: config.staticDir });
@@ -28,13 +28,24 @@ export async function startServer(overrides: Partial<ReturnType<typeof readConfi
   return { config, port, close, applied, createdUsers };
 }
 
+/** A database URL as it may be printed: without its password. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres (unparsable DATABASE_URL)';
+  }
+}
+
 /** Starts with the configuration from the environment and prints the address and the demo accounts. */
 export async function serveAndAnnounce() {
   const { port, config, applied, createdUsers, close } = await startServer();
   const lines = [
     '',
     `SB Portal is running at http://localhost:${port}/`,
-    `  database: ${config.databaseFile}${applied.length ? ` (migrated: ${applied.join(', ')})` : ''}`,
+    `  database: ${config.databaseUrl ? redactUrl(config.databaseUrl) : config.databaseFile}${applied.length ? ` (migrated: ${applied.join(', ')})` : ''}`,
     createdUsers.length ? `  demo data created for ${createdUsers.length} accounts` : '  demo data already present',
     '',
     `Demo accounts (password for all: ${DEMO_PASSWORD})`,

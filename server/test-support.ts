@@ -1,31 +1,96 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from './app';
+import { type AppOptions, createApp } from './app';
 import { manualClock } from './clock';
-import { openDatabase } from './db/database';
+import { type Db, type Engine, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, seed } from './db/seed/index';
 import { createLogger } from './logger';
 
 /**
- * A real server on a fresh SQLite file, migrated and seeded, with a clock the test moves. One per test file
- * (seeding hashes five passwords at OWASP cost, about two seconds).
+ * The engine the server tests run on: SQLite unless TEST_ENGINE=postgres, which takes the server of
+ * DATABASE_URL (a role that may create databases) and gives every test file a database of its own.
  */
-export async function freshServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'sb-portal-test-'));
-  const db = openDatabase(join(dir, 'portal.sqlite'));
+export const TEST_ENGINE: Engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface FreshDatabase {
+  db: Db;
+  engine: Engine;
+  /** What openDatabase takes to reach the same database again (a second connection, another process). */
+  target: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** An empty database on the test engine, and a data folder beside it; close() removes both. */
+export async function freshDatabase(): Promise<FreshDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-portal-test-'));
+  if (TEST_ENGINE === 'sqlite') {
+    const target = join(dataDir, 'portal.sqlite');
+    const db = openDatabase(target);
+    return {
+      db,
+      engine: 'sqlite',
+      target,
+      dataDir,
+      async close() {
+        await db.destroy();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const admin = process.env.DATABASE_URL;
+  if (!admin) throw new Error('TEST_ENGINE=postgres needs DATABASE_URL (a role that may create databases)');
+  const name = `sbtest_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const adminDb = openDatabase(admin, { poolSize: 1 });
+  const { sql } = await import('kysely');
+  await sql.raw(`CREATE DATABASE ${name}`).execute(adminDb);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const target = url.toString();
+  const db = openDatabase(target);
+  return {
+    db,
+    engine: 'postgres',
+    target,
+    dataDir,
+    async close() {
+      await db.destroy();
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(adminDb);
+      await adminDb.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A real server on a fresh database (SQLite, or Postgres with TEST_ENGINE=postgres), migrated and seeded,
+ * with a clock the test moves. One per test file (seeding hashes the demo passwords, about two seconds).
+ */
+export async function freshServer(options: Partial<Omit<AppOptions, 'db' | 'clock'>> = {}) {
+  const database = await freshDatabase();
+  const { db } = database;
   await migrateToLatest(db);
   const clock = manualClock();
   await seed(db, clock);
-  const app = createApp({ db, clock, log: createLogger('silent') });
+  const app = createApp({
+    db,
+    clock,
+    log: createLogger('silent'),
+    dataDir: database.dataDir,
+    validateResponses: true,
+    ...options,
+  });
 
-  const json = (method: string, path: string, body?: unknown, token?: string) =>
+  const json = (method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}) =>
     app.request(`/api${path}`, {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
@@ -41,11 +106,11 @@ export async function freshServer() {
     app,
     db,
     clock,
+    engine: database.engine,
+    target: database.target,
+    dataDir: database.dataDir,
     json,
     loginAs,
-    async close() {
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => database.close(),
   };
 }

@@ -1,28 +1,77 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { type Kysely as AnyKysely, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
+export type Engine = 'sqlite' | 'postgres';
+
+// counts (int8) and sums (numeric) arrive as strings from pg; every figure we keep fits a double exactly
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export const isPostgresUrl = (target: string) => /^postgres(ql)?:\/\//i.test(target);
+
+export interface OpenOptions {
+  /** Connections in the Postgres pool (default 10). */
+  poolSize?: number;
+}
 
 /**
- * Opens the embedded SQLite database: WAL for concurrent readers, synchronous=FULL so a committed deposit
- * survives a power cut, foreign keys enforced. The only place that knows the engine is SQLite.
+ * Opens the database named by `target`: a `postgres://` URL runs on PostgreSQL through a connection pool;
+ * anything else is the path of the embedded SQLite file (created when missing). The only place that knows
+ * which engine is underneath; the rest of the code speaks Kysely, and asks `engineOf` where SQL differs.
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(target: string, options: OpenOptions = {}): Db {
+  if (isPostgresUrl(target)) {
+    const pool = new pg.Pool({ connectionString: target, max: options.poolSize ?? 10 });
+    // an idle client that loses its server must not crash the process; the next query reconnects
+    pool.on('error', () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target) }) });
+}
+
+/**
+ * The embedded SQLite file: WAL for concurrent readers, synchronous=FULL so a committed deposit survives a
+ * power cut, foreign keys enforced. Statements are prepared once per SQL text and kept (better-sqlite3
+ * would otherwise parse and plan the same query on every call).
+ */
+function openSqlite(file: string) {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        // queries are built from code, so the set is small; the bound only guards against a dynamic IN (...)
+        if (cache.size >= 1000) cache.clear();
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
 }
 
-/** The pragmas as the engine reports them, for the health check and the tests. */
+/** Which engine a Kysely instance (or a transaction of it) runs on. */
+export function engineOf(db: AnyKysely<unknown>): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** The pragmas as the engine reports them, for the health check and the tests (SQLite only). */
 export async function databasePragmas(db: Db): Promise<Record<string, unknown>> {
-  const { sql } = await import('kysely');
   const read = async (name: string) => {
     const res = await sql.raw<Record<string, unknown>>(`PRAGMA ${name}`).execute(db);
     const row = res.rows[0];

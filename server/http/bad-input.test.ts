@@ -193,12 +193,12 @@ describe('bad input', () => {
       }
     });
 
-    it('still has its five users and can log them in', async () => {
+    it('still has its six users and can log them in', async () => {
       const n = await s.db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      expect(Number(n.n)).toBe(5);
+      expect(Number(n.n)).toBe(6);
       expect(await s.loginAs('admin@demo.test')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     });
   });

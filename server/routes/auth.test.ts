@@ -65,9 +65,8 @@ describe('login, session and own account', () => {
     const row = await s.db.selectFrom('auth_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
     expect(row?.revoked_at).toBeNull();
 
-    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(s.db);
     let dump = '';
-    for (const { name } of tables.rows) {
+    for (const { name } of await s.db.introspection.getTables()) {
       const rows = await sql.raw<Record<string, unknown>>(`SELECT * FROM "${name}"`).execute(s.db);
       dump += JSON.stringify(rows.rows);
     }

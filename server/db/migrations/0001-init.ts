@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { autoId } from './columns';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const id = autoId(db);
   await db.schema
     .createTable('currencies')
     .addColumn('code', 'varchar(3)', (c) => c.primaryKey())
@@ -11,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('countries')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('name', 'varchar(100)', (c) => c.notNull().unique())
     .addColumn('short_name', 'varchar(8)', (c) => c.notNull().unique())
     .addColumn('dialing_code', 'varchar(8)', (c) => c.notNull())
@@ -20,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('cities')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('country_id', 'integer', (c) => c.notNull().references('countries.id').onDelete('cascade'))
     .addColumn('name', 'varchar(100)', (c) => c.notNull())
     .addUniqueConstraint('cities_country_name', ['country_id', 'name'])
@@ -28,7 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('email', 'varchar(254)', (c) => c.notNull().unique())
     .addColumn('password_hash', 'varchar(255)', (c) => c.notNull())
     .addColumn('first_name', 'varchar(100)', (c) => c.notNull())
@@ -72,7 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('activity_log')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('type', 'varchar(32)', (c) => c.notNull())
     .addColumn('description', 'varchar(500)', (c) => c.notNull())

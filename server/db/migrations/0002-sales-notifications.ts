@@ -1,13 +1,15 @@
 import { type Kysely, sql } from 'kysely';
+import { autoId } from './columns';
 
 /**
  * Events, listings, orders and notifications: what the dashboard, the sales counts and the notifications panel
  * read. Money is an integer of minor units beside its currency; dates are ISO-8601 text.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const id = autoId(db);
   await db.schema
     .createTable('events')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('name', 'varchar(200)', (c) => c.notNull())
     .addColumn('home_team', 'varchar(100)', (c) => c.notNull())
     .addColumn('away_team', 'varchar(100)', (c) => c.notNull())
@@ -24,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('listings')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('seller_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('event_id', 'integer', (c) => c.notNull().references('events.id'))
     .addColumn('category', 'varchar(100)', (c) => c.notNull())
@@ -44,7 +46,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('orders')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('booking_no', 'varchar(32)', (c) => c.notNull().unique())
     .addColumn('listing_id', 'integer', (c) => c.notNull().references('listings.id'))
     .addColumn('seller_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -74,7 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('notifications')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('description', 'varchar(500)', (c) => c.notNull())

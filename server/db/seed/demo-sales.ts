@@ -378,3 +378,58 @@ export async function seedDemoNotifications(
   }
   await db.insertInto('activity_log').values(rows).execute();
 }
+
+/**
+ * A second seller's few listings and orders on the demo events (which seedDemoSales made): so that every call
+ * that takes an id can be tried with another seller's token (the isolation tests), and so that the trade area
+ * has tickets of someone else to offer. Booking numbers start at SB-200001.
+ */
+export async function seedRivalSales(db: Db, clock: Clock, sellerId: number): Promise<SeededOrder[]> {
+  const rng = prng(7);
+  const now = clock.now().getTime();
+  const events = await db.selectFrom('events').select(['id', 'name']).orderBy('id').limit(4).execute();
+  if (events.length === 0) throw new Error('seed: the rival seller needs the demo events first');
+  const orders: SeededOrder[] = [];
+  const statuses: OrderStatus[] = ['pending', 'confirmed', 'confirmed', 'delivered', 'completed', 'cancelled'];
+  for (const [i, event] of events.entries()) {
+    const category = pick(rng, CATEGORIES);
+    const price = int(rng, 20, 80) * 500;
+    const { id } = await db
+      .insertInto('listings')
+      .values({
+        seller_id: sellerId,
+        event_id: event.id,
+        category,
+        ticket_block: `Block ${int(rng, 1, 130)}`,
+        row: String(int(rng, 1, 30)),
+        ticket_type_id: int(rng, 1, 6),
+        quantity: int(rng, 4, 12),
+        price,
+        currency: 'GBP',
+        created_at: iso(now - int(rng, 30, 60) * DAY_MS),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const status = statuses[i % statuses.length] ?? 'pending';
+    const quantity = int(rng, 1, 3);
+    const created = now - int(rng, 60, 60 * 24 * 20) * MINUTE_MS;
+    const booking_no = `SB-${200001 + i}`;
+    await db
+      .insertInto('orders')
+      .values({
+        booking_no,
+        listing_id: id,
+        seller_id: sellerId,
+        event_id: event.id,
+        quantity,
+        amount: price * quantity,
+        currency: 'GBP',
+        status,
+        created_at: iso(created),
+        updated_at: iso(created),
+      })
+      .execute();
+    orders.push({ booking_no, event: event.name, quantity, amount: price * quantity, currency: 'GBP', category });
+  }
+  return orders;
+}

@@ -3,7 +3,7 @@ import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
-import { seedDemoNotifications, seedDemoSales } from './demo-sales';
+import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
 import { CITIES, COUNTRIES } from './geo-data';
 
 export const DEMO_PASSWORD = 'Demo1234!';
@@ -73,6 +73,15 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     role: 'team member of seller@demo.test: dashboard, sales, notification only',
   },
   {
+    email: 'rival@demo.test',
+    first_name: 'Rory',
+    last_name: 'Rival',
+    user_type: 'sellers',
+    kyc_status: 1,
+    permissions: ALL,
+    role: 'a second seller, KYC approved, every permission (its own few sales)',
+  },
+  {
     email: 'admin@demo.test',
     first_name: 'Ada',
     last_name: 'Admin',
@@ -110,6 +119,8 @@ async function applyOnce(db: Db, clock: Clock, name: string, fill: (trx: Db) => 
 
 /** The demo events, listings, orders, notifications and activity; a changed version needs a new name. */
 const DEMO_SALES_FIXTURE = 'demo-sales-v1';
+/** The second seller's few sales, notifications and activity (applied after the demo events exist). */
+const RIVAL_SALES_FIXTURE = 'rival-sales-v1';
 
 /**
  * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, the demo
@@ -170,37 +181,41 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   // each account gets its own salt; the hashes are worked out side by side (scrypt runs off the main thread)
   const hashes = await Promise.all(missing.map(() => hashPassword(DEMO_PASSWORD)));
   for (const [index, account] of missing.entries()) {
-    const owner = account.team_of
-      ? await db.selectFrom('users').select('id').where('email', '=', account.team_of).executeTakeFirstOrThrow()
-      : undefined;
-    const { id } = await db
-      .insertInto('users')
-      .values({
-        email: account.email,
-        password_hash: hashes[index] ?? (await hashPassword(DEMO_PASSWORD)),
-        first_name: account.first_name,
-        last_name: account.last_name,
-        user_type: account.user_type,
-        kyc_status: account.kyc_status,
-        kyc_rejection_reason: account.kyc_rejection_reason ?? null,
-        team_owner_id: owner?.id ?? null,
-        currency: 'GBP',
-        user_token: newUserToken(),
-        created_at: now,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('user_permissions')
-      .values(
-        PERMISSIONS.map((p) => ({
-          user_id: id,
-          permission_name: p.name,
-          is_can_access: account.permissions.includes(p.name) ? 1 : 0,
-        })),
-      )
-      .execute();
+    // an account and its permissions commit together: a kill during the first start never leaves a user
+    // without permissions (the next start finds the account missing and makes it whole)
+    await db.transaction().execute(async (trx) => {
+      const owner = account.team_of
+        ? await trx.selectFrom('users').select('id').where('email', '=', account.team_of).executeTakeFirstOrThrow()
+        : undefined;
+      const { id } = await trx
+        .insertInto('users')
+        .values({
+          email: account.email,
+          password_hash: hashes[index] ?? (await hashPassword(DEMO_PASSWORD)),
+          first_name: account.first_name,
+          last_name: account.last_name,
+          user_type: account.user_type,
+          kyc_status: account.kyc_status,
+          kyc_rejection_reason: account.kyc_rejection_reason ?? null,
+          team_owner_id: owner?.id ?? null,
+          currency: 'GBP',
+          user_token: newUserToken(),
+          created_at: now,
+          deleted_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('user_permissions')
+        .values(
+          PERMISSIONS.map((p) => ({
+            user_id: id,
+            permission_name: p.name,
+            is_can_access: account.permissions.includes(p.name) ? 1 : 0,
+          })),
+        )
+        .execute();
+    });
     createdUsers.push(account.email);
   }
 
@@ -215,5 +230,11 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     await seedDemoNotifications(trx, clock, member, orders, { notifications: 5, activity: 6, seed: 2 });
   });
   if (applied) appliedFixtures.push(DEMO_SALES_FIXTURE);
+  const rival = await idOf('rival@demo.test');
+  const rivalApplied = await applyOnce(db, clock, RIVAL_SALES_FIXTURE, async (trx) => {
+    const orders = await seedRivalSales(trx, clock, rival);
+    await seedDemoNotifications(trx, clock, rival, orders, { notifications: 8, activity: 6, seed: 3 });
+  });
+  if (rivalApplied) appliedFixtures.push(RIVAL_SALES_FIXTURE);
   return { createdUsers, appliedFixtures };
 }
