@@ -5514,3 +5514,18 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
+export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
+export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];
+export const permissionIs_can_accessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]["is_can_access"]> = [0, 1];
+export const orderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatus"]> = ["pending", "confirmed", "delivered", "completed", "cancelled", "replaced"];
+export const currencyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CurrencyCode"]> = ["GBP", "EUR", "USD", "AED"];
+export const notificationViewedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Notification"]["viewed"]> = [0, 1];
