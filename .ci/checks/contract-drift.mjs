@@ -16,7 +16,8 @@ try {
     }
   });
   if (stale.length > 0) {
-    for (const file of stale) console.error(`openapi/${file} is stale: run \`npm run contract:gen\` and commit the result.`);
+    for (const file of stale)
+      console.error(`openapi/${file} is stale: run \`npm run contract:gen\` and commit the result.`);
     process.exit(1);
   }
   console.info(`${GENERATED.map((f) => `openapi/${f}`).join(', ')} match openapi/portal.yaml`);
