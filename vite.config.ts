@@ -19,7 +19,8 @@ export default defineConfig(({ mode }) => ({
   },
   build: {
     target: 'es2022',
-    manifest: true,
+    // no manifest: nothing reads it (the /login budget is measured in the browser), and a build folder
+    // holds only what may be served
     reportCompressedSize: false,
   },
   test: {

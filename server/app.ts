@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from './clock';
@@ -10,6 +7,7 @@ import { type AppEnv, createRouter, type Deps } from './contract/router';
 import type { Db } from './db/database';
 import { envelopeOf, HttpError, MESSAGES } from './http/errors';
 import { securityHeaders } from './http/security-headers';
+import { builtApp } from './http/static';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
@@ -89,21 +87,9 @@ export function createApp(options: AppOptions) {
   app.onError(onError);
   api.onError(onError);
 
-  if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
-    const root = options.staticDir;
-    const indexHtml = readFileSync(join(root, 'index.html'), 'utf8');
-    app.use(
-      '/assets/*',
-      async (c, next) => {
-        await next();
-        if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
-      },
-      serveStatic({ root }),
-    );
-    app.use('*', serveStatic({ root }));
-    // every other GET that is not the API is a route of the single-page app
-    app.get('*', (c) => (c.req.path.startsWith('/api/') ? c.notFound() : c.html(indexHtml)));
-  }
+  // the built single-page app, from memory (server/http/static.ts); never for /api or /api/*
+  const spa = options.staticDir ? builtApp(options.staticDir) : null;
+  if (spa) app.use('*', spa);
 
   app.notFound((c) => {
     const path = c.req.path;

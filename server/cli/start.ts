@@ -1,26 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { serveAndAnnounce } from '../main';
 
-/** `npm start`: build the SPA when it is missing or older than its sources, then serve everything. */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'styled-system' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-const built = 'dist/index.html';
-const sourcesChanged =
-  !existsSync(built) ||
-  Math.max(newest('src'), newest('machines'), newest('openapi'), newest('public'), statSync('index.html').mtimeMs) >
-    statSync(built).mtimeMs;
-if (sourcesChanged) {
-  console.info('Building the web app (first start, or its sources changed)...');
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-}
-const { serveAndAnnounce } = await import('../main');
+/**
+ * The production server. `npm start` (scripts/start.mjs) runs this file bundled into dist-server/start.mjs
+ * by scripts/build-server.mjs, so no TypeScript is compiled at run time; `npm run dev` and the tests run
+ * the sources under tsx.
+ */
 await serveAndAnnounce();

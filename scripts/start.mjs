@@ -1,0 +1,49 @@
+// `npm start`: builds what is missing or older than its sources (the web app into dist/, the server into
+// dist-server/), then runs the built server: plain JavaScript, no TypeScript compiled at run time.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, SERVER_INPUTS, SERVER_OUTFILE } from './build-server.mjs';
+
+const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : Number.POSITIVE_INFINITY);
+
+/** The newest modification under `path` (a file or a folder), skipping generated code and dotfiles. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
+  let latest = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    if (entry.name === 'styled-system' || entry.name.startsWith('.')) continue;
+    latest = Math.max(latest, newest(join(path, entry.name)));
+  }
+  return latest;
+}
+
+const web = resolve(ROOT, 'dist/index.html');
+const webSources = ['src', 'machines', 'openapi', 'public', 'index.html', 'vite.config.ts', 'panda.config.ts'];
+const webStale = !existsSync(web) || Math.max(...webSources.map((p) => newest(resolve(ROOT, p)))) > mtime(web);
+
+/** The files the last server bundle was made from (esbuild's own list), and the build script itself. */
+function serverStale() {
+  if (!existsSync(SERVER_OUTFILE) || !existsSync(SERVER_INPUTS)) return true;
+  const inputs = JSON.parse(readFileSync(SERVER_INPUTS, 'utf8'));
+  const built = mtime(SERVER_OUTFILE);
+  return [...inputs, 'scripts/build-server.mjs'].some((p) => {
+    const path = resolve(ROOT, p);
+    // a source that is gone (moved, deleted) means the bundle is out of date too
+    return !existsSync(path) || statSync(path).mtimeMs > built;
+  });
+}
+
+if (webStale) {
+  console.info('Building the web app and the server (first start, or their sources changed)...');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+} else if (serverStale()) {
+  console.info('Building the server (first start, or its sources changed)...');
+  execFileSync(process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
+}
+
+// stack traces in the logs point into the TypeScript sources, through the bundle's source map
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(SERVER_OUTFILE).href);

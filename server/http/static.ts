@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getMimeType } from 'hono/utils/mime';
+
+/**
+ * The built single-page app, served from memory. The folder (dist, or dist-e2e) is read once at start:
+ * every file with the .br and .gz copies scripts/precompress.mjs wrote beside it, its ETag and type, so a
+ * request costs no file system call and no compression, and static files stay fast while the libuv thread
+ * pool is busy (password hashing). Restart the server after a build.
+ *
+ * - `/assets/*` (content-hashed names): cached for a year, immutable. Everything else: `no-cache`
+ *   (revalidated with the ETag, answered 304 when unchanged).
+ * - A path with no file: a route of the app, answered with index.html (`no-cache`), unless it is under
+ *   `/assets/`, has a file extension or a dot segment: then 404 with `no-store`, never index.html
+ *   (a missing chunk must not be cached as HTML for a year).
+ * - Dotfiles and dot folders (`.vite/`) are never read, so never served. `/api` and `/api/*` are never
+ *   the app: they fall through to the API's JSON answers.
+ */
+
+type Encoding = 'br' | 'gzip';
+
+export interface StaticFile {
+  type: string;
+  cacheControl: string;
+  /** The file as built, then its precompressed copies (only those smaller than the file). */
+  identity: Representation;
+  br?: Representation;
+  gzip?: Representation;
+}
+interface Representation {
+  body: Uint8Array;
+  etag: string;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+const COPIES: Record<string, Encoding> = { '.br': 'br', '.gz': 'gzip' };
+
+/** Reads `root` into memory, keyed by URL path (`/assets/index-abc.js`); null when it holds no index.html. */
+export function loadStaticFiles(root: string): Map<string, StaticFile> | null {
+  if (!existsSync(join(root, 'index.html'))) return null;
+  const names: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.isFile()) names.push(`${prefix}${entry.name}`);
+    }
+  };
+  walk(root, '');
+  const present = new Set(names);
+  const files = new Map<string, StaticFile>();
+  for (const name of names) {
+    const copyOf = Object.keys(COPIES).find(
+      (suffix) => name.endsWith(suffix) && present.has(name.slice(0, -suffix.length)),
+    );
+    if (copyOf) continue; // served as an encoding of its original, not as a file of its own
+    const body = readFileSync(join(root, name));
+    const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+    const file: StaticFile = {
+      type: getMimeType(name) ?? 'application/octet-stream',
+      cacheControl: name.startsWith('assets/') ? IMMUTABLE : REVALIDATE,
+      identity: { body, etag: `"${tag}"` },
+    };
+    for (const [suffix, encoding] of Object.entries(COPIES)) {
+      if (!present.has(name + suffix)) continue;
+      const copy = readFileSync(join(root, name + suffix));
+      if (copy.length < body.length) file[encoding] = { body: copy, etag: `"${tag}-${encoding}"` };
+    }
+    files.set(`/${name}`, file);
+  }
+  return files;
+}
+
+/**
+ * The content coding to send: among the copies a file has, the one the client accepts with the highest
+ * q-value, brotli before gzip on a tie; null for the file itself. `*` stands for codings not named.
+ */
+export function chooseEncoding(acceptEncoding: string | undefined, available: readonly Encoding[]): Encoding | null {
+  if (!acceptEncoding || available.length === 0) return null;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (!name) continue;
+    const qParam = params.find((p) => p.startsWith('q='));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  let best: Encoding | null = null;
+  let bestQ = 0;
+  for (const encoding of (['br', 'gzip'] as const).filter((e) => available.includes(e))) {
+    const value = q.get(encoding) ?? q.get('*') ?? 0;
+    if (value > bestQ) {
+      best = encoding;
+      bestQ = value;
+    }
+  }
+  return best;
+}
+
+/** RFC 9110 If-None-Match: a list of entity tags compared weakly, or `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+function send(c: Context, file: StaticFile): Response {
+  const available = (['br', 'gzip'] as const).filter((e) => file[e]);
+  const encoding = chooseEncoding(c.req.header('accept-encoding'), available);
+  const chosen = (encoding && file[encoding]) || file.identity;
+  const headers: Record<string, string> = { 'Cache-Control': file.cacheControl, ETag: chosen.etag };
+  if (available.length > 0) headers.Vary = 'Accept-Encoding';
+  if (matches(c.req.header('if-none-match'), chosen.etag)) return c.body(null, 304, headers);
+  headers['Content-Type'] = file.type;
+  headers['Content-Length'] = String(chosen.body.length);
+  if (encoding) headers['Content-Encoding'] = encoding;
+  return c.body(chosen.body as Uint8Array<ArrayBuffer>, 200, headers);
+}
+
+export const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/** A path the app's router may own: not an asset, no dot segment, no file extension in its last segment. */
+const isRoutePath = (path: string) =>
+  !path.startsWith('/assets/') && !path.split('/').some((segment) => segment.startsWith('.')) && !/\.[^/]*$/.test(path);
+
+/**
+ * Serves the built app in `root` (see above); null when `root` has no index.html (an API-only server).
+ * Mount it after the API, for every path.
+ */
+export function builtApp(root: string): MiddlewareHandler | null {
+  const files = loadStaticFiles(root);
+  const index = files?.get('/index.html');
+  if (!files || !index) return null;
+  return async (c, next) => {
+    const { method, path } = c.req;
+    if ((method !== 'GET' && method !== 'HEAD') || isApiPath(path)) return next();
+    const file = files.get(path);
+    if (file) return send(c, file);
+    if (isRoutePath(path)) return send(c, index);
+    // the app's JSON 404, which no cache may keep (the file may come with the next deployment)
+    c.header('Cache-Control', 'no-store');
+    return next();
+  };
+}
