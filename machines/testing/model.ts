@@ -1,16 +1,21 @@
 import {
   type AnyActorRef,
+  type AnyActorScope,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type AnyStateNode,
+  type AnyTransitionDefinition,
+  createActor,
   createMachine,
   type EventObject,
   fromPromise,
-  getNextSnapshot,
 } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 
 type Config = Record<string, unknown> & { states?: Record<string, Config>; on?: Record<string, unknown> };
+
+/** What the harness reads of a machine: its config and implementations (any machine fits). */
+type MachineLike = Pick<AnyStateMachine, 'config' | 'implementations' | 'id'>;
 
 /**
  * The same statechart for path generation. `xstate/graph` refuses `invoke` and `after`, so each invoke
@@ -18,9 +23,6 @@ type Config = Record<string, unknown> & { states?: Record<string, Config>; on?: 
  * `xstate.error.actor.<id>`) and each delay a transition on `after.<delay>`. Every state, guard and action
  * is the machine's own: the model cannot drift from the machine.
  */
-/** What the harness reads of a machine: its config and implementations (any machine fits). */
-type MachineLike = Pick<AnyStateMachine, 'config' | 'implementations' | 'id'>;
-
 export function toTestModel(machine: MachineLike, settling?: readonly string[]): AnyStateMachine {
   const convert = (config: Config, where: string): Config => {
     const copy: Config = { ...config };
@@ -48,103 +50,203 @@ export function toTestModel(machine: MachineLike, settling?: readonly string[]):
   return createMachine(convert(machine.config as Config, machine.id) as never, machine.implementations as never);
 }
 
+/** An event with whatever payload the machine reads. */
+export type SampleEvent = EventObject & Record<string, unknown>;
+
 export interface ModelOptions {
   /** Sample events for the event types that need a payload (done events carry `output`, errors `error`). */
-  events: EventObject[];
+  events: ReadonlyArray<SampleEvent>;
   input?: unknown;
   /** Only these invoked actors answer in the model (default: all). Keeps independent regions apart. */
   settling?: readonly string[];
 }
 
-/** The shortest path to every (state, incoming transition) pair of the machine. */
-export function modelPaths(machine: MachineLike, options: ModelOptions): ModelPath[] {
-  const logic = toTestModel(machine, options.settling);
-  const model = createTestModel(logic, { events: options.events, input: options.input } as never);
-  // a state's "done" event is the machine's own doing; the graph also offers it as if a test could send it
-  const paths = model.getShortestPaths().filter((p) => !p.steps.some((s) => isAutomatic(s.event.type)));
-  return [...paths, ...selfLoopPaths(logic, paths, options.events)].map((p) => ({
-    ...p,
-    description: `reaches ${JSON.stringify((p.state as AnyMachineSnapshot).value)}: ${p.steps
-      .map((s) => s.event.type)
-      .filter((t) => t !== 'xstate.init')
-      .join(' → ')}`,
-  }));
+export interface ModelStep {
+  event: EventObject;
+  state: AnyMachineSnapshot;
+}
+
+/** A generated path: the events to send from the start, and what the model says after each. */
+export interface ModelPath {
+  description: string;
+  state: AnyMachineSnapshot;
+  steps: ModelStep[];
+  /** The transitions the path takes, by identity (see `transitionKey`), eventless ones included. */
+  transitions: string[];
+  /** The state nodes the path passes through, transient ones included. */
+  nodes: string[];
 }
 
 const isAutomatic = (type: string) => type.startsWith('xstate.done.state.');
 
-/**
- * A transition with no target (actions only) leaves the state as it was, so a search for new states never
- * takes it. For each one, take a path that ends where it is enabled and add the step.
- */
-function selfLoopPaths(logic: AnyStateMachine, paths: ModelPath[], events: EventObject[]): ModelPath[] {
-  const extra: ModelPath[] = [];
-  for (const node of allNodes(logic.root)) {
-    for (const [type, transitions] of node.transitions) {
-      if (isAutomatic(type) || !transitions.some((t) => !t.target?.length)) continue;
-      const samples = events.filter((e) => e.type === type);
-      const path = paths.find((p) => {
-        const end = p.state as AnyMachineSnapshot;
-        return end._nodes.includes(node) && (samples.length ? samples : [{ type }]).some((e) => end.can(e));
-      });
-      if (!path) continue;
-      const end = path.state as AnyMachineSnapshot;
-      const event = (samples.length ? samples : [{ type }]).find((e) => end.can(e)) ?? { type };
-      const next = getNextSnapshot(logic, end, event) as AnyMachineSnapshot;
-      extra.push({ ...path, state: next, steps: [...path.steps, { event, state: next }] } as ModelPath);
-    }
-  }
-  return extra;
+function guardName(guard: unknown): string {
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'function') return guard.name || 'inline guard';
+  if (guard && typeof guard === 'object' && 'type' in guard) return String(guard.type);
+  return 'guard';
 }
 
-export type ModelPath = ReturnType<ReturnType<typeof createTestModel>['getShortestPaths']>[number];
+/**
+ * A transition's identity: its source, its event, its place among that event's transitions of the source,
+ * its guard and its targets. Two guarded branches of one event are two transitions even when they lead to
+ * the same state, so a branch that is never taken shows as missing.
+ */
+export function transitionKey(t: AnyTransitionDefinition): string {
+  const source = t.source as AnyStateNode;
+  const list: readonly AnyTransitionDefinition[] =
+    t.eventType === '' ? (source.always ?? []) : (source.transitions.get(t.eventType) ?? []);
+  const guard = t.guard ? ` if ${guardName(t.guard)}` : '';
+  const targets = (t.target ?? []).map((n: AnyStateNode) => n.id).join(',') || '(stays)';
+  return `${source.id} --${t.eventType || 'always'}#${list.indexOf(t)}${guard}--> ${targets}`;
+}
+
+/**
+ * Steps the model by hand and records which transitions each step takes (XState reports them as
+ * `@xstate.microstep` inspection events). No action runs: the scope executes nothing.
+ */
+function recorder(logic: AnyStateMachine, input: unknown) {
+  let taken: AnyTransitionDefinition[] = [];
+  const self = createActor(logic, {
+    input,
+    inspect: (event) => {
+      if (event.type === '@xstate.microstep')
+        taken.push(...(event as { _transitions: AnyTransitionDefinition[] })._transitions);
+    },
+  });
+  const scope = {
+    self,
+    id: '',
+    sessionId: '',
+    logger: () => {},
+    defer: () => {},
+    system: self.system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  } as unknown as AnyActorScope;
+  const record = (run: () => AnyMachineSnapshot) => {
+    taken = [];
+    const state = run();
+    return { state, taken };
+  };
+  return {
+    initial: () => record(() => logic.getInitialSnapshot(scope, input) as AnyMachineSnapshot),
+    step: (state: AnyMachineSnapshot, event: EventObject) =>
+      record(() => logic.transition(state as never, event, scope) as AnyMachineSnapshot),
+  };
+}
 
 function allNodes(node: AnyStateNode): AnyStateNode[] {
   return [node, ...Object.values(node.states).flatMap((child) => allNodes(child as AnyStateNode))];
 }
 
+/** Every transition of the model, by identity. */
+function allTransitions(logic: AnyStateMachine): string[] {
+  return allNodes(logic.root).flatMap((node) => [
+    ...[...node.transitions.values()].flat().map(transitionKey),
+    ...(node.always ?? []).map(transitionKey),
+  ]);
+}
+
+const describe = (state: AnyMachineSnapshot, steps: readonly ModelStep[]) =>
+  `reaches ${JSON.stringify(state.value)}: ${steps
+    .map((s) => s.event.type)
+    .filter((t) => t !== 'xstate.init')
+    .join(' → ')}`;
+
 /**
- * What the generated paths leave unvisited: state nodes never active, and transitions (source, event,
- * targets) never taken. Eventless transitions are listed only when their target was never reached.
+ * Paths that together take every transition the sample events can take: the shortest path to every state
+ * (from `xstate/graph`), then, for each transition still untaken, a path that ends where a sample event takes
+ * it. Guarded branches need sample events that satisfy their guards; `uncovered` names any left out.
  */
-export function uncovered(machine: MachineLike, paths: readonly ModelPath[], transient: readonly string[] = []) {
+export function modelPaths(machine: MachineLike, options: ModelOptions): ModelPath[] {
+  const logic = toTestModel(machine, options.settling);
+  const model = createTestModel(logic, { events: options.events, input: options.input } as never);
+  const run = recorder(logic, options.input);
+  const start = run.initial();
+
+  // replays an event sequence on the model, recording what it takes
+  const follow = (events: readonly EventObject[]): ModelPath => {
+    const steps: ModelStep[] = [{ event: { type: 'xstate.init' }, state: start.state }];
+    const transitions = new Set(start.taken.map(transitionKey));
+    const nodes = new Set<string>();
+    const visit = (state: AnyMachineSnapshot, taken: AnyTransitionDefinition[]) => {
+      for (const n of state._nodes) nodes.add(n.id);
+      for (const t of taken) nodes.add((t.source as AnyStateNode).id);
+    };
+    visit(start.state, start.taken);
+    let state = start.state;
+    for (const event of events) {
+      const next = run.step(state, event);
+      for (const t of next.taken) transitions.add(transitionKey(t));
+      visit(next.state, next.taken);
+      state = next.state;
+      steps.push({ event, state });
+    }
+    return { description: describe(state, steps), state, steps, transitions: [...transitions], nodes: [...nodes] };
+  };
+
+  const shortest = model
+    .getShortestPaths()
+    // a state's "done" event is the machine's own doing; the graph also offers it as if a test could send it
+    .filter((p) => !p.steps.some((s) => isAutomatic(s.event.type)))
+    .map((p) => follow(p.steps.map((s) => s.event).filter((e) => e.type !== 'xstate.init')));
+
+  const covered = new Set(shortest.flatMap((p) => p.transitions));
+  const wanted = allTransitions(logic).filter((key) => !covered.has(key));
+  const paths = [...shortest];
+  for (let i = 0; i < paths.length && wanted.some((key) => !covered.has(key)); i++) {
+    const path = paths[i] as ModelPath;
+    const events = path.steps.slice(1).map((s) => s.event);
+    for (let k = 0; k < path.steps.length; k++) {
+      const at = (path.steps[k] as ModelStep).state;
+      for (const event of candidates(at, options.events)) {
+        const { taken } = run.step(at, event);
+        if (!taken.some((t) => !covered.has(transitionKey(t)))) continue;
+        const longer = follow([...events.slice(0, k), event]);
+        for (const key of longer.transitions) covered.add(key);
+        paths.push(longer);
+      }
+    }
+  }
+  // the same events with other payloads read alike: number them
+  const seen = new Map<string, number>();
+  return paths.map((p) => {
+    const n = (seen.get(p.description) ?? 0) + 1;
+    seen.set(p.description, n);
+    return n === 1 ? p : { ...p, description: `${p.description} (${n})` };
+  });
+}
+
+/** The events worth trying in a state: every sample its nodes listen for, and a bare event where none is given. */
+function candidates(state: AnyMachineSnapshot, samples: readonly SampleEvent[]): EventObject[] {
+  const types = new Set<string>();
+  for (const node of state._nodes) for (const type of node.transitions.keys()) if (!isAutomatic(type)) types.add(type);
+  const out: EventObject[] = [];
+  for (const type of types) {
+    const matching = samples.filter(
+      (e) => e.type === type || (type.endsWith('.*') && e.type.startsWith(type.slice(0, -1))),
+    );
+    if (matching.length > 0) out.push(...matching);
+    else if (!type.includes('*')) out.push({ type });
+  }
+  return out;
+}
+
+/**
+ * What the generated paths leave unvisited: state nodes never active, and transitions never taken, each
+ * transition keyed by its identity (source, event, position, guard, targets).
+ */
+export function uncovered(machine: MachineLike, paths: readonly ModelPath[]) {
   const model = toTestModel(machine);
-  const nodes = allNodes(model.root);
-  const reached = new Set<string>(transient);
-  const taken = new Set<string>();
-  for (const path of paths) {
-    let previous: AnyMachineSnapshot | undefined;
-    for (const step of path.steps) {
-      const state = step.state as AnyMachineSnapshot;
-      for (const n of state._nodes) reached.add(n.id);
-      if (previous) {
-        for (const source of previous._nodes) {
-          const candidates = [...source.transitions].filter(([type]) => type === step.event.type || isAutomatic(type));
-          for (const t of candidates.flatMap(([, list]) => list)) {
-            const targets = (t.target ?? []).map((n: AnyStateNode) => n.id);
-            // a transient target (left at once by an eventless transition) never shows in a snapshot
-            const landed = (id: string) =>
-              transient.includes(id) || state._nodes.some((n: AnyStateNode) => n.id === id);
-            if (targets.every(landed)) {
-              taken.add(`${source.id} --${t.eventType}--> ${targets.join(',')}`);
-            }
-          }
-        }
-      }
-      previous = state;
-    }
-  }
-  const missingStates = nodes.map((n) => n.id).filter((id) => !reached.has(id));
-  const missingTransitions: string[] = [];
-  for (const node of nodes) {
-    for (const [type, transitions] of node.transitions) {
-      for (const t of transitions) {
-        const key = `${node.id} --${type}--> ${(t.target ?? []).map((n: AnyStateNode) => n.id).join(',')}`;
-        if (!taken.has(key)) missingTransitions.push(key);
-      }
-    }
-  }
-  return { missingStates, missingTransitions };
+  const reached = new Set(paths.flatMap((p) => p.nodes));
+  const taken = new Set(paths.flatMap((p) => p.transitions));
+  return {
+    missingStates: allNodes(model.root)
+      .map((n) => n.id)
+      .filter((id) => !reached.has(id)),
+    missingTransitions: allTransitions(model).filter((key) => !taken.has(key)),
+  };
 }
 
 /**
@@ -204,7 +306,7 @@ export async function replay(
       await flush();
     }
     const real = actor.getSnapshot() as AnyMachineSnapshot;
-    const model = step.state as AnyMachineSnapshot;
+    const model = step.state;
     if (JSON.stringify(real.value) !== JSON.stringify(model.value)) {
       throw new Error(
         `after ${step.event.type} the machine is in ${JSON.stringify(real.value)}, the model in ${JSON.stringify(model.value)}`,
