@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshServer } from '../test-support';
+import { readContract } from './contract-model';
+import { createHarness, describeViolation, type Harness } from './harness';
+import { type IdorResult, idFields, idorMatrix } from './idor';
+
+/**
+ * The IDOR matrix over every built operation that takes an id: another seller's ids (and a team member's,
+ * and the member on both sellers') answer 404 and change nothing, and each caller still reaches its own.
+ * Ids come from what the listing calls show each caller (see idor.ts).
+ */
+const model = readContract();
+
+describe('the IDOR matrix', () => {
+  let s: Awaited<ReturnType<typeof freshServer>>;
+  let h: Harness;
+  let result: IdorResult;
+
+  beforeAll(async () => {
+    s = await freshServer();
+    h = await createHarness({ request: (url, init) => s.app.request(url, init), db: s.db, clock: s.clock }, { model });
+    result = await idorMatrix(h, { perPair: 6, seed: 7 });
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('answers 404 to every id of another owner and writes nothing', () => {
+    expect(h.violations.map(describeViolation).join('\n\n')).toBe('');
+  });
+
+  it('tries every built operation that takes an id, with foreign ids and with its own', () => {
+    const expected = model.built.filter((op) => op.secured && idFields(op).length > 0).map((op) => op.operationId);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(result.gaps).toEqual([]);
+    for (const operationId of expected) {
+      const rows = result.operations.filter((r) => r.operationId === operationId);
+      expect(rows.length, operationId).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.foreignTried, `${operationId} ${row.field}`).toBeGreaterThanOrEqual(6);
+        expect(row.ownReached, `${operationId} ${row.field}`).toBeGreaterThan(0);
+      }
+    }
+  });
+});

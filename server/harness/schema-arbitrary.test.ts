@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { judge, samples, stringSlots } from './cases';
+import { type Doc, modelOf, readContract, resolveRefs, type Schema } from './contract-model';
+import { deleteIn, fieldsOf, fieldVariants, MISSING, setIn, validArbitrary } from './schema-arbitrary';
+import { createValidators } from './validators';
+
+/** One operation whose body is `schema`, so the harness's own validators judge the generated values. */
+function bodyJudge(schema: Schema) {
+  const doc: Doc = {
+    paths: {
+      '/x': {
+        post: {
+          operationId: 'x',
+          requestBody: { required: true, content: { 'application/json': { schema } } },
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    },
+  };
+  const model = modelOf(doc);
+  const v = createValidators(doc);
+  const op = model.built[0];
+  if (!op) throw new Error('no operation');
+  return (value: unknown) => v.bodyOk(op, value);
+}
+
+const exact: Array<[string, Schema]> = [
+  ['bounded integers', { type: 'integer', minimum: 1, maximum: 9007199254740991 }],
+  ['exclusive bounds', { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 }],
+  ['lengths in code points', { type: 'string', minLength: 3, maxLength: 8 }],
+  ['enums', { type: 'string', enum: ['GBP', 'EUR', 'USD', 'AED'] }],
+  ['nullable', { type: ['string', 'null'], maxLength: 4 }],
+  ['dates', { type: 'string', format: 'date-time' }],
+  ['emails', { type: 'string', format: 'email', minLength: 3, maxLength: 254 }],
+  [
+    'closed objects with required fields',
+    {
+      type: 'object',
+      required: ['id', 'tags'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'integer', minimum: 1 },
+        note: { type: 'string', maxLength: 5 },
+        tags: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 3,
+          uniqueItems: true,
+          items: { type: 'string', enum: ['a', 'b', 'c'] },
+        },
+      },
+    },
+  ],
+  ['one of', { oneOf: [{ type: 'integer', minimum: 10 }, { type: 'boolean' }] }],
+];
+
+describe('arbitraries from JSON Schema', () => {
+  it.each(exact)('every value generated for %s is one the schema accepts', (_name, schema) => {
+    const ok = bodyJudge(schema);
+    fc.assert(
+      fc.property(validArbitrary(schema), (v) => ok(v)),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+
+  it('breaks every field of a schema in ways the schema refuses', () => {
+    const schema = exact[7]?.[1] as Schema;
+    const ok = bodyJudge(schema);
+    const base = { id: 1, tags: ['a'] };
+    expect(ok(base)).toBe(true);
+    for (const field of fieldsOf(schema)) {
+      const variants = fieldVariants(field);
+      expect(variants.length, field.path.join('.')).toBeGreaterThan(5);
+      const breaking = variants.filter((x) => /instead|above|below|missing|10k items|wrong item type/.test(x.label));
+      expect(breaking.length, field.path.join('.')).toBeGreaterThan(3);
+      for (const x of breaking) {
+        expect(ok(x.value === MISSING ? deleteIn(base, field.path) : setIn(base, field.path, x.value)), x.label).toBe(
+          false,
+        );
+      }
+    }
+  });
+
+  it('resolves $refs, and stops at a cycle', () => {
+    const doc = {
+      components: {
+        schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } },
+      },
+    };
+    const resolved = resolveRefs<unknown>({ $ref: '#/components/schemas/Node' }, doc) as {
+      properties: { next: Record<string, unknown> };
+    };
+    expect(resolved.properties.next).toEqual({ 'x-cycle': '#/components/schemas/Node' });
+  });
+});
+
+describe('requests from the contract', () => {
+  const model = readContract();
+  const v = createValidators(model.doc);
+
+  it('derives, for every built operation, requests the contract accepts', () => {
+    for (const op of model.built) {
+      const list = samples(op, 30, 3);
+      const accepted = list.filter((p) => judge(op, p, v).kind === 'accept').length;
+      expect(accepted, op.operationId).toBeGreaterThan(15);
+    }
+  });
+
+  it('finds the string slots the naughty strings go into', () => {
+    const login = model.built.find((o) => o.operationId === 'login');
+    expect(login && stringSlots(login).map((s) => s.label)).toEqual(['body.email', 'body.password']);
+  });
+});

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { type Db, engineOf } from '../db/database';
+
+/**
+ * What a refused request may write: bookkeeping that exists because of the refusal itself. Every other table
+ * must be exactly as it was after any 4xx. Each entry names the operations it applies to and why.
+ */
+export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: readonly string[]; why: string }> = [
+  {
+    table: 'login_failures',
+    operations: ['login'],
+    why: 'a refused login counts a failure for its email address (the per-email throttle)',
+  },
+  {
+    table: 'login_client_failures',
+    operations: ['login'],
+    why: 'a refused login counts a failure for its client address (the per-client throttle)',
+  },
+];
+
+export function allowedOnRefusal(operationId: string): Set<string> {
+  return new Set(REFUSAL_BOOKKEEPING.filter((b) => b.operations.includes(operationId)).map((b) => b.table));
+}
+
+export interface TableState {
+  rows: number;
+  hash: string;
+  /** The rows themselves (SQLite only: cheap there, and they make a readable diff). */
+  lines?: string[];
+}
+
+export type Snapshot = Map<string, TableState>;
+
+/**
+ * Takes fingerprints of every table (Kysely's introspection lists them on both engines). On Postgres each
+ * table is hashed by the server (md5 of its rows in order), in one statement. On SQLite, where the app and
+ * the harness share one connection, the harness adds TEMP triggers to that connection (they live in its temp
+ * schema, never in the database file) that count the rows each statement inserts, updates or deletes per
+ * table, inside the statement's own transaction (a rolled-back write counts nothing); only the tables whose
+ * count moved are read again.
+ */
+export function createSnapshotter(db: Db) {
+  const engine = engineOf(db);
+  let tables: string[] | null = null;
+  let last: Snapshot | null = null;
+  let counts = new Map<string, number>();
+
+  const listTables = async () => {
+    tables ??= (await db.introspection.getTables()).map((t) => t.name).sort();
+    return tables;
+  };
+
+  async function readSqlite(t: string): Promise<TableState> {
+    const { rows } = await sql.raw<Record<string, unknown>>(`SELECT * FROM main."${t}"`).execute(db);
+    const lines = rows.map((r) => JSON.stringify(r)).sort();
+    return { rows: lines.length, hash: createHash('sha1').update(lines.join('\n')).digest('hex'), lines };
+  }
+
+  async function installCounters(names: string[]) {
+    await sql
+      .raw('CREATE TEMP TABLE IF NOT EXISTS harness_changes (t TEXT PRIMARY KEY, n INTEGER NOT NULL)')
+      .execute(db);
+    for (const t of names) {
+      const q = t.replace(/'/g, "''");
+      await sql.raw(`INSERT OR IGNORE INTO temp.harness_changes (t, n) VALUES ('${q}', 0)`).execute(db);
+      for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+        await sql
+          .raw(
+            `CREATE TEMP TRIGGER IF NOT EXISTS "harness_${t}_${event.toLowerCase()}" AFTER ${event} ON main."${t}" ` +
+              `BEGIN UPDATE temp.harness_changes SET n = n + 1 WHERE t = '${q}'; END`,
+          )
+          .execute(db);
+      }
+    }
+  }
+
+  async function readCounts(): Promise<Map<string, number>> {
+    const { rows } = await sql<{ t: string; n: number }>`SELECT t, n FROM temp.harness_changes`.execute(db);
+    return new Map(rows.map((r) => [r.t, Number(r.n)]));
+  }
+
+  async function takePostgres(): Promise<Snapshot> {
+    const names = await listTables();
+    const q = names
+      .map(
+        (t) =>
+          `SELECT '${t}' AS t, count(*)::int AS n, coalesce(md5(string_agg(x::text, E'\\n' ORDER BY x::text)), '') AS h FROM "${t}" x`,
+      )
+      .join(' UNION ALL ');
+    const { rows } = await sql.raw<{ t: string; n: number; h: string }>(q).execute(db);
+    return new Map(rows.map((r) => [r.t, { rows: Number(r.n), hash: r.h }]));
+  }
+
+  return {
+    /** The database now; the same object as last time when nothing was written (SQLite). */
+    async take(): Promise<Snapshot> {
+      if (engine === 'postgres') return takePostgres();
+      if (!last) {
+        const names = await listTables();
+        await installCounters(names);
+        counts = await readCounts();
+        last = new Map();
+        for (const t of names) last.set(t, await readSqlite(t));
+        return last;
+      }
+      const now = await readCounts();
+      const moved = [...now.entries()].filter(([t, n]) => counts.get(t) !== n).map(([t]) => t);
+      counts = now;
+      if (moved.length === 0) return last;
+      const next: Snapshot = new Map(last);
+      for (const t of moved) next.set(t, await readSqlite(t));
+      last = next;
+      return last;
+    },
+  };
+}
+
+/** The tables whose content differs, each with a readable account of how (rows added and removed). */
+export function diffSnapshots(before: Snapshot, after: Snapshot): Array<{ table: string; change: string }> {
+  if (before === after) return [];
+  const out: Array<{ table: string; change: string }> = [];
+  for (const table of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(table);
+    const b = after.get(table);
+    if (a?.hash === b?.hash) continue;
+    if (!a || !b) {
+      out.push({ table, change: a ? 'table dropped' : 'table created' });
+      continue;
+    }
+    if (a.lines && b.lines) {
+      const was = new Set(a.lines);
+      const now = new Set(b.lines);
+      const added = b.lines.filter((l) => !was.has(l));
+      const removed = a.lines.filter((l) => !now.has(l));
+      const show = (ls: string[]) => ls.slice(0, 3).map((l) => (l.length > 300 ? `${l.slice(0, 300)}…` : l));
+      out.push({
+        table,
+        change: `${a.rows} -> ${b.rows} rows; now ${JSON.stringify(show(added))}; was ${JSON.stringify(show(removed))}`,
+      });
+    } else out.push({ table, change: `${a.rows} -> ${b.rows} rows, content changed` });
+  }
+  return out;
+}
