@@ -15,7 +15,8 @@ import { freshServer, TEST_ENGINE } from '../server/test-support';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 200);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
-if (!Number.isInteger(runs) || runs < 0) throw new Error(`FUZZ_RUNS must be a whole number, not "${process.env.FUZZ_RUNS}"`);
+if (!Number.isInteger(runs) || runs < 0)
+  throw new Error(`FUZZ_RUNS must be a whole number, not "${process.env.FUZZ_RUNS}"`);
 if (!Number.isInteger(seed)) throw new Error(`FUZZ_SEED must be a whole number, not "${process.env.FUZZ_SEED}"`);
 
 const started = performance.now();
@@ -36,7 +37,11 @@ try {
   for (const [i, op] of built.entries()) {
     const before = h.stats.requests;
     const t = performance.now();
-    await h.attackOperation(op, { valid: runs, randomInvalid: runs * 2, blnsSlots: Number.POSITIVE_INFINITY }, seed + i * 101);
+    await h.attackOperation(
+      op,
+      { valid: runs, randomInvalid: runs * 2, blnsSlots: Number.POSITIVE_INFINITY },
+      seed + i * 101,
+    );
     console.info(
       `  ${op.operationId.padEnd(32)} ${String(h.stats.requests - before).padStart(6)} requests  ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
@@ -45,7 +50,11 @@ try {
 
   console.info(`\n${statsTable(h.stats)}\n`);
   const fivexx = [...h.stats.byOperation.entries()].reduce(
-    (n, [id, m]) => n + [...m.entries()].filter(([st]) => st >= 500 && !(st === 501 && planned.some((p) => p.operationId === id))).reduce((a, [, c]) => a + c, 0),
+    (n, [id, m]) =>
+      n +
+      [...m.entries()]
+        .filter(([st]) => st >= 500 && !(st === 501 && planned.some((p) => p.operationId === id)))
+        .reduce((a, [, c]) => a + c, 0),
     0,
   );
   console.info(
@@ -53,7 +62,9 @@ try {
       `${fivexx} 5xx; ${h.stats.violationCount} violations; ${idor.gaps.length} IDOR gaps; ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   if (h.violations.length > 0) {
-    console.info(`\nViolations (at most 5 examples of each kind):\n\n${h.violations.map(describeViolation).join('\n\n')}`);
+    console.info(
+      `\nViolations (at most 5 examples of each kind):\n\n${h.violations.map(describeViolation).join('\n\n')}`,
+    );
   }
   failed = h.stats.violationCount > 0 || idor.gaps.length > 0;
 } finally {
