@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from './clock';
 import { type Contract, loadContract } from './contract/contract';
-import { type AppEnv, createRouter, type Deps } from './contract/router';
+import { type AppEnv, createRouter, type Deps, type Router } from './contract/router';
 import type { Db } from './db/database';
 import { envelopeOf, HttpError, MESSAGES } from './http/errors';
-import { securityHeaders } from './http/security-headers';
+import { ClientClosedRequest } from './http/multipart';
+import { SECURITY_HEADERS } from './http/security-headers';
 import { builtApp } from './http/static';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/account';
@@ -27,6 +30,13 @@ export interface AppOptions {
   dataDir?: string;
   /** Check every answer against the contract's response schema (tests and development). */
   validateResponses?: boolean;
+  /**
+   * A proxy we trust sets X-Request-Id (and X-Forwarded-For); otherwise the server makes its own ids. A number
+   * is how many proxies are in front (TRUST_PROXY); `true` is one.
+   */
+  trustProxy?: boolean | number;
+  /** Binds these handlers instead of the product's (the router's own tests, on a test contract of their own). */
+  routes?: (router: Router) => void;
 }
 
 let sharedContract: Contract | undefined;
@@ -37,42 +47,54 @@ function defaultContract(): Contract {
 
 export function createApp(options: AppOptions) {
   const contract = options.contract ?? defaultContract();
-  const deps: Deps = { db: options.db, clock: options.clock, log: options.log, contract };
+  const deps: Deps = {
+    db: options.db,
+    clock: options.clock,
+    log: options.log,
+    contract,
+    dataDir: options.dataDir ?? join(tmpdir(), 'sb-portal-data'),
+    validateResponses: options.validateResponses ?? false,
+    trustedProxies: Number(options.trustProxy ?? 0),
+  };
   const app = new Hono<AppEnv>();
 
+  // Everything a response carries whatever it is: set before the handler, so that its response is built with
+  // them once (headers set on a finished response make Hono copy the response for each one).
   app.use('*', async (c, next) => {
-    const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID();
+    const offered = c.req.header('x-request-id');
+    // a client's own id is trusted only from a proxy we trust; otherwise it would forge our log lines
+    const requestId = options.trustProxy && offered && /^[\w.:-]{1,64}$/.test(offered) ? offered : randomUUID();
     c.set('requestId', requestId);
+    c.header('X-Request-Id', requestId);
+    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    const isApi = c.req.path === '/api' || c.req.path.startsWith('/api/');
+    if (!isApi) return next();
+    c.header('Cache-Control', 'no-store');
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
-    if (c.req.path.startsWith('/api/')) {
-      deps.log.info(
-        {
-          reqId: requestId,
-          method: c.req.method,
-          path: c.req.path,
-          status: c.res.status,
-          ms: Math.round(performance.now() - started),
-        },
-        'request',
-      );
-    }
-  });
-  app.use('*', securityHeaders());
-  app.use('/api/*', async (c, next) => {
-    await next();
-    c.header('Cache-Control', 'no-store');
+    deps.log.info(
+      {
+        reqId: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
   });
 
   const api = new Hono<AppEnv>();
   const router = createRouter(api, deps);
-  authRoutes(router);
-  accountRoutes(router);
-  dashboardRoutes(router);
-  notificationRoutes(router);
-  salesRoutes(router);
-  uiSettingsRoutes(router);
+  if (options.routes) options.routes(router);
+  else {
+    authRoutes(router);
+    accountRoutes(router);
+    dashboardRoutes(router);
+    notificationRoutes(router);
+    salesRoutes(router);
+    uiSettingsRoutes(router);
+  }
   router.bindPlanned();
   api.get('/health', (c) => c.json({ success: true, message: 'ok' }));
   app.route('/api', api);
@@ -80,6 +102,11 @@ export function createApp(options: AppOptions) {
   const onError = (err: Error, c: import('hono').Context<AppEnv>) => {
     if (err instanceof HttpError) {
       return c.json(envelopeOf(err), err.status as ContentfulStatusCode, err.headers);
+    }
+    if (err instanceof ClientClosedRequest) {
+      // nobody is there to read an answer: not a failure of ours, so no stack and no 5xx in the logs
+      deps.log.info({ reqId: c.get('requestId'), path: c.req.path }, 'the client closed the request');
+      return c.body(null, 499 as ContentfulStatusCode);
     }
     deps.log.error({ reqId: c.get('requestId'), err }, 'unhandled error');
     return c.json({ success: false, message: MESSAGES.unexpected }, 500);

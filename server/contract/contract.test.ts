@@ -19,6 +19,7 @@ interface RawOperation {
   responses?: Record<string, unknown>;
   'x-status'?: string;
   'x-permission'?: string;
+  'x-role'?: string;
 }
 interface RawDoc {
   security?: unknown[];
@@ -115,7 +116,7 @@ describe('the contract (openapi/portal.yaml)', () => {
 
   it('declares 403 on every operation with x-permission, which names a permission and needs a token', () => {
     const names = doc.components.schemas.PermissionName.enum;
-    const guarded = raw.filter((o) => o.op['x-permission'] !== undefined);
+    const guarded = raw.filter((o) => o.op['x-permission'] !== undefined && o.op['x-permission'] !== 'none');
     expect(guarded.length).toBeGreaterThanOrEqual(11);
     const problems = guarded.flatMap((o) => [
       ...(o.op.responses?.['403'] ? [] : [`${label(o)} lacks 403`]),
@@ -127,6 +128,25 @@ describe('the contract (openapi/portal.yaml)', () => {
     expect(problems).toEqual([]);
     // the loader sees exactly these
     expect(contract.operations.filter((op) => op.permission !== null).map(label)).toEqual(guarded.map(label));
+  });
+
+  it('says who may call every secured operation: a permission, none (every user) or a role', () => {
+    const silent = raw
+      .filter((o) => contract.find(o.method, o.path)?.secured)
+      .filter((o) => o.op['x-permission'] === undefined && o.op['x-role'] === undefined)
+      .map(label);
+    expect(silent).toEqual([]);
+  });
+
+  it('refuses to load a contract with a secured operation that does not say who may call it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-portal-contract-'));
+    try {
+      const file = join(dir, 'portal.yaml');
+      writeFileSync(file, readFileSync(CONTRACT_FILE, 'utf8').replace('      x-permission: sales\n', ''));
+      expect(() => loadContract(file)).toThrow(/getSalesCount: a secured call must declare x-permission/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to load a contract whose x-permission is not a permission name', () => {

@@ -10,13 +10,37 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 type PermissionName = components['schemas']['PermissionName'];
+/** `x-role`: who may call an operation when a permission does not say it (the back office, sellers only). */
+export const ROLES = ['admin', 'seller'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The spec's default upload limit (section 9): 5 MB unless the file field says otherwise (`x-max-bytes`). */
+export const DEFAULT_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 export interface FieldError {
   path: string;
   message: string;
 }
 
-/** One operation of the contract, with its validators compiled from the contract's own schemas. */
+/** A file field of a multipart operation, from its schema and its `encoding`. */
+export interface FileField {
+  name: string;
+  required: boolean;
+  /** An array of files (`type: array` of binary strings) rather than one. */
+  multiple: boolean;
+  maxItems: number;
+  maxBytes: number;
+  /** Allowed kinds, as the spec names them: `pdf`, `jpg`, `jpeg`, `png`, `xlsx`, `csv`... */
+  types: readonly string[];
+}
+
+export interface UploadSpec {
+  files: ReadonlyMap<string, FileField>;
+  /** The plain (non-file) fields the operation accepts. */
+  fieldNames: ReadonlySet<string>;
+}
+
+/** One operation of the contract, with validators compiled (on first use) from the contract's own schemas. */
 export interface Operation {
   operationId: string;
   method: HttpMethod;
@@ -26,37 +50,71 @@ export interface Operation {
   secured: boolean;
   /** The permission (`x-permission`) the caller needs, checked by the router after the token; null for none. */
   permission: PermissionName | null;
+  /** `x-role`: the kind of user the caller must be (admin for the back office); null for any. */
+  role: Role | null;
   /** `x-kyc-exempt`: a seller whose KYC is not approved may call it (the calls the KYC page needs). */
   kycExempt: boolean;
+  /** `x-transaction`: the handler runs inside one database transaction; a throw or an error reply undoes it. */
+  transaction: boolean;
+  /** `x-idempotent`: needs an `Idempotency-Key`; the first successful reply is kept and replayed for 24 hours. */
+  idempotent: boolean;
   planned: boolean;
   bodyMediaType: 'application/json' | 'multipart/form-data' | null;
   bodyRequired: boolean;
+  upload: UploadSpec | null;
+  /** Query parameters declared as arrays: every value given arrives (`?status=a&status=b`). */
+  arrayQuery: ReadonlySet<string>;
+  /** Header parameters the operation declares (lower case), validated like query parameters. */
+  headers: readonly string[];
   responses: ReadonlySet<string>;
   validateBody(body: unknown): FieldError[];
+  /** The plain fields of a multipart body (strings, coerced to the declared types in place). */
+  validateFields(fields: Record<string, unknown>): FieldError[];
   validateQuery(query: Record<string, unknown>): FieldError[];
   validatePath(params: Record<string, unknown>): FieldError[];
+  validateHeaders(headers: Record<string, unknown>): FieldError[];
+  /** Problems of an answer against the contract: an undeclared status, or a body off its schema. */
+  validateResponse(status: number, body: unknown): string[];
 }
 
 export interface Contract {
   operations: readonly Operation[];
   find(method: string, path: string): Operation | undefined;
+  byId(operationId: string): Operation | undefined;
 }
 
 interface ParameterObject {
   name: string;
   in: 'query' | 'path' | 'header' | 'cookie';
   required?: boolean;
-  schema?: object;
+  schema?: { type?: string | string[] } & Record<string, unknown>;
+  $ref?: string;
+}
+interface MediaObject {
+  schema?: Record<string, unknown>;
+  encoding?: Record<string, { contentType?: string }>;
 }
 interface OperationObject {
   operationId: string;
   security?: unknown[];
   parameters?: ParameterObject[];
-  requestBody?: { required?: boolean; content: Record<string, { schema?: object }> };
-  responses: Record<string, unknown>;
+  requestBody?: { required?: boolean; content: Record<string, MediaObject> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: object }> }>;
   'x-status'?: string;
   'x-permission'?: string;
+  'x-role'?: string;
   'x-kyc-exempt'?: boolean;
+  'x-transaction'?: boolean;
+  'x-idempotent'?: boolean;
+}
+interface Document {
+  security?: unknown[];
+  paths: Record<string, Record<string, unknown>>;
+  components?: {
+    schemas?: { PermissionName?: { enum?: string[] } };
+    parameters?: Record<string, ParameterObject>;
+    responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+  };
 }
 
 const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -83,76 +141,258 @@ function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined)
   });
 }
 
+/** Compiles on first use: 140 operations' validators are not all needed to start serving. */
+function lazy<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+const isBinary = (s: unknown): boolean => {
+  const o = s as Record<string, unknown> | undefined;
+  return !!o && o.type === 'string' && (o.format === 'binary' || typeof o.contentMediaType === 'string');
+};
+
+/** The kinds an upload field accepts, from `encoding.<field>.contentType` (MIME types) or `x-file-types`. */
+const KIND_OF_MIME: Record<string, string[]> = {
+  'application/pdf': ['pdf'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/png': ['png'],
+  'image/webp': ['webp'],
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
+  'text/csv': ['csv'],
+  'application/vnd.apple.pkpass': ['pkpass'],
+};
+
+function uploadSpecOf(operationId: string, media: MediaObject): UploadSpec {
+  const schema = (media.schema ?? {}) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const files = new Map<string, FileField>();
+  const fieldNames = new Set<string>();
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const multiple = prop.type === 'array' && isBinary(prop.items);
+    if (!multiple && !isBinary(prop)) {
+      fieldNames.add(name);
+      continue;
+    }
+    const one = (multiple ? prop.items : prop) as Record<string, unknown>;
+    const listed = (media.encoding?.[name]?.contentType ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const types = [
+      ...new Set([...listed.flatMap((m) => KIND_OF_MIME[m] ?? []), ...((one['x-file-types'] as string[]) ?? [])]),
+    ];
+    if (types.length === 0) throw new Error(`${operationId}: file field '${name}' declares no accepted types`);
+    files.set(name, {
+      name,
+      required: (schema.required ?? []).includes(name),
+      multiple,
+      maxItems: multiple ? Number(prop.maxItems ?? 10) : 1,
+      maxBytes: Number(one['x-max-bytes'] ?? DEFAULT_UPLOAD_BYTES),
+      types,
+    });
+  }
+  if (files.size === 0) throw new Error(`${operationId}: a multipart body needs at least one file field`);
+  return { files, fieldNames };
+}
+
+/** The multipart schema without its file fields: what the plain fields are validated against. */
+function fieldsSchemaOf(media: MediaObject, upload: UploadSpec): object {
+  const schema = (media.schema ?? {}) as Record<string, unknown> & {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  return {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => !upload.files.has(k))),
+    required: (schema.required ?? []).filter((k) => !upload.files.has(k)),
+  };
+}
+
+/** The statuses the router itself may answer for an operation: the contract must declare each of them. */
+export function routerStatuses(op: Pick<Operation, 'secured' | 'bodyMediaType' | 'planned'> & { params: boolean }) {
+  const needed = new Set<string>();
+  if (op.secured) needed.add('401').add('403');
+  if (op.planned) return needed.add('501');
+  if (op.bodyMediaType === 'application/json') needed.add('400').add('413').add('415').add('422');
+  if (op.bodyMediaType === 'multipart/form-data') needed.add('400').add('413').add('415').add('422');
+  if (op.params) needed.add('422');
+  return needed;
+}
+
 /**
- * Reads openapi/portal.yaml and compiles, for every operation, validators for its body, query and path
- * parameters. The contract is the only description of the shapes: nothing here repeats them.
+ * Reads openapi/portal.yaml and describes every operation, with validators for its body, parameters and
+ * answers compiled from the contract's own schemas on first use. The contract is the only description of the
+ * shapes and of the rules the router enforces: a rule the router cannot honour refuses to start the server.
  */
 export function loadContract(file = CONTRACT_FILE): Contract {
-  const doc = parse(readFileSync(file, 'utf8')) as {
-    security?: unknown[];
-    paths: Record<string, Record<string, unknown>>;
-    components?: { schemas?: { PermissionName?: { enum?: string[] } } };
-  };
+  const doc = parse(readFileSync(file, 'utf8')) as Document;
   const permissionNames = new Set(doc.components?.schemas?.PermissionName?.enum ?? []);
   const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
   const bodies = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   const params = new Ajv2020({ strict: false, allErrors: true, coerceTypes: 'array', useDefaults: true });
-  for (const ajv of [bodies, params]) {
+  const fields = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true, useDefaults: true });
+  const answers = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  for (const ajv of [bodies, params, fields, answers]) {
     addFormats(ajv);
     ajv.addSchema(doc, 'portal');
   }
+  const resolveParam = (p: ParameterObject): ParameterObject => {
+    if (!p.$ref) return p;
+    const name = p.$ref.replace('#/components/parameters/', '');
+    const found = doc.components?.parameters?.[name];
+    if (!found) throw new Error(`unknown parameter ${p.$ref}`);
+    return found;
+  };
 
   const operations: Operation[] = [];
+  const problems: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    const shared = (item.parameters as ParameterObject[] | undefined) ?? [];
+    const shared = ((item.parameters as ParameterObject[] | undefined) ?? []).map(resolveParam);
     for (const method of HTTP_METHODS) {
       const op = item[method] as OperationObject | undefined;
       if (!op) continue;
-      const all = [...shared, ...(op.parameters ?? [])];
-      const compileParams = (where: 'query' | 'path'): ValidateFunction | null => {
-        const list = all.filter((p) => p.in === where);
-        if (list.length === 0) return null;
-        return params.compile({
-          type: 'object',
-          properties: Object.fromEntries(list.map((p) => [p.name, inDocument(p.schema ?? {})])),
-          required: list.filter((p) => p.required || where === 'path').map((p) => p.name),
+      const id = op.operationId;
+      const all = [...shared, ...(op.parameters ?? []).map(resolveParam)];
+      const compileParams = (where: 'query' | 'path' | 'header'): (() => ValidateFunction | null) =>
+        lazy(() => {
+          const list = all.filter((p) => p.in === where);
+          if (list.length === 0) return null;
+          const key = (p: ParameterObject) => (where === 'header' ? p.name.toLowerCase() : p.name);
+          return params.compile({
+            type: 'object',
+            properties: Object.fromEntries(list.map((p) => [key(p), inDocument(p.schema ?? {})])),
+            required: list.filter((p) => p.required || where === 'path').map(key),
+          });
         });
-      };
       const media = op.requestBody ? (Object.keys(op.requestBody.content)[0] as Operation['bodyMediaType']) : null;
+      const mediaObject = media ? op.requestBody?.content[media] : undefined;
       const bodyPointer = media
         ? `portal#/paths/${pointerEscape(path)}/${method}/requestBody/content/${pointerEscape(media)}/schema`
         : null;
-      const bodyValidator = bodyPointer && media === 'application/json' ? bodies.compile({ $ref: bodyPointer }) : null;
+      const bodyValidator = lazy(() =>
+        bodyPointer && media === 'application/json' ? bodies.compile({ $ref: bodyPointer }) : null,
+      );
+      const planned = op['x-status'] === 'planned';
+      const upload = media === 'multipart/form-data' && mediaObject && !planned ? uploadSpecOf(id, mediaObject) : null;
+      const fieldsValidator = lazy(() =>
+        upload && mediaObject ? fields.compile(inDocument(fieldsSchemaOf(mediaObject, upload))) : null,
+      );
       const queryValidator = compileParams('query');
       const pathValidator = compileParams('path');
-      const security = op.security ?? doc.security ?? [];
-      const permission = op['x-permission'] ?? null;
-      if (permission !== null && (!permissionNames.has(permission) || security.length === 0)) {
-        // a typo here would lock everyone out (or, without security, nobody could be checked): fail at start
-        throw new Error(`${op.operationId}: x-permission '${permission}' is not a PermissionName of a secured call`);
+      const headerValidator = compileParams('header');
+      const responseValidators = new Map<string, () => ValidateFunction | null>();
+      for (const [status, response] of Object.entries(op.responses)) {
+        const pointer = response.$ref
+          ? `portal${response.$ref}/content/application~1json/schema`
+          : `portal#/paths/${pointerEscape(path)}/${method}/responses/${status}/content/application~1json/schema`;
+        const declared = response.$ref
+          ? doc.components?.responses?.[response.$ref.replace('#/components/responses/', '')]
+          : response;
+        const hasJson = !!declared?.content?.['application/json']?.schema;
+        responseValidators.set(
+          status,
+          lazy(() => (hasJson ? answers.compile({ $ref: pointer }) : null)),
+        );
       }
+
+      const security = op.security ?? doc.security ?? [];
+      const secured = security.length > 0;
+      const rawPermission = op['x-permission'] ?? null;
+      const role = (op['x-role'] ?? null) as Role | null;
+      if (rawPermission !== null && rawPermission !== 'none' && !permissionNames.has(rawPermission)) {
+        // a typo here would lock everyone out: fail at start
+        problems.push(`${id}: x-permission '${rawPermission}' is not a PermissionName (or 'none')`);
+      }
+      if (role !== null && !(ROLES as readonly string[]).includes(role)) {
+        problems.push(`${id}: x-role '${role}' is not one of ${ROLES.join(', ')}`);
+      }
+      if ((rawPermission !== null || role !== null) && !secured) {
+        problems.push(`${id}: x-permission/x-role on a call without security cannot be checked`);
+      }
+      if (secured && rawPermission === null && role === null) {
+        // every secured call says who may call it, so that a call is closed before it is built
+        problems.push(`${id}: a secured call must declare x-permission (a name, or 'none' for every user) or x-role`);
+      }
+      const transaction = op['x-transaction'] === true;
+      const idempotent = op['x-idempotent'] === true;
+      const headerNames = all.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+      if (idempotent && !planned) {
+        if (!transaction) problems.push(`${id}: x-idempotent needs x-transaction (the reply is kept in the same one)`);
+        if (!secured) problems.push(`${id}: x-idempotent keys are per user, so the call needs security`);
+        if (!all.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key' && p.required)) {
+          problems.push(`${id}: x-idempotent needs the required Idempotency-Key header parameter`);
+        }
+      }
+      const responses = new Set(Object.keys(op.responses));
+      const needed = routerStatuses({
+        secured,
+        bodyMediaType: media,
+        planned,
+        params: all.some((p) => p.in !== 'cookie'),
+      });
+      const missing = [...needed].filter((s) => !responses.has(s));
+      if (missing.length > 0) problems.push(`${id}: the router may answer ${missing.join(', ')}; declare them`);
+
       operations.push({
-        operationId: op.operationId,
+        operationId: id,
         method,
         path,
         routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
-        secured: security.length > 0,
-        permission: permission as PermissionName | null,
+        secured,
+        permission: rawPermission === null || rawPermission === 'none' ? null : (rawPermission as PermissionName),
+        role,
         kycExempt: op['x-kyc-exempt'] === true,
-        planned: op['x-status'] === 'planned',
+        transaction,
+        idempotent,
+        planned,
         bodyMediaType: media,
         bodyRequired: op.requestBody?.required ?? false,
-        responses: new Set(Object.keys(op.responses)),
-        validateBody: (body) =>
-          bodyValidator && !bodyValidator(body) ? toFieldErrors('/body', bodyValidator.errors) : [],
-        validateQuery: (query) =>
-          queryValidator && !queryValidator(query) ? toFieldErrors('/query', queryValidator.errors) : [],
-        validatePath: (p) => (pathValidator && !pathValidator(p) ? toFieldErrors('/path', pathValidator.errors) : []),
+        upload,
+        arrayQuery: new Set(
+          all.filter((p) => p.in === 'query' && [p.schema?.type].flat().includes('array')).map((p) => p.name),
+        ),
+        headers: headerNames,
+        responses,
+        validateBody: (body) => {
+          const v = bodyValidator();
+          return v && !v(body) ? toFieldErrors('/body', v.errors) : [];
+        },
+        validateFields: (values) => {
+          const v = fieldsValidator();
+          return v && !v(values) ? toFieldErrors('/body', v.errors) : [];
+        },
+        validateQuery: (query) => {
+          const v = queryValidator();
+          return v && !v(query) ? toFieldErrors('/query', v.errors) : [];
+        },
+        validatePath: (p) => {
+          const v = pathValidator();
+          return v && !v(p) ? toFieldErrors('/path', v.errors) : [];
+        },
+        validateHeaders: (h) => {
+          const v = headerValidator();
+          return v && !v(h) ? toFieldErrors('/header', v.errors) : [];
+        },
+        validateResponse: (status, body) => {
+          const validator = responseValidators.get(String(status));
+          if (!validator) return [`${id} does not declare the status ${status}`];
+          const v = validator();
+          if (!v || v(body)) return [];
+          return (v.errors ?? []).map((e) => `${status} ${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+        },
       });
     }
   }
+  if (problems.length > 0)
+    throw new Error(`The contract (${file}) breaks the router's rules:\n- ${problems.join('\n- ')}`);
+  const byKey = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
+  const byId = new Map(operations.map((o) => [o.operationId, o]));
   return {
     operations,
-    find: (method, path) => operations.find((o) => o.method === method && o.path === path),
+    find: (method, path) => byKey.get(`${method} ${path}`),
+    byId: (operationId) => byId.get(operationId),
   };
 }

@@ -1,11 +1,14 @@
+import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { paths } from '../../openapi/schema';
 import { type AuthUser, authenticate } from '../auth/session';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
+import { claimKey, type KeyOf, keepReply, requestHash } from '../db/idempotency';
+import { inTransaction } from '../db/transaction';
 import { HttpError, MESSAGES, tooLarge } from '../http/errors';
+import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
 import type { Logger } from '../logger';
 import type { Contract, HttpMethod, Operation } from './contract';
 
@@ -14,6 +17,12 @@ export interface Deps {
   clock: Clock;
   log: Logger;
   contract: Contract;
+  /** Uploaded files live in `<dataDir>/uploads`, outside any served folder. */
+  dataDir: string;
+  /** Check every answer against the contract (tests, development): an answer off the contract becomes a 500. */
+  validateResponses: boolean;
+  /** How many proxies in front of us we trust to write X-Forwarded-For (TRUST_PROXY); 0 or absent: none. */
+  trustedProxies?: number;
 }
 
 export type AppEnv = { Variables: { requestId: string } };
@@ -33,7 +42,11 @@ export type Reply<O> = O extends { responses: infer R }
       [S in keyof R & number]: { status: S; body: JsonOf<R[S]>; headers?: Record<string, string> };
     }[keyof R & number]
   : never;
-type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
+type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : O extends { requestBody?: { content: { 'multipart/form-data': infer F } } }
+    ? F
+    : undefined;
 type ParamsOf<O, Where extends 'query' | 'path'> = O extends { parameters: { [K in Where]?: infer Q } }
   ? [Q] extends [never | undefined]
     ? Record<string, never>
@@ -41,96 +54,278 @@ type ParamsOf<O, Where extends 'query' | 'path'> = O extends { parameters: { [K 
   : Record<string, never>;
 
 export interface HandlerInput<O> {
+  /** The JSON body, or the plain fields of a multipart body (coerced to their declared types). */
   body: BodyOf<O>;
   query: ParamsOf<O, 'query'>;
   params: ParamsOf<O, 'path'>;
+  /** The files of a multipart body by field, stored and recorded in `files` in the call's transaction. */
+  files: Record<string, StoredFile[]>;
   /** The caller; reading it on an operation without security is a programming error. */
   user: AuthUser;
   c: Context<AppEnv>;
 }
 
 export type Handler<O> = (input: HandlerInput<O>, deps: Deps) => Promise<Reply<O>> | Reply<O>;
+interface AnyReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+/** A handler bound by operation id, without the contract's types: for the router's own test contract. */
+export type LooseHandler = (input: HandlerInput<unknown>, deps: Deps) => Promise<AnyReply> | AnyReply;
+
+const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
+const mediaTypeOf = (header: string | undefined) => (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** The KYC status that holds a caller: a seller's own, a team member's seller's (see auth/session). */
+const heldKycStatus = (user: AuthUser): number => user.seller_kyc_status;
+
+/** How much of an oversized body is read and thrown away so that its connection can carry the next request. */
+const DRAIN_LIMIT = 1024 * 1024;
 
 /**
- * Binds handlers to the contract's operations. `route('/auth/login', 'post', handler)` only compiles when
- * the handler answers what the contract allows, and at run time the request is authenticated (when the
- * operation has security) and validated against the contract before the handler runs.
+ * Reads a JSON body up to the limit, without trusting Content-Length. An oversized body is read to its end
+ * and discarded (up to DRAIN_LIMIT) before the 413, because giving up half-way would close the connection
+ * and the next request on it would fail; a body larger still gets its 413 with `Connection: close`.
+ */
+async function readJsonText(c: Context<AppEnv>): Promise<string> {
+  const declared = Number(c.req.header('content-length') ?? Number.NaN);
+  // the server itself discards a body that was never read, so a declared size needs no draining here
+  if (declared > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
+  const body = c.req.raw.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size <= JSON_BODY_LIMIT) chunks.push(value);
+      else if (size > JSON_BODY_LIMIT + DRAIN_LIMIT) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(JSON_BODY_LIMIT, { Connection: 'close' });
+      }
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new ClientClosedRequest();
+  }
+  if (size > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Binds handlers to the contract's operations. `route('/auth/login', 'post', handler)` only compiles when the
+ * handler answers what the contract allows. At run time, before the handler: the token (when the operation has
+ * security), the KYC hold, `x-role` and `x-permission`; then the path, query, header and body are validated
+ * against the contract (multipart bodies streamed to disk with their limits). The handler runs inside one
+ * transaction when the operation says `x-transaction`, and an `x-idempotent` operation keeps its first
+ * successful reply under the caller's Idempotency-Key in that same transaction.
  */
 export function createRouter(app: Hono<AppEnv>, deps: Deps) {
   const bound = new Set<Operation>();
+  const uploadDir = join(deps.dataDir, 'uploads');
 
-  function mount(
-    op: Operation,
-    run: (input: HandlerInput<unknown>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
-  ) {
-    const limit = bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw tooLarge(JSON_BODY_LIMIT);
-      },
-    });
+  async function caller(op: Operation, c: Context<AppEnv>): Promise<AuthUser | null> {
+    if (!op.secured) return null;
+    const header = c.req.header('authorization');
+    if (!header) throw new HttpError(401, MESSAGES.loginRequired);
+    const token = BEARER.exec(header)?.[1];
+    const user = token ? await authenticate(deps.db, deps.clock, `Bearer ${token}`) : null;
+    if (!user) throw new HttpError(401, MESSAGES.sessionExpired);
+    // the KYC hold on the server too: a seller without approved KYC (or a member of such a seller's team)
+    // reaches only the calls the KYC page needs
+    const held = (user.user_type === 'sellers' || user.user_type === 'team_members') && heldKycStatus(user) !== 1;
+    if (held && !op.kycExempt) throw new HttpError(403, MESSAGES.kycRequired);
+    if (op.role === 'admin' && user.user_type !== 'admin') throw new HttpError(403, MESSAGES.forbidden);
+    if (op.role === 'seller' && user.user_type !== 'sellers') throw new HttpError(403, MESSAGES.forbidden);
+    if (op.permission !== null && !user.permissions.has(op.permission)) throw new HttpError(403, MESSAGES.forbidden);
+    return user;
+  }
+
+  function queryOf(op: Operation, c: Context<AppEnv>): Record<string, unknown> {
+    const query: Record<string, unknown> = {};
+    for (const [name, values] of Object.entries(c.req.queries())) {
+      // a repeated scalar parameter stays a list, which its schema then refuses
+      query[name] = op.arrayQuery.has(name) || values.length > 1 ? values : values[0];
+    }
+    return query;
+  }
+
+  function headersOf(op: Operation, c: Context<AppEnv>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const name of op.headers) {
+      const value = c.req.header(name);
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+
+  async function bodyOf(op: Operation, c: Context<AppEnv>) {
+    if (!op.bodyMediaType) return { body: undefined, files: {} as Record<string, StoredFile[]> };
+    const encoding = c.req.header('content-encoding');
+    if (encoding && encoding.trim().toLowerCase() !== 'identity') throw new HttpError(415, MESSAGES.encoded);
+    if (op.bodyMediaType === 'multipart/form-data' && op.upload) {
+      const received = await receiveMultipart(c.req.raw, op.upload, uploadDir);
+      const errors = op.validateFields(received.fields);
+      if (errors.length > 0) {
+        removeFiles(received.files);
+        throw new HttpError(422, MESSAGES.validation, errors);
+      }
+      return { body: received.fields as unknown, files: received.files };
+    }
+    const text = await readJsonText(c);
+    if (text.length === 0 && !op.bodyRequired) return { body: undefined, files: {} };
+    if (mediaTypeOf(c.req.header('content-type')) !== 'application/json') throw new HttpError(415, MESSAGES.needsJson);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, MESSAGES.invalidJson);
+    }
+    const errors = op.validateBody(body);
+    if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
+    return { body, files: {} };
+  }
+
+  async function recordFiles(db: Db, op: Operation, user: AuthUser | null, files: Record<string, StoredFile[]>) {
+    const rows = Object.values(files)
+      .flat()
+      .map((f) => ({
+        id: f.id,
+        owner_id: user?.id ?? 0,
+        operation_id: op.operationId,
+        field: f.field,
+        kind: f.kind,
+        mime: f.mime,
+        size: f.size,
+        sha256: f.sha256,
+        original_name: f.originalName,
+        created_at: deps.clock.now().toISOString(),
+      }));
+    if (rows.length > 0) await db.insertInto('files').values(rows).execute();
+  }
+
+  function check(op: Operation, reply: AnyReply): AnyReply {
+    if (!deps.validateResponses) return reply;
+    const problems = op.validateResponse(reply.status, reply.body);
+    if (problems.length > 0) {
+      deps.log.error({ operationId: op.operationId, problems }, 'an answer does not match the contract');
+      throw new Error(`${op.operationId} answered off the contract: ${problems.join('; ')}`);
+    }
+    return reply;
+  }
+
+  function mount(op: Operation, run: LooseHandler) {
     const handle = async (c: Context<AppEnv>) => {
-      let user: AuthUser | null = null;
-      if (op.secured) {
-        const header = c.req.header('authorization');
-        if (!header) throw new HttpError(401, MESSAGES.loginRequired);
-        user = await authenticate(deps.db, deps.clock, header);
-        if (!user) throw new HttpError(401, MESSAGES.sessionExpired);
-        // the KYC gate on the server too: a seller without approved KYC reaches only the KYC page's calls
-        if (user.user_type === 'sellers' && user.kyc_status !== 1 && !op.kycExempt) {
-          throw new HttpError(403, MESSAGES.kycRequired);
+      let files: Record<string, StoredFile[]> = {};
+      let keepFiles = false;
+      try {
+        const user = await caller(op, c);
+        const params = { ...c.req.param() } as Record<string, unknown>;
+        const query = queryOf(op, c);
+        const headers = headersOf(op, c);
+        const errors = [...op.validatePath(params), ...op.validateQuery(query), ...op.validateHeaders(headers)];
+        if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
+        const received = await bodyOf(op, c);
+        files = received.files;
+        const input = (db: Db) =>
+          [
+            {
+              body: received.body,
+              query,
+              params,
+              files,
+              c,
+              get user(): AuthUser {
+                if (!user) throw new Error(`${op.operationId} has no security: there is no user`);
+                return user;
+              },
+            } as HandlerInput<unknown>,
+            { ...deps, db },
+          ] as const;
+
+        let reply: AnyReply;
+        if (!op.transaction) {
+          reply = await run(...input(deps.db));
+        } else {
+          const key: KeyOf | null =
+            op.idempotent && user
+              ? { userId: user.id, operationId: op.operationId, key: String(headers['idempotency-key']) }
+              : null;
+          const hash = key
+            ? requestHash({
+                method: op.method,
+                path: c.req.path,
+                query,
+                body: received.body,
+                files: Object.values(files)
+                  .flat()
+                  .map((f) => [f.field, f.sha256]),
+              })
+            : '';
+          let committedFiles = false;
+          reply = await inTransaction(
+            deps.db,
+            async (trx) => {
+              committedFiles = false;
+              if (key) {
+                const claim = await claimKey(trx, key, hash, deps.clock.now());
+                if (claim.kind === 'mismatch') {
+                  throw new HttpError(422, MESSAGES.idempotencyMismatch, [
+                    { path: '/header/idempotency-key', message: 'was already used with a different request' },
+                  ]);
+                }
+                if (claim.kind === 'replay') {
+                  return { status: claim.status, body: claim.body, headers: { 'Idempotent-Replayed': 'true' } };
+                }
+              }
+              await recordFiles(trx, op, user, files);
+              const result = check(op, await run(...input(trx)));
+              if (key && result.status < 400) await keepReply(trx, key, result.status, result.body);
+              committedFiles = result.status < 400;
+              return result;
+            },
+            // an error reply undoes whatever the handler wrote (and the key stays free for a corrected retry)
+            (result) => result.status < 400,
+          );
+          keepFiles = committedFiles;
         }
-        if (op.permission !== null && !user.permissions.has(op.permission)) {
-          throw new HttpError(403, MESSAGES.forbidden);
+        reply = check(op, reply);
+        return c.json(reply.body as never, reply.status as ContentfulStatusCode, reply.headers);
+      } catch (error) {
+        if (deps.validateResponses && error instanceof HttpError && !op.responses.has(String(error.status))) {
+          deps.log.error({ operationId: op.operationId, status: error.status }, 'an undeclared status was thrown');
+          throw new Error(`${op.operationId} threw the undeclared status ${error.status}: ${error.message}`);
         }
+        throw error;
+      } finally {
+        if (!keepFiles) removeFiles(files);
       }
-      const params = { ...c.req.param() } as Record<string, unknown>;
-      const query = { ...c.req.query() } as Record<string, unknown>;
-      const errors = [...op.validatePath(params), ...op.validateQuery(query)];
-      let body: unknown;
-      if (op.bodyMediaType === 'application/json') {
-        const text = await c.req.text();
-        if (text.length > 0 || op.bodyRequired) {
-          if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-            throw new HttpError(415, MESSAGES.needsJson);
-          }
-          try {
-            body = JSON.parse(text);
-          } catch {
-            throw new HttpError(400, MESSAGES.invalidJson);
-          }
-          errors.push(...op.validateBody(body));
-        }
-      }
-      if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
-      const input = {
-        body,
-        query,
-        params,
-        c,
-        get user(): AuthUser {
-          if (!user) throw new Error(`${op.operationId} has no security: there is no user`);
-          return user;
-        },
-      } as HandlerInput<unknown>;
-      const reply = await run(input);
-      return c.json(reply.body, reply.status as ContentfulStatusCode, reply.headers);
     };
-    // a call without a body never reads one, so only calls with a body need the limit
-    if (op.bodyMediaType) app.on(op.method.toUpperCase(), op.routePath, limit, handle);
-    else app.on(op.method.toUpperCase(), op.routePath, handle);
+    app.on(op.method.toUpperCase(), op.routePath, handle);
     bound.add(op);
+  }
+
+  function bindOperation(op: Operation, handler: LooseHandler) {
+    if (bound.has(op)) throw new Error(`${op.operationId} is bound twice`);
+    if (op.planned) throw new Error(`${op.operationId} is marked x-status: planned; complete its schemas first`);
+    mount(op, handler);
   }
 
   return {
     route<P extends keyof paths, M extends MethodsOf<P>>(path: P, method: M, handler: Handler<Op<P, M>>): void {
       const op = deps.contract.find(method, path);
       if (!op) throw new Error(`${method.toUpperCase()} ${path} is not in the contract`);
-      if (bound.has(op)) throw new Error(`${op.operationId} is bound twice`);
-      mount(
-        op,
-        async (input) => handler(input as HandlerInput<Op<P, M>>, deps) as Promise<{ status: number; body: unknown }>,
-      );
+      bindOperation(op, handler as unknown as LooseHandler);
+    },
+    /** Binds by operation id without the contract's types (the router's own tests use a contract of their own). */
+    bind(operationId: string, handler: LooseHandler): void {
+      const op = deps.contract.byId(operationId);
+      if (!op) throw new Error(`${operationId} is not in the contract`);
+      bindOperation(op, handler);
     },
     /** Every operation of the contract that has no handler yet answers 501 with the envelope. */
     bindPlanned(): Operation[] {

@@ -1,46 +1,61 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, databasePragmas, openDatabase } from './database';
-import { migrateToLatest } from './migrate';
+import { type FreshDatabase, freshDatabase } from '../test-support';
+import { databasePragmas, engineOf } from './database';
+import { MIGRATION_NAMES, migrateToLatest } from './migrate';
 
-describe('the embedded database', () => {
-  let dir: string;
-  let db: Db;
+/** Runs on the test engine: SQLite by default, Postgres with TEST_ENGINE=postgres (see server/test-support.ts). */
+describe('the database', () => {
+  let d: FreshDatabase;
   let firstRun: string[];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'sb-portal-db-'));
-    db = openDatabase(join(dir, 'nested', 'portal.sqlite'));
-    firstRun = await migrateToLatest(db);
+    d = await freshDatabase();
+    firstRun = await migrateToLatest(d.db);
   });
   afterAll(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await d?.close();
   });
 
-  it('runs in WAL mode with synchronous=FULL and foreign keys on', async () => {
-    expect(await databasePragmas(db)).toEqual({ journal_mode: 'wal', synchronous: 2, foreign_keys: 1 });
+  it('keeps every committed write through a crash: WAL with synchronous=FULL on SQLite, fsync on Postgres', async () => {
+    expect(engineOf(d.db)).toBe(d.engine);
+    if (d.engine === 'sqlite') {
+      expect(await databasePragmas(d.db)).toEqual({ journal_mode: 'wal', synchronous: 2, foreign_keys: 1 });
+    } else {
+      const show = async (name: string) =>
+        (await sql.raw<Record<string, string>>(`SHOW ${name}`).execute(d.db)).rows[0]?.[name];
+      expect(await show('fsync')).toBe('on');
+      expect(await show('synchronous_commit')).toBe('on');
+    }
   });
 
-  it('applies every migration once, and a second run applies nothing and changes nothing', async () => {
-    expect(firstRun).toEqual(['0001-init', '0002-sales-notifications', '0003-login-failures']);
-    const tables = async () =>
-      (await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master ORDER BY name`.execute(db)).rows;
+  it('applies every migration once, in order, and a second run applies nothing and changes nothing', async () => {
+    expect(firstRun).toEqual(MIGRATION_NAMES);
+    expect([...MIGRATION_NAMES].sort()).toEqual(MIGRATION_NAMES);
+    const tables = async () => JSON.stringify(await d.db.introspection.getTables());
     const before = await tables();
-    expect(before.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['users', 'auth_tokens', 'activity_log', 'countries', 'cities', 'currencies']),
-    );
-    expect(await migrateToLatest(db)).toEqual([]);
-    expect(await migrateToLatest(db)).toEqual([]);
+    expect(await migrateToLatest(d.db)).toEqual([]);
+    expect(await migrateToLatest(d.db)).toEqual([]);
     expect(await tables()).toEqual(before);
   });
 
   it('enforces foreign keys', async () => {
-    await expect(db.insertInto('cities').values({ country_id: 999_999, name: 'Nowhere' }).execute()).rejects.toThrow(
-      /FOREIGN KEY/,
+    await expect(d.db.insertInto('cities').values({ country_id: 999_999, name: 'Nowhere' }).execute()).rejects.toThrow(
+      /FOREIGN KEY|foreign key constraint/i,
     );
+  });
+
+  it('gives generated ids that are never reused after a delete', async () => {
+    const insert = async (name: string) =>
+      (
+        await d.db
+          .insertInto('countries')
+          .values({ name, short_name: name.slice(0, 4), dialing_code: '+0', phone_code: 0 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const first = await insert('Testland');
+    await d.db.deleteFrom('countries').where('id', '=', first).execute();
+    expect(await insert('Otherland')).toBeGreaterThan(first);
   });
 });

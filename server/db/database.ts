@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type Kysely as AnyKysely, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -66,7 +66,7 @@ function openSqlite(file: string) {
 }
 
 /** Which engine a Kysely instance (or a transaction of it) runs on. */
-export function engineOf(db: AnyKysely<unknown>): Engine {
+export function engineOf(db: { getExecutor(): { readonly adapter: unknown } }): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 

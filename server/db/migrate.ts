@@ -3,13 +3,20 @@ import type { Db } from './database';
 import * as m0001 from './migrations/0001-init';
 import * as m0002 from './migrations/0002-sales-notifications';
 import * as m0003 from './migrations/0003-login-failures';
+import * as m0004 from './migrations/0004-idempotency-files';
+import * as m0005 from './migrations/0005-login-throttle';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
   '0001-init': m0001,
   '0002-sales-notifications': m0002,
   '0003-login-failures': m0003,
+  '0004-idempotency-files': m0004,
+  '0005-login-throttle': m0005,
 };
+
+/** The migrations' names in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 class InlineProvider implements MigrationProvider {
   async getMigrations() {

@@ -13,12 +13,15 @@ export interface Database {
   user_permissions: UserPermissionTable;
   auth_tokens: AuthTokenTable;
   login_failures: LoginFailureTable;
+  login_client_failures: LoginClientFailureTable;
   activity_log: ActivityTable;
   events: EventTable;
   listings: ListingTable;
   orders: OrderTable;
   notifications: NotificationTable;
   seed_fixtures: SeedFixtureTable;
+  idempotency_keys: IdempotencyKeyTable;
+  files: FileTable;
 }
 
 export interface CurrencyTable {
@@ -77,6 +80,19 @@ export interface LoginFailureTable {
   failed_logins: number;
   locked_until: string | null;
   last_failed_at: string;
+  /** Tries being verified now (see server/auth/throttle.ts); they stop counting after `in_flight_until`. */
+  in_flight: Generated<number>;
+  in_flight_until: string | null;
+}
+
+/** The same counter per client: a socket address, the address a trusted proxy forwarded, or an IPv6 /64. */
+export interface LoginClientFailureTable {
+  client: string;
+  failed_logins: number;
+  locked_until: string | null;
+  last_failed_at: string;
+  in_flight: Generated<number>;
+  in_flight_until: string | null;
 }
 
 export interface AuthTokenTable {
@@ -163,4 +179,33 @@ export interface NotificationTable {
 export interface SeedFixtureTable {
   name: string;
   applied_at: string;
+}
+
+export interface IdempotencyKeyTable {
+  user_id: number;
+  operation_id: string;
+  idem_key: string;
+  /** SHA-256 of the request (method, path, query, body, files): the same key with another request is refused. */
+  request_hash: string;
+  /** The kept reply's HTTP status; 0 only inside the transaction that is still running the call. */
+  status: number;
+  /** The kept reply's JSON body. */
+  response: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface FileTable {
+  /** The random name the file is stored under in DATA_DIR/uploads. */
+  id: string;
+  owner_id: number;
+  operation_id: string;
+  field: string;
+  /** What the first bytes show: 'pdf', 'jpg', 'png', 'xlsx', 'csv'... */
+  kind: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  original_name: string;
+  created_at: string;
 }

@@ -22,11 +22,15 @@ export const MESSAGES = {
   sessionExpired: 'Your session has expired. Please log in again.',
   forbidden: "You don't have permission to access this.",
   notImplemented: 'This call is part of the contract but is not available yet.',
+  needsMultipart: 'The request body must be multipart/form-data (Content-Type: multipart/form-data; boundary=...).',
+  encoded: 'Compressed request bodies are not accepted (Content-Encoding must be absent or identity).',
+  idempotencyMismatch:
+    'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
 } as const;
 
-export function tooLarge(limitBytes: number): HttpError {
+export function tooLarge(limitBytes: number, headers?: Record<string, string>): HttpError {
   const limit = limitBytes >= 1024 * 1024 ? `${limitBytes / 1024 / 1024} MB` : `${limitBytes / 1024} KB`;
-  return new HttpError(413, `The request body is too large (the limit is ${limit}).`);
+  return new HttpError(413, `The request body is too large (the limit is ${limit}).`, undefined, headers);
 }
 
 export function envelopeOf(error: HttpError) {

@@ -1,0 +1,164 @@
+import { type Selectable, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FreshDatabase, freshDatabase } from '../test-support';
+import { migrateToLatest } from './migrate';
+import type { Database } from './schema';
+
+/**
+ * server/db/schema.ts (what the code believes) against the migrated database (what is there), on the test
+ * engine. The expected columns below are checked by the compiler against schema.ts: a column added to an
+ * interface and not here, or listed as nullable when its type is not, does not compile; the test then checks
+ * the database has exactly these tables, columns and nullabilities.
+ */
+type Columns<T> = keyof Selectable<T> & string;
+type Nullable<T> = { [K in Columns<T>]: null extends Selectable<T>[K] ? K : never }[Columns<T>];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+function table<T>() {
+  return <const C extends readonly Columns<T>[], const N extends readonly Nullable<T>[]>(
+    columns: C & (Same<C[number], Columns<T>> extends true ? unknown : { missing: Exclude<Columns<T>, C[number]> }),
+    nullable: N & (Same<N[number], Nullable<T>> extends true ? unknown : { missing: Exclude<Nullable<T>, N[number]> }),
+  ) => ({ columns: [...columns].sort(), nullable: [...nullable].sort() });
+}
+
+const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[] } } = {
+  currencies: table<Database['currencies']>()(['code', 'name', 'symbol', 'minor_unit'], []),
+  countries: table<Database['countries']>()(['id', 'name', 'short_name', 'dialing_code', 'phone_code'], []),
+  cities: table<Database['cities']>()(['id', 'country_id', 'name'], []),
+  users: table<Database['users']>()(
+    [
+      'id',
+      'email',
+      'password_hash',
+      'first_name',
+      'last_name',
+      'user_type',
+      'kyc_status',
+      'kyc_rejection_reason',
+      'team_owner_id',
+      'currency',
+      'user_token',
+      'created_at',
+      'deleted_at',
+    ],
+    ['kyc_rejection_reason', 'team_owner_id', 'deleted_at'],
+  ),
+  permissions: table<Database['permissions']>()(['name', 'label', 'position'], []),
+  user_permissions: table<Database['user_permissions']>()(['user_id', 'permission_name', 'is_can_access'], []),
+  auth_tokens: table<Database['auth_tokens']>()(
+    ['token_hash', 'user_id', 'created_at', 'expires_at', 'revoked_at'],
+    ['revoked_at'],
+  ),
+  login_failures: table<Database['login_failures']>()(
+    ['email', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
+    ['locked_until', 'in_flight_until'],
+  ),
+  login_client_failures: table<Database['login_client_failures']>()(
+    ['client', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
+    ['locked_until', 'in_flight_until'],
+  ),
+  activity_log: table<Database['activity_log']>()(['id', 'user_id', 'type', 'description', 'created_at'], []),
+  events: table<Database['events']>()(
+    [
+      'id',
+      'name',
+      'home_team',
+      'away_team',
+      'tournament',
+      'event_date',
+      'event_time',
+      'stadium_name',
+      'city_id',
+      'country_id',
+    ],
+    [],
+  ),
+  listings: table<Database['listings']>()(
+    [
+      'id',
+      'seller_id',
+      'event_id',
+      'category',
+      'ticket_block',
+      'row',
+      'ticket_type_id',
+      'quantity',
+      'price',
+      'currency',
+      'created_at',
+    ],
+    [],
+  ),
+  orders: table<Database['orders']>()(
+    [
+      'id',
+      'booking_no',
+      'listing_id',
+      'seller_id',
+      'event_id',
+      'quantity',
+      'amount',
+      'currency',
+      'status',
+      'created_at',
+      'updated_at',
+    ],
+    [],
+  ),
+  notifications: table<Database['notifications']>()(
+    ['id', 'user_id', 'name', 'description', 'viewed', 'created_at'],
+    [],
+  ),
+  seed_fixtures: table<Database['seed_fixtures']>()(['name', 'applied_at'], []),
+  idempotency_keys: table<Database['idempotency_keys']>()(
+    ['user_id', 'operation_id', 'idem_key', 'request_hash', 'status', 'response', 'created_at', 'expires_at'],
+    [],
+  ),
+  files: table<Database['files']>()(
+    ['id', 'owner_id', 'operation_id', 'field', 'kind', 'mime', 'size', 'sha256', 'original_name', 'created_at'],
+    [],
+  ),
+};
+
+describe('server/db/schema.ts against the migrated database', () => {
+  let d: FreshDatabase;
+  let actual: Map<string, { columns: string[]; nullable: string[] }>;
+
+  beforeAll(async () => {
+    d = await freshDatabase();
+    await migrateToLatest(d.db);
+    const tables = await d.db.introspection.getTables();
+    // SQLite reports a one-column primary key as nullable (its rowid alias never is null, and every key we
+    // insert is given), so on SQLite key columns are left out of the nullability comparison
+    const keyColumns = async (name: string) =>
+      d.engine === 'sqlite'
+        ? (
+            await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name}) WHERE pk > 0`.execute(d.db)
+          ).rows.map((r) => r.name)
+        : [];
+    actual = new Map();
+    for (const t of tables) {
+      const keys = await keyColumns(t.name);
+      actual.set(t.name, {
+        columns: t.columns.map((c) => c.name).sort(),
+        nullable: t.columns
+          .filter((c) => c.isNullable && !keys.includes(c.name))
+          .map((c) => c.name)
+          .sort(),
+      });
+    }
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('has exactly the tables schema.ts names', () => {
+    expect([...actual.keys()].sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const [name, expected] of Object.entries(EXPECTED)) {
+    it(`${name}: the same columns, and the same ones nullable`, () => {
+      expect(actual.get(name)).toEqual(expected);
+    });
+  }
+});
