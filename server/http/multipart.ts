@@ -164,7 +164,8 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
         file.resume();
         return fieldError([{ path: `/body/${name}`, message: 'is not an accepted file field' }]);
       }
-      const list = (files[name] ??= []);
+      const list = files[name] ?? [];
+      files[name] = list;
       if (list.length >= field.maxItems) {
         file.resume();
         return fieldError([{ path: `/body/${name}`, message: `accepts at most ${field.maxItems} file(s)` }]);
