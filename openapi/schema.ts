@@ -16,8 +16,15 @@ export interface paths {
         /**
          * Log in with email and password
          * @description Answers a bearer token valid for 24 hours. A wrong email or a wrong password get the same 401 message.
-         *     After 5 failures in a row an account is throttled (30 seconds between tries); after 10 it is locked for
-         *     15 minutes. While throttled or locked, every try answers 429 with `Retry-After`, whatever the password.
+         *     Failures are counted per email address (registered or not) and per client address. After 5 failures
+         *     in a row an address is throttled (30 seconds after each further failure); at the 10th it is locked for
+         *     15 minutes, and when the lock ends its count restarts at 5, so one more wrong guess throttles it again
+         *     for 30 seconds instead of locking it, while every fifth further failure locks it again. Failures are
+         *     forgotten after an hour without one. A client (its address, or its IPv6 /64) is throttled the same way
+         *     after 20 failures and locked after 50. While throttled or locked, every try answers 429 with
+         *     `Retry-After`, whatever the password. A correct password is never counted as a failure: tries that
+         *     arrive together wait their turn instead. When too many logins are being checked at once the answer is
+         *     503 with `Retry-After`.
          */
         post: operations["login"];
         delete?: never;
@@ -3190,7 +3197,12 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+        IdempotencyKey: string;
+        /** @description The spec's domain key header on form uploads; accepted, not required. */
+        DomainKey: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -3225,6 +3237,17 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            /** @description Too many logins are being checked right now; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     logout: {
