@@ -143,7 +143,7 @@ for (const [v, t] of times) {
   else console.info(`  ${v.name}${dropped}\n    fresh data dir: ${fmt(t.fresh)}\n    second start:   ${fmt(t.second)}`);
 }
 console.info(
-  `  load average after: ${loadavg()
+  `  load average after the starts: ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
@@ -167,22 +167,55 @@ const t2 = performance.now();
 console.log(JSON.stringify({ importMs: t1 - t0, loadMs: t2 - t1, operations: contract.operations.length }));
 `,
 );
-const imports = [];
-const loads = [];
-let operations = 0;
-for (let i = 0; i < runs; i++) {
-  const out = await new Promise((done, fail) => {
-    const child = spawn(process.execPath, [probe], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+// how much of loadContract() is reading the YAML, in a process of its own (the same module cold)
+const yamlProbe = join(probeDir, 'probe-yaml.mjs');
+writeFileSync(
+  yamlProbe,
+  `import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+const text = readFileSync(${JSON.stringify(join(ROOT, 'openapi/portal.yaml'))}, 'utf8');
+const t0 = performance.now();
+const doc = parse(text);
+const t1 = performance.now();
+JSON.parse(JSON.stringify(doc));
+const json = JSON.stringify(doc);
+const t2 = performance.now();
+JSON.parse(json);
+const t3 = performance.now();
+console.log(JSON.stringify({ yamlMs: t1 - t0, jsonMs: t3 - t2 }));
+`,
+);
+const runProbe = (file) =>
+  new Promise((done, fail) => {
+    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (d) => {
       text += d;
     });
-    child.once('exit', (code) => (code === 0 ? done(JSON.parse(text)) : fail(new Error(`probe exited ${code}`))));
+    child.once('exit', (code) => (code === 0 ? done(JSON.parse(text)) : fail(new Error(`${file} exited ${code}`))));
   });
+const imports = [];
+const loads = [];
+const yamls = [];
+const jsons = [];
+let operations = 0;
+for (let i = 0; i < runs; i++) {
+  const out = await runProbe(probe);
   imports.push(out.importMs);
   loads.push(out.loadMs);
   operations = out.operations;
+  const y = await runProbe(yamlProbe);
+  yamls.push(y.yamlMs);
+  jsons.push(y.jsonMs);
 }
 console.info(
-  `  contract (${operations} operations), built, in a fresh process\n    import (ajv, yaml, module): ${fmt(imports)}\n    loadContract():             ${fmt(loads)}`,
+  `  contract (${operations} operations), built, in a fresh process\n` +
+    `    import (ajv, yaml, module): ${fmt(imports)}\n` +
+    `    loadContract():             ${fmt(loads)}\n` +
+    `      of which parsing portal.yaml, about: ${fmt(yamls)} (the same document as JSON: ${fmt(jsons)})`,
+);
+console.info(
+  `  load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
 );
