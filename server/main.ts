@@ -1,31 +1,94 @@
-import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app';
 import { systemClock } from './clock';
-import { readConfig } from './config';
+import { type Config, readConfig, StartupError } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './db/seed/index';
+import { startHousekeeping } from './housekeeping';
 import { createLogger } from './logger';
 
-/** Opens (creating if needed) the database, migrates it, seeds demo data and serves the SPA and the API. */
-export async function startServer(overrides: Partial<ReturnType<typeof readConfig>> = {}) {
-  const config = { ...readConfig(), ...overrides };
-  const log = createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl ?? config.databaseFile);
-  const applied = await migrateToLatest(db);
-  const { createdUsers } = await seed(db, systemClock);
-  const app = createApp({ db, clock: systemClock, log, staticDir: config.staticDir });
-  const server = await new Promise<ReturnType<typeof serve>>((ready) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => ready(s));
+type FetchHandler = (request: Request, env: unknown) => Response | Promise<Response>;
+
+/** What a request gets in the seconds between taking the port and having the database ready. */
+const starting: FetchHandler = () =>
+  Response.json(
+    { success: false, message: 'The server is starting. Try again in a moment.' },
+    { status: 503, headers: { 'Retry-After': '1', 'Cache-Control': 'no-store' } },
+  );
+
+/** Listens, or says in one line why it cannot (the port is taken, or not ours to take). */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new StartupError(
+            `Port ${port} on ${host} is already in use (another SB Portal?). Stop it, or choose another port: PORT=${port + 1} npm start`,
+          ),
+        );
+      } else if (error.code === 'EACCES') {
+        reject(new StartupError(`Port ${port} on ${host} is not ours to use (EACCES). Choose a port above 1023.`));
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        reject(new StartupError(`HOST ${host} is not an address of this machine (${error.code}).`));
+      } else {
+        reject(error);
+      }
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  log.debug({ applied, createdUsers }, 'database ready');
-  const close = async () => {
-    await new Promise<void>((done) => server.close(() => done()));
-    await db.destroy();
-  };
-  return { config, port, close, applied, createdUsers };
+}
+
+/**
+ * Takes the port first (so that a port in use is said before any database is created), then opens (creating
+ * if needed), migrates and seeds the database, starts housekeeping and serves the SPA and the API.
+ */
+export async function startServer(overrides: Partial<Config> = {}) {
+  const config = { ...readConfig(), ...overrides };
+  const log = createLogger(config.logLevel, config.logFormat);
+  let handler: FetchHandler = starting;
+  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env) }) as Server;
+  await listen(server, config.port, config.host);
+  const closeServer = () => new Promise<void>((done) => server.close(() => done()));
+
+  let db: ReturnType<typeof openDatabase> | undefined;
+  try {
+    db = openDatabase(config.databaseUrl ?? config.databaseFile);
+    const applied = await migrateToLatest(db);
+    const { createdUsers } = await seed(db, systemClock);
+    const housekeeping = startHousekeeping(db, systemClock, log);
+    const app = createApp({
+      db,
+      clock: systemClock,
+      log,
+      staticDir: config.staticDir,
+      dataDir: config.dataDir,
+      trustProxy: config.trustProxy,
+    });
+    handler = (request, env) => app.fetch(request, env as never);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    log.debug({ applied, createdUsers }, 'database ready');
+    const openDb = db;
+    const close = async () => {
+      await closeServer();
+      await housekeeping.stop();
+      await openDb.destroy();
+    };
+    return { config, port, close, applied, createdUsers };
+  } catch (error) {
+    await closeServer();
+    await db?.destroy();
+    throw error;
+  }
 }
 
 /** A database URL as it may be printed: without its password. */
@@ -39,12 +102,30 @@ function redactUrl(url: string): string {
   }
 }
 
+const everywhere = new Set(['0.0.0.0', '::', '']);
+
 /** Starts with the configuration from the environment and prints the address and the demo accounts. */
 export async function serveAndAnnounce() {
-  const { port, config, applied, createdUsers, close } = await startServer();
+  let started: Awaited<ReturnType<typeof startServer>>;
+  try {
+    started = await startServer();
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    console.error(`SB Portal did not start: ${error.message}`);
+    process.exit(1);
+  }
+  const { port, config, applied, createdUsers, close } = started;
+  const shownHost = everywhere.has(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   const lines = [
     '',
-    `SB Portal is running at http://localhost:${port}/`,
+    `SB Portal is running at http://${shownHost}:${port}/`,
+    everywhere.has(config.host)
+      ? `  listening on every interface (HOST=${config.host}): other machines can reach it`
+      : `  listening on ${config.host} only (set HOST=0.0.0.0 to open it to other machines)`,
     `  database: ${config.databaseUrl ? redactUrl(config.databaseUrl) : config.databaseFile}${applied.length ? ` (migrated: ${applied.join(', ')})` : ''}`,
     createdUsers.length ? `  demo data created for ${createdUsers.length} accounts` : '  demo data already present',
     '',

@@ -2,7 +2,19 @@ import type { components } from '../../openapi/schema';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { UserType } from '../db/schema';
-import { decoyHash, verifyPassword } from './passwords';
+import { NO_SOCKET_CLIENT } from './client';
+import { type HashPool, hashPool, PoolFullError } from './hash-pool';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
+import {
+  CLIENT_SCOPE,
+  EMAIL_SCOPE,
+  type Reservation,
+  recordFailure,
+  recordSuccess,
+  release,
+  type Scope,
+  tryReserve,
+} from './throttle';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens';
 
 export type PermissionName = components['schemas']['PermissionName'];
@@ -24,26 +36,41 @@ export interface UserProfile {
 /** The caller of a secured operation: its profile, its token and the permissions it may use. */
 export interface AuthUser extends UserProfile {
   tokenHash: string;
+  /**
+   * The KYC status that holds this caller: a seller's own, a team member's seller's (a member inherits its
+   * seller's hold), anyone else's own.
+   */
+  seller_kyc_status: number;
+  /** The rejection reason that goes with `seller_kyc_status`. */
+  seller_kyc_rejection_reason: string | null;
   /** The names whose `is_can_access` is 1; the router checks an operation's `x-permission` against them. */
   permissions: ReadonlySet<PermissionName>;
 }
 
-/** After this many failures in a row every try waits THROTTLE_MS; after LOCK_AFTER the account locks. */
-export const THROTTLE_AFTER = 5;
-export const THROTTLE_MS = 30_000;
-export const LOCK_AFTER = 10;
-export const LOCK_MS = 15 * 60_000;
-
 export type LoginResult =
   | { kind: 'ok'; token: string; expiresAt: Date; user: UserProfile }
   | { kind: 'invalid' }
-  | { kind: 'locked'; retryAfterSeconds: number };
+  /** The address (`email`) or the client (`client`) is throttled or locked: 429 with `Retry-After`. */
+  | { kind: 'locked'; scope: 'email' | 'client'; retryAfterSeconds: number }
+  /** This client has as many tries being verified as it may have, all the while we waited: 429. */
+  | { kind: 'crowded'; retryAfterSeconds: number }
+  /** Too many logins are being verified right now: 503 with `Retry-After`. */
+  | { kind: 'busy'; retryAfterSeconds: number };
 
-export function lockMessage(retryAfterSeconds: number): string {
+export function lockMessage(retryAfterSeconds: number, scope: 'email' | 'client' = 'email'): string {
+  const wait = retryAfterSeconds > 60 ? `${Math.ceil(retryAfterSeconds / 60)} minutes` : `${retryAfterSeconds} seconds`;
+  if (scope === 'client') return `Too many failed attempts from your network. Try again in ${wait}.`;
   return retryAfterSeconds > 60
-    ? `Too many failed attempts. This account is locked; try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`
-    : `Too many failed attempts. Try again in ${retryAfterSeconds} seconds.`;
+    ? `Too many failed attempts. This account is locked; try again in ${wait}.`
+    : `Too many failed attempts. Try again in ${wait}.`;
 }
+
+export const CROWDED_MESSAGE = 'Too many logins at once from your network. Try again in a few seconds.';
+export const BUSY_MESSAGE = 'Too many people are logging in right now. Please try again in a few seconds.';
+
+/** How long a try waits for a slot while other tries on the same address or client are being verified. */
+export const SLOT_WAIT_MS = 30_000;
+const BUSY_RETRY_SECONDS = 5;
 
 const userColumns = [
   'users.id',
@@ -66,85 +93,133 @@ export async function logActivity(db: Db, clock: Clock, userId: number, type: st
     .execute();
 }
 
-export async function login(db: Db, clock: Clock, email: string, password: string): Promise<LoginResult> {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reserves a slot on a throttle row, waiting (polling the database, so that it works across processes) while
+ * tries in flight hold every slot: they end in a failure that throttles the key, or in a success that frees it.
+ */
+async function reserveSlot(db: Db, clock: Clock, scope: Scope, key: string): Promise<Reservation> {
+  const deadline = performance.now() + SLOT_WAIT_MS;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
+    const reservation = await tryReserve(db, scope, key, clock.now());
+    if (reservation.kind !== 'full' || performance.now() + pause > deadline) return reservation;
+    await sleep(pause);
+  }
+}
+
+export interface LoginOptions {
+  /** Who is calling (server/auth/client.ts); every try without one counts as the same client. */
+  client?: string;
+  /** The pool that bounds password hashing (tests give a pool of their own). */
+  pool?: HashPool;
+}
+
+/**
+ * Checks an email and password under both throttles (per address and per client, see server/auth/throttle.ts).
+ * The slow password check runs in the bounded hashing pool: when its queue is full the answer is 'busy' at
+ * once, and nothing is counted.
+ */
+export async function login(
+  db: Db,
+  clock: Clock,
+  email: string,
+  password: string,
+  options: LoginOptions = {},
+): Promise<LoginResult> {
   const key = email.trim().toLowerCase();
-  const now = clock.now();
-  const nowIso = now.toISOString();
-  const retryAfter = (lockedUntil: string) => Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 1000));
-  const gate = await db.selectFrom('login_failures').select('locked_until').where('email', '=', key).executeTakeFirst();
-  if (gate?.locked_until && gate.locked_until > nowIso) {
-    return { kind: 'locked', retryAfterSeconds: retryAfter(gate.locked_until) };
+  const client = options.client ?? NO_SOCKET_CLIENT;
+  const pool = options.pool ?? hashPool;
+  const busy = { kind: 'busy', retryAfterSeconds: BUSY_RETRY_SECONDS } as const;
+  // a full pool answers before any database write: a flood costs one comparison per request
+  if (pool.isFull()) return busy;
+
+  const byClient = await reserveSlot(db, clock, CLIENT_SCOPE, client);
+  if (byClient.kind === 'locked') return { kind: 'locked', scope: 'client', ...retry(byClient) };
+  // this client's tries held every slot all the while: it is the client that is too busy, not the server
+  if (byClient.kind === 'full') return { kind: 'crowded', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  const byEmail = await reserveSlot(db, clock, EMAIL_SCOPE, key);
+  if (byEmail.kind !== 'reserved') {
+    await release(db, CLIENT_SCOPE, client, clock.now());
+    return byEmail.kind === 'locked' ? { kind: 'locked', scope: 'email', ...retry(byEmail) } : busy;
   }
-  // Count this try per email (an account's or not), and throttle or lock from the fifth or tenth on, BEFORE
-  // the slow verification and in one statement: parallel tries cannot all slip past the throttle, and an
-  // unknown address is throttled exactly like a known one. A success deletes the count below.
-  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
-  const reserved = await db
-    .insertInto('login_failures')
-    .values({ email: key, failed_logins: 1, locked_until: null, last_failed_at: nowIso })
-    .onConflict((oc) =>
-      oc
-        .column('email')
-        .doUpdateSet((eb) => ({
-          failed_logins: eb('login_failures.failed_logins', '+', 1),
-          last_failed_at: nowIso,
-          locked_until: eb
-            .case()
-            .when('login_failures.failed_logins', '>=', LOCK_AFTER - 1)
-            .then(at(LOCK_MS))
-            .when('login_failures.failed_logins', '>=', THROTTLE_AFTER - 1)
-            .then(at(THROTTLE_MS))
-            .else(eb.ref('login_failures.locked_until'))
-            .end(),
-        }))
-        .where((eb) =>
-          eb.or([eb('login_failures.locked_until', 'is', null), eb('login_failures.locked_until', '<=', nowIso)]),
-        ),
-    )
-    .returning('failed_logins')
-    .executeTakeFirst();
-  if (!reserved) {
-    // another try locked this address since we read it
-    const row = await db
-      .selectFrom('login_failures')
-      .select('locked_until')
+
+  let user: (UserProfile & { password_hash: string }) | undefined;
+  let verified: boolean;
+  try {
+    user = await db
+      .selectFrom('users')
+      .select([...userColumns, 'users.password_hash'])
       .where('email', '=', key)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return { kind: 'locked', retryAfterSeconds: row?.locked_until ? retryAfter(row.locked_until) : THROTTLE_MS / 1000 };
+    // an unknown address costs the same hashing time as a wrong password
+    const stored = user?.password_hash ?? (await decoyHash());
+    verified = await verifyPassword(password, stored, (task) => pool.tryRun(task));
+  } catch (error) {
+    await release(db, EMAIL_SCOPE, key, clock.now());
+    await release(db, CLIENT_SCOPE, client, clock.now());
+    if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
+    throw error;
   }
-  const user = await db
-    .selectFrom('users')
-    .select([...userColumns, 'users.password_hash'])
-    .where('email', '=', key)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  // an unknown address costs the same hashing time as a wrong password
-  const verified = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+
+  const now = clock.now();
   if (!user || !verified) {
-    const failed = reserved.failed_logins;
-    const lockMs = failed >= LOCK_AFTER ? LOCK_MS : failed >= THROTTLE_AFTER ? THROTTLE_MS : 0;
-    return lockMs === 0 ? { kind: 'invalid' } : { kind: 'locked', retryAfterSeconds: lockMs / 1000 };
+    const emailWait = await recordFailure(db, EMAIL_SCOPE, key, now);
+    const clientWait = await recordFailure(db, CLIENT_SCOPE, client, now);
+    if (emailWait === 0 && clientWait === 0) return { kind: 'invalid' };
+    return emailWait >= clientWait
+      ? { kind: 'locked', scope: 'email', retryAfterSeconds: emailWait }
+      : { kind: 'locked', scope: 'client', retryAfterSeconds: clientWait };
   }
 
   const token = newToken();
   const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
   const tokenHash = hashToken(token);
+  const account = user;
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('login_failures').where('email', '=', key).execute();
+    await recordSuccess(trx, EMAIL_SCOPE, key, now);
     await trx
       .insertInto('auth_tokens')
       .values({
         token_hash: tokenHash,
-        user_id: user.id,
+        user_id: account.id,
         created_at: now.toISOString(),
         expires_at: expiresAt.toISOString(),
         revoked_at: null,
       })
       .execute();
-    await logActivity(trx, clock, user.id, 'logged_in', 'Logged in');
+    await logActivity(trx, clock, account.id, 'logged_in', 'Logged in');
   });
-  const { password_hash: _h, ...profile } = user;
+  // a success is no failure, but it does not wipe the client's count either (an attacker with an account of
+  // their own could otherwise reset it between guesses)
+  await release(db, CLIENT_SCOPE, client, now);
+  await rehashIfOutdated(db, account.id, account.password_hash, password, pool);
+  const { password_hash: _h, ...profile } = account;
   return { kind: 'ok', token, expiresAt, user: profile };
+}
+
+const retry = (r: { retryAfterSeconds: number }) => ({ retryAfterSeconds: r.retryAfterSeconds });
+
+/**
+ * A hash made with older scrypt parameters is replaced by one at today's, now that the password is known. Best
+ * effort: skipped when the pool is full (the next login does it), and only if nobody changed the hash meanwhile.
+ */
+async function rehashIfOutdated(db: Db, userId: number, stored: string, password: string, pool: HashPool) {
+  if (!needsRehash(stored)) return;
+  let fresh: string;
+  try {
+    fresh = await hashPassword(password, (task) => pool.tryRun(task));
+  } catch (error) {
+    if (error instanceof PoolFullError) return;
+    throw error;
+  }
+  await db
+    .updateTable('users')
+    .set({ password_hash: fresh })
+    .where('id', '=', userId)
+    .where('password_hash', '=', stored)
+    .execute();
 }
 
 /**
@@ -159,7 +234,7 @@ export async function authenticate(db: Db, clock: Clock, authorization: string |
     .selectFrom('auth_tokens')
     .innerJoin('users', 'users.id', 'auth_tokens.user_id')
     .leftJoin('users as owner', 'owner.id', 'users.team_owner_id')
-    .select(userColumns)
+    .select([...userColumns, 'owner.kyc_status as owner_kyc_status', 'owner.kyc_rejection_reason as owner_reason'])
     .where('auth_tokens.token_hash', '=', tokenHash)
     .where('auth_tokens.revoked_at', 'is', null)
     .where('auth_tokens.expires_at', '>', clock.now().toISOString())
@@ -173,7 +248,15 @@ export async function authenticate(db: Db, clock: Clock, authorization: string |
     .where('user_id', '=', row.id)
     .where('is_can_access', '=', 1)
     .execute();
-  return { ...row, tokenHash, permissions: new Set(allowed.map((p) => p.permission_name as PermissionName)) };
+  const { owner_kyc_status, owner_reason, ...profile } = row;
+  const inherits = profile.user_type === 'team_members' && owner_kyc_status !== null;
+  return {
+    ...profile,
+    tokenHash,
+    seller_kyc_status: inherits ? Number(owner_kyc_status) : profile.kyc_status,
+    seller_kyc_rejection_reason: inherits ? owner_reason : profile.kyc_rejection_reason,
+    permissions: new Set(allowed.map((p) => p.permission_name as PermissionName)),
+  };
 }
 
 export async function logout(db: Db, clock: Clock, user: AuthUser): Promise<void> {

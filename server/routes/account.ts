@@ -53,13 +53,14 @@ export function accountRoutes({ route }: Router) {
     };
   });
 
+  // a team member answers with its seller's status: the member inherits the seller's hold
   route('/account/kyc-status', 'get', ({ user }) => ({
     status: 200,
     body: {
       success: true,
       data: {
-        kyc_status: kyc(user.kyc_status),
-        rejection_reason: user.kyc_status === 2 ? user.kyc_rejection_reason : null,
+        kyc_status: kyc(user.seller_kyc_status),
+        rejection_reason: user.seller_kyc_status === 2 ? user.seller_kyc_rejection_reason : null,
       },
     },
   }));

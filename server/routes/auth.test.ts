@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../auth/passwords';
 import { login } from '../auth/session';
+import { newUserToken } from '../auth/tokens';
 import { DEMO_PASSWORD } from '../db/seed/index';
 import { freshServer } from '../test-support';
 
@@ -156,6 +158,45 @@ describe('login, session and own account', () => {
     const token = await s.loginAs('newseller@demo.test');
     expect((await get('/account/kyc-status', token)).body.data).toEqual({ kyc_status: 0, rejection_reason: null });
     expect((await get('/settings/my-account', token)).body.data).toMatchObject({ kyc_status: 0, user_type: 'sellers' });
+  });
+
+  it("answers a team member with its seller's KYC status: a member inherits its seller's hold", async () => {
+    const member = await s.loginAs('member@demo.test');
+    expect((await get('/account/kyc-status', member)).body.data).toEqual({ kyc_status: 1, rejection_reason: null });
+
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    const addMember = async (email: string, ownerEmail: string) => {
+      const owner = await userByEmail(ownerEmail);
+      await s.db
+        .insertInto('users')
+        .values({
+          email,
+          password_hash: passwordHash,
+          first_name: 'Team',
+          last_name: 'Member',
+          user_type: 'team_members',
+          kyc_status: 1,
+          kyc_rejection_reason: null,
+          team_owner_id: owner.id,
+          currency: 'GBP',
+          user_token: newUserToken(),
+          created_at: s.clock.now().toISOString(),
+          deleted_at: null,
+        })
+        .execute();
+      return s.loginAs(email);
+    };
+    const ofHeld = await addMember('member-of-held@demo.test', 'newseller@demo.test');
+    expect((await get('/account/kyc-status', ofHeld)).body.data).toEqual({ kyc_status: 0, rejection_reason: null });
+    // and the router holds it like its seller
+    expect((await get('/sales/sales-count', ofHeld)).status).toBe(403);
+
+    const rejected = await userByEmail('rejected@demo.test');
+    const ofRejected = await addMember('member-of-rejected@demo.test', 'rejected@demo.test');
+    expect((await get('/account/kyc-status', ofRejected)).body.data).toEqual({
+      kyc_status: 2,
+      rejection_reason: rejected.kyc_rejection_reason,
+    });
   });
 
   it('logs out: the token is revoked, a second logout answers 401, and both ends are in the activity log', async () => {

@@ -1,16 +1,31 @@
-import { lockMessage, login, logout } from '../auth/session';
+import { clientKey } from '../auth/client';
+import { BUSY_MESSAGE, CROWDED_MESSAGE, lockMessage, login, logout } from '../auth/session';
 import type { Router } from '../contract/router';
 
 export function authRoutes({ route }: Router) {
-  route('/auth/login', 'post', async ({ body }, { db, clock }) => {
-    const result = await login(db, clock, body.email, body.password);
+  route('/auth/login', 'post', async ({ body, c }, { db, clock, trustedProxies }) => {
+    const result = await login(db, clock, body.email, body.password, { client: clientKey(c, trustedProxies ?? 0) });
     if (result.kind === 'invalid') {
       return { status: 401, body: { success: false, message: 'Incorrect email or password.' } };
     }
     if (result.kind === 'locked') {
       return {
         status: 429,
-        body: { success: false, message: lockMessage(result.retryAfterSeconds) },
+        body: { success: false, message: lockMessage(result.retryAfterSeconds, result.scope) },
+        headers: { 'Retry-After': String(result.retryAfterSeconds) },
+      };
+    }
+    if (result.kind === 'crowded') {
+      return {
+        status: 429,
+        body: { success: false, message: CROWDED_MESSAGE },
+        headers: { 'Retry-After': String(result.retryAfterSeconds) },
+      };
+    }
+    if (result.kind === 'busy') {
+      return {
+        status: 503,
+        body: { success: false, message: BUSY_MESSAGE },
         headers: { 'Retry-After': String(result.retryAfterSeconds) },
       };
     }

@@ -146,7 +146,7 @@ describe('the demo seed', () => {
   it('stores passwords as self-describing scrypt hashes at OWASP cost, never the plain text', async () => {
     const rows = await s.db.selectFrom('users').select('password_hash').execute();
     for (const { password_hash } of rows) {
-      expect(password_hash).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
+      expect(password_hash).toMatch(/^scrypt\$65536\$8\$2\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
       expect(password_hash).not.toContain(DEMO_PASSWORD);
     }
     // a fresh salt per user

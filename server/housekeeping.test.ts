@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CLIENT_SCOPE, EMAIL_RULES, EMAIL_SCOPE, recordFailure, tryReserve } from './auth/throttle';
+import { manualClock } from './clock';
+import { migrateToLatest } from './db/migrate';
+import { registeredPrunes, registerPrune, runHousekeeping, startHousekeeping } from './housekeeping';
+import { type FreshDatabase, freshDatabase } from './test-support';
+
+describe('housekeeping', () => {
+  let fresh: FreshDatabase;
+  const clock = manualClock();
+
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    await migrateToLatest(fresh.db);
+  });
+  afterAll(async () => {
+    await fresh?.close();
+  });
+
+  const emails = async () =>
+    (await fresh.db.selectFrom('login_failures').select('email').orderBy('email').execute()).map((r) => r.email);
+  const clients = async () =>
+    (await fresh.db.selectFrom('login_client_failures').select('client').orderBy('client').execute()).map(
+      (r) => r.client,
+    );
+
+  it('prunes throttle rows once they say nothing: no lock, no live reservation, no remembered failure', async () => {
+    const { db } = fresh;
+    const at = clock.now();
+    // a failure an hour and a half old (forgotten), one just now, a lock running, a reservation in flight
+    await recordFailure(
+      db,
+      EMAIL_SCOPE,
+      'old@example.test',
+      new Date(at.getTime() - EMAIL_RULES.forgetMs - 30 * 60_000),
+    );
+    await recordFailure(db, EMAIL_SCOPE, 'recent@example.test', at);
+    for (let i = 0; i < EMAIL_RULES.lockAfter; i++) await recordFailure(db, EMAIL_SCOPE, 'locked@example.test', at);
+    expect(await tryReserve(db, EMAIL_SCOPE, 'inflight@example.test', at)).toEqual({ kind: 'reserved' });
+    await recordFailure(db, CLIENT_SCOPE, '203.0.113.1', new Date(at.getTime() - EMAIL_RULES.forgetMs - 1));
+    await recordFailure(db, CLIENT_SCOPE, '203.0.113.2', at);
+
+    expect(await runHousekeeping(db, clock)).toMatchObject({ 'login throttle': 2 });
+    expect(await emails()).toEqual(['inflight@example.test', 'locked@example.test', 'recent@example.test']);
+    expect(await clients()).toEqual(['203.0.113.2']);
+
+    // an hour and a bit later: the lock (15 minutes) has ended, the reservation expired, the failures forgotten
+    clock.advance(EMAIL_RULES.forgetMs + 1_000);
+    expect(await runHousekeeping(db, clock)).toMatchObject({ 'login throttle': 4 });
+    expect(await emails()).toEqual([]);
+    expect(await clients()).toEqual([]);
+  });
+
+  it('runs the tasks other modules register, and one that fails does not stop the others', async () => {
+    const warn = vi.fn();
+    const log = { warn, debug: () => {} } as unknown as import('./logger').Logger;
+    const seen: Date[] = [];
+    registerPrune('test: broken', async () => {
+      throw new Error('broken task');
+    });
+    registerPrune('test: counting', async (_db, now) => {
+      seen.push(now);
+      return 7;
+    });
+    expect(registeredPrunes()).toEqual(expect.arrayContaining(['login throttle', 'test: broken', 'test: counting']));
+    const deleted = await runHousekeeping(fresh.db, clock, log);
+    expect(deleted['test: counting']).toBe(7);
+    expect(deleted).not.toHaveProperty('test: broken');
+    expect(seen).toEqual([clock.now()]);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ task: 'test: broken' }), 'housekeeping task failed');
+  });
+
+  it('runs at start and then on an unref’d timer, never two runs at once', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let runs = 0;
+      let release = () => {};
+      registerPrune('test: slow', async () => {
+        runs += 1;
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return 0;
+      });
+      const unref = vi.spyOn(globalThis, 'setInterval');
+      const housekeeping = startHousekeeping(fresh.db, clock, undefined, 1_000);
+      const timer = unref.mock.results[0]?.value as { hasRef?: () => boolean } | undefined;
+      await vi.waitFor(() => expect(runs).toBe(1));
+      // the run is still going: the next ticks are skipped
+      vi.advanceTimersByTime(3_000);
+      expect(runs).toBe(1);
+      release();
+      await housekeeping.settled();
+      vi.advanceTimersByTime(1_000);
+      await vi.waitFor(() => expect(runs).toBe(2));
+      release();
+      await housekeeping.stop();
+      vi.advanceTimersByTime(5_000);
+      expect(runs).toBe(2);
+      if (timer?.hasRef) expect(timer.hasRef()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
