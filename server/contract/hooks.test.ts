@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { manualClock } from '../clock';
 import { migrateToLatest } from '../db/migrate';
 import { DEMO_PASSWORD, seed } from '../db/seed/index';
 import { HttpError } from '../http/errors';
+import { ORPHAN_GRACE_MS, sweepOrphanUploads } from '../http/multipart';
 import { createLogger } from '../logger';
 import { type FreshDatabase, freshDatabase } from '../test-support';
 import { loadContract } from './contract';
@@ -444,6 +445,23 @@ describe('uploads', () => {
     expect(uploadsOnDisk().length).toBe(files + 1);
     const otherFile = await call('POST', '/t/upload', { form: proofForm(padded(PNG, 200)), key });
     expect(otherFile.status).toBe(422);
+  });
+
+  it('sweeps the files a crash left without a row, once they are an hour old, and keeps the recorded ones', async () => {
+    const dir = join(d.dataDir, 'uploads');
+    const recorded = await d.db.selectFrom('files').select('id').executeTakeFirstOrThrow();
+    const orphan = 'a'.repeat(32);
+    const youngOrphan = 'b'.repeat(32);
+    writeFileSync(join(dir, orphan), 'left by a crash');
+    writeFileSync(join(dir, youngOrphan), 'still in a transaction');
+    const longAgo = new Date(Date.now() - 2 * ORPHAN_GRACE_MS);
+    utimesSync(join(dir, orphan), longAgo, longAgo);
+    utimesSync(join(dir, recorded.id), longAgo, longAgo);
+    expect(await sweepOrphanUploads(d.db, dir, new Date())).toBe(1);
+    expect(existsSync(join(dir, orphan))).toBe(false);
+    expect(existsSync(join(dir, youngOrphan))).toBe(true);
+    expect(existsSync(join(dir, recorded.id))).toBe(true);
+    rmSync(join(dir, youngOrphan));
   });
 
   it('answers 415 to a body that is not multipart, or compressed, and 422 to an overlong Domain-Key', async () => {

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, unlinkSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
 import type { FieldError, UploadSpec } from '../contract/contract';
+import type { Db } from '../db/database';
 import { HttpError, MESSAGES } from './errors';
 
 /** A file received and written to disk under a random name; the router records it in `files`. */
@@ -273,4 +274,44 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
     stream.on('aborted', () => fail(new ClientClosedRequest()));
     stream.pipe(parser);
   });
+}
+
+/** An upload younger than this may still be in a transaction that has not committed its `files` row yet. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the files in the uploads folder that no `files` row names: what a crash left between writing a file
+ * and committing its row. Only files older than ORPHAN_GRACE_MS are considered. Answers how many it removed.
+ */
+export async function sweepOrphanUploads(db: Db, dir: string, now: Date): Promise<number> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^[0-9a-f]{32}$/.test(n));
+  } catch {
+    return 0;
+  }
+  const old = names.filter((n) => {
+    try {
+      return statSync(join(dir, n)).mtimeMs < now.getTime() - ORPHAN_GRACE_MS;
+    } catch {
+      return false;
+    }
+  });
+  let removed = 0;
+  for (let i = 0; i < old.length; i += 500) {
+    const batch = old.slice(i, i + 500);
+    const known = new Set(
+      (await db.selectFrom('files').select('id').where('id', 'in', batch).execute()).map((r) => r.id),
+    );
+    for (const name of batch) {
+      if (known.has(name)) continue;
+      try {
+        unlinkSync(join(dir, name));
+        removed++;
+      } catch {
+        // removed by another process meanwhile
+      }
+    }
+  }
+  return removed;
 }
