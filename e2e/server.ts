@@ -14,6 +14,8 @@ const { close } = await startServer({
   databaseUrl: null,
   staticDir: resolve('dist-e2e'),
   logLevel: process.env.LOG_LEVEL ?? 'warn',
+  // an answer off the contract fails the browser tests as a 500
+  validateResponses: true,
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

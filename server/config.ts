@@ -19,6 +19,11 @@ export interface Config {
    * (X-Forwarded-For) and the request id; 0 (the default) believes none.
    */
   trustProxy: number;
+  /**
+   * `VALIDATE_RESPONSES`: check every answer against the contract and turn one off the contract into a 500
+   * (on in `npm run dev` and the browser tests; off for `npm start`, where a user would pay for the check).
+   */
+  validateResponses: boolean;
 }
 
 /** A start-up problem the person starting the server can fix: printed as one line, without a stack. */
@@ -60,5 +65,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, isTty = Boolean
     logLevel: env.LOG_LEVEL ?? 'info',
     logFormat: parseLogFormat(env.LOG_FORMAT, isTty),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    validateResponses: ['1', 'true', 'yes'].includes((env.VALIDATE_RESPONSES ?? '').trim().toLowerCase()),
   };
 }

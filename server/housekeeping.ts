@@ -1,6 +1,7 @@
 import { pruneThrottle } from './auth/throttle';
 import type { Clock } from './clock';
 import type { Db } from './db/database';
+import { pruneIdempotencyKeys } from './db/idempotency';
 import type { Logger } from './logger';
 
 /** Deletes the rows of one kind that have expired by `now`; answers how many it deleted. */
@@ -22,6 +23,7 @@ export function registeredPrunes(): string[] {
 }
 
 registerPrune('login throttle', pruneThrottle);
+registerPrune('idempotency keys', pruneIdempotencyKeys);
 
 /**
  * Runs every registered task once. A task that fails is logged and the others still run. Answers how many rows

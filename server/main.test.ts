@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StartupError } from './config';
-import { startServer } from './main';
+import { SOCKET_LIMITS, startServer } from './main';
 
 /** The server as `npm start` runs it, on a SQLite file in a folder of its own. */
 describe('starting the server', () => {
@@ -59,4 +59,22 @@ describe('starting the server', () => {
     }
     await expect(fetch(`http://127.0.0.1:${server.port}/api/health`)).rejects.toThrow();
   });
+
+  it('lets go of a client that never finishes its headers, long before the five minutes of Node', async () => {
+    const server = await startServer(options(0));
+    try {
+      const started = Date.now();
+      const closedAfter = await new Promise<number>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n'));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Date.now() - started));
+        socket.resume();
+      });
+      // headersTimeout 15 s, checked every 2 s: well under a minute on a busy machine
+      expect(closedAfter).toBeGreaterThanOrEqual(SOCKET_LIMITS.headersTimeout - 1_000);
+      expect(closedAfter).toBeLessThan(60_000);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 });

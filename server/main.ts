@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app';
 import { systemClock } from './clock';
@@ -6,8 +7,21 @@ import { type Config, readConfig, StartupError } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './db/seed/index';
-import { startHousekeeping } from './housekeeping';
+import { registerPrune, startHousekeeping } from './housekeeping';
+import { sweepOrphanUploads } from './http/multipart';
 import { createLogger } from './logger';
+
+/**
+ * A slow or silent client is let go instead of holding a socket for Node's default five minutes: its headers
+ * within 15 s, its whole request (a 10 MB proof on a slow line included) within 2 minutes, an idle keep-alive
+ * connection after 5 s; the limits are checked every 2 s (Node's default is every 30 s).
+ */
+export const SOCKET_LIMITS = {
+  headersTimeout: 15_000,
+  requestTimeout: 120_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 2_000,
+} as const;
 
 type FetchHandler = (request: Request, env: unknown) => Response | Promise<Response>;
 
@@ -55,7 +69,10 @@ export async function startServer(overrides: Partial<Config> = {}) {
   const config = { ...readConfig(), ...overrides };
   const log = createLogger(config.logLevel, config.logFormat);
   let handler: FetchHandler = starting;
-  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env) }) as Server;
+  const server = createAdaptorServer({
+    fetch: (request: Request, env: unknown) => handler(request, env),
+    serverOptions: SOCKET_LIMITS,
+  }) as Server;
   await listen(server, config.port, config.host);
   const closeServer = () => new Promise<void>((done) => server.close(() => done()));
 
@@ -64,6 +81,8 @@ export async function startServer(overrides: Partial<Config> = {}) {
     db = openDatabase(config.databaseUrl ?? config.databaseFile);
     const applied = await migrateToLatest(db);
     const { createdUsers } = await seed(db, systemClock);
+    const uploads = join(config.dataDir, 'uploads');
+    registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now));
     const housekeeping = startHousekeeping(db, systemClock, log);
     const app = createApp({
       db,
@@ -72,6 +91,7 @@ export async function startServer(overrides: Partial<Config> = {}) {
       staticDir: config.staticDir,
       dataDir: config.dataDir,
       trustProxy: config.trustProxy,
+      validateResponses: config.validateResponses,
     });
     handler = (request, env) => app.fetch(request, env as never);
     const address = server.address();

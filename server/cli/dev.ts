@@ -4,7 +4,7 @@ import { startServer } from '../main';
 /** `npm run dev`: the API on API_PORT (default 8081) and Vite with hot reload on PORT (default 8080), proxying /api. */
 const apiPort = Number(process.env.API_PORT ?? 8081);
 process.env.API_PORT = String(apiPort);
-const api = await startServer({ port: apiPort, host: '127.0.0.1', staticDir: '' });
+const api = await startServer({ port: apiPort, host: '127.0.0.1', staticDir: '', validateResponses: true });
 const vite = await createServer({ server: { port: Number(process.env.PORT ?? 8080), host: true } });
 await vite.listen();
 vite.printUrls();

@@ -39,7 +39,7 @@ let looseApp: ReturnType<typeof createApp>;
 
 const handlers: Record<string, LooseHandler> = {
   transfer: async ({ body, user }, { db, clock: now }) => {
-    const { note, fail } = body as { note: string; fail?: 'throw' | 'reply' };
+    const { note, fail } = body as unknown as { note: string; fail?: 'throw' | 'reply' };
     const write = async (n: number) =>
       (
         await db
@@ -70,7 +70,7 @@ const handlers: Record<string, LooseHandler> = {
     throw new Error('failed after a write outside a transaction');
   },
   upload: ({ body, files }) => {
-    const fields = body as { amount: number; fail?: string };
+    const fields = body as unknown as { amount: number; fail?: string };
     if (fields.fail === 'reply') return { status: 409, body: { success: false, message: 'Refused.' } };
     const proof = files.proof?.[0];
     if (!proof) throw new Error('the router promised a proof');
@@ -91,7 +91,7 @@ const handlers: Record<string, LooseHandler> = {
   sheets: ({ files }) => ({ status: 200, body: { success: true, data: (files.sheets ?? []).map((f) => f.kind) } }),
   filter: ({ query }) => ({ status: 200, body: { success: true, data: query } }),
   offContract: ({ query }) => {
-    const how = (query as { how: string }).how;
+    const how = (query as unknown as { how: string }).how;
     if (how === 'body') return { status: 200, body: { success: true, data: { count: 'many' } } };
     if (how === 'status') return { status: 404, body: { success: false, message: 'Not declared.' } };
     throw new HttpError(404, 'Not declared either.');
@@ -231,7 +231,7 @@ describe('x-idempotent', () => {
     const key = newKey();
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        call('POST', '/t/transfer', { json: { note: 'concurrent' }, key }).then(async (r) => ({
+        Promise.resolve(call('POST', '/t/transfer', { json: { note: 'concurrent' }, key })).then(async (r) => ({
           status: r.status,
           body: await r.json(),
         })),
@@ -483,7 +483,9 @@ describe('uploads', () => {
   it('takes several files in one field up to its count, CSV by its text, and refuses binary as CSV', async () => {
     const sheets = (...parts: [Buffer | string, string][]) => {
       const form = new FormData();
-      for (const [content, name] of parts) form.append('sheets', new Blob([content]), name);
+      for (const [content, name] of parts) {
+        form.append('sheets', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
+      }
       return form;
     };
     const two = await call('POST', '/t/sheets', { form: sheets(['a,b\n1,2\n', 'one.csv'], ['c,d\n3,4\n', 'two.csv']) });
