@@ -67,6 +67,7 @@ try {
     );
   }
   failed = h.stats.violationCount > 0 || idor.gaps.length > 0;
+  h.dispose();
 } finally {
   await s.close();
 }

@@ -172,7 +172,9 @@ function filesOk(op: Op, files: Record<string, SampleFile[]>): boolean {
       if (!f.kinds.includes(file.kind) || file.name.startsWith('fake.')) return false;
     }
   }
-  return Object.keys(files).every((name) => fields.some((f) => f.name === name));
+  // a file under a name the schema does not list is refused only when the schema is closed
+  const closed = asObject(op.body?.schema ?? {}).additionalProperties === false;
+  return !closed || Object.keys(files).every((name) => fields.some((f) => f.name === name));
 }
 
 export function bodyOf(parts: Parts): Body | undefined {
@@ -279,7 +281,8 @@ export function blnsCases(
       // a path segment is never empty (no route would match), and a header carries only what HTTP allows
       if (slot.label.startsWith('path.') && s === '') continue;
       if (headerSlot && !headerSafe(s)) continue;
-      out.push(attackOf(ctx, 'blns', `blns #${i} into ${slot.label}`, slot.set(base, s)));
+      const attack = attackOf(ctx, 'blns', `blns #${i} into ${slot.label}`, slot.set(base, s));
+      out.push(headerSlot ? { ...attack, fixedHeaders: true } : attack);
     }
   }
   return out;
@@ -308,8 +311,8 @@ const QUERY_VARIANTS = [
 export function invalidCases(ctx: CaseContext, base: Parts): Attack[] {
   const { op } = ctx;
   const out: Attack[] = [];
-  const add = (label: string, parts: Parts, expect?: Expectation) =>
-    out.push(attackOf(ctx, 'invalid', label, parts, expect));
+  const add = (label: string, parts: Parts, expect?: Expectation, fixedHeaders = false) =>
+    out.push({ ...attackOf(ctx, 'invalid', label, parts, expect), ...(fixedHeaders ? { fixedHeaders } : {}) });
 
   for (const p of op.params) {
     if (p.in === 'cookie') continue;
@@ -322,15 +325,17 @@ export function invalidCases(ctx: CaseContext, base: Parts): Attack[] {
     for (const value of values) {
       if (p.in === 'path' && value === '') continue;
       if (p.in === 'header' && !headerSafe(value)) continue;
-      add(`${p.in}.${p.name} = ${JSON.stringify(value.slice(0, 24))}`, {
-        ...base,
-        [key]: { ...base[key], [p.name]: value },
-      });
+      add(
+        `${p.in}.${p.name} = ${JSON.stringify(value.slice(0, 24))}`,
+        { ...base, [key]: { ...base[key], [p.name]: value } },
+        undefined,
+        p.in === 'header',
+      );
     }
     if (p.in === 'query') add(`${p.name} repeated`, { ...base, query: { ...base.query, [p.name]: ['1', '2'] } });
     if (p.required && p.in !== 'path') {
       const { [p.name]: _gone, ...rest } = base[key] as Record<string, string>;
-      add(`${p.in}.${p.name} missing`, { ...base, [key]: rest });
+      add(`${p.in}.${p.name} missing`, { ...base, [key]: rest }, undefined, p.in === 'header');
     }
   }
   if (op.params.some((p) => p.in === 'query') || op.method === 'get') {

@@ -21,6 +21,7 @@ describe('the hostile-input harness', () => {
     h = await createHarness({ request: (url, init) => s.app.request(url, init), db: s.db, clock: s.clock }, { model });
   });
   afterAll(async () => {
+    h?.dispose();
     await s?.close();
   });
 

@@ -33,7 +33,7 @@ const idBody = {
         type: 'object',
         required: ['id'],
         additionalProperties: false,
-        properties: { id: { type: 'integer', minimum: 1 } },
+        properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
       },
     },
   },
@@ -136,7 +136,10 @@ describe('the harness against deliberately broken operations', () => {
       if (!(req.headers.get('content-type') ?? '').startsWith('application/json')) return null;
       try {
         const body = (await req.json()) as { id?: unknown };
-        return Number.isInteger(body?.id) && (body.id as number) > 0 && Object.keys(body).length === 1
+        return Number.isInteger(body?.id) &&
+          (body.id as number) > 0 &&
+          (body.id as number) <= 2147483647 &&
+          Object.keys(body).length === 1
           ? (body.id as number)
           : null;
       } catch {
@@ -185,6 +188,7 @@ describe('the harness against deliberately broken operations', () => {
     h = await createHarness({ request: (url, init) => broken.request(url, init), db: s.db, clock: s.clock }, { model });
   });
   afterAll(async () => {
+    h?.dispose();
     await s?.close();
   });
 

@@ -85,6 +85,8 @@ export interface Harness {
   probePlanned(op: Op): Promise<void>;
   /** The principal whose token fuzzes an operation: the first the contract lets in. */
   fuzzerOf(op: Op): Principal | undefined;
+  /** Stops listening for uncaught exceptions. */
+  dispose(): void;
 }
 
 /**
@@ -129,7 +131,32 @@ export async function createHarness(
     return p.token;
   };
 
-  async function send(attack: Attack) {
+  // an exception that escapes every handler kills `npm start`; here it is caught and charged to the request
+  const uncaught: string[] = [];
+  const onUncaught = (error: unknown) => {
+    uncaught.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  };
+  process.on('uncaughtException', onUncaught);
+  process.on('unhandledRejection', onUncaught);
+  const dispose = () => {
+    process.off('uncaughtException', onUncaught);
+    process.off('unhandledRejection', onUncaught);
+  };
+
+  let keys = 0;
+  const withFreshKey = (attack: Attack): Attack => {
+    if (!attack.op.idempotent || attack.fixedHeaders) return attack;
+    const names = attack.op.params.filter((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    if (names.length === 0) return attack;
+    const key = `harness-${Date.now().toString(36)}-${++keys}`;
+    const headers = Object.fromEntries(
+      Object.entries(attack.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'idempotency-key'),
+    );
+    return { ...attack, headers: { ...headers, ...Object.fromEntries(names.map((p) => [p.name, key])) } };
+  };
+
+  async function send(given: Attack) {
+    const attack = withFreshKey(given);
     const built = buildRequest(attack, tokenOf);
     const sentBytes =
       attack.body?.kind === 'raw'
@@ -156,7 +183,11 @@ export async function createHarness(
       text = `request failed: ${(error as Error).message}`;
     }
     const after = await snapshots.take();
+    // an error nothing caught would have killed a real server process: give it a moment to surface
+    await new Promise((resolve) => setImmediate(resolve));
     const problems = checkAnswer(attack, { status, contentType, text, bodyBytes: sentBytes }, validators);
+    for (const e of uncaught.splice(0))
+      problems.push(`an uncaught exception during or just after it (a real server dies of it): ${e}`);
     if (status >= 400 && status < 500) {
       const allowed = allowedOnRefusal(attack.op.operationId);
       for (const d of diffSnapshots(current, after)) {
@@ -305,7 +336,7 @@ export async function createHarness(
     }
   }
 
-  return { model, validators, principals, stats, violations, send, attackOperation, probePlanned, fuzzerOf };
+  return { model, validators, principals, stats, violations, send, attackOperation, probePlanned, fuzzerOf, dispose };
 }
 
 /** The counts as a table: one row per operation, one column per status. */

@@ -22,6 +22,7 @@ describe('the IDOR matrix', () => {
     result = await idorMatrix(h, { perPair: 6, seed: 7 });
   }, 120_000);
   afterAll(async () => {
+    h?.dispose();
     await s?.close();
   });
 

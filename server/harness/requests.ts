@@ -15,6 +15,12 @@ export interface Attack {
   query?: Record<string, string | string[]>;
   headers?: Record<string, string>;
   body?: Body;
+  /**
+   * The headers are the point of the case (a naughty or missing Idempotency-Key): sent as they are. Otherwise an
+   * `x-idempotent` operation gets a fresh key on every request, so that each case reaches the handler instead of
+   * replaying (or being refused as a different request under) the base request's key.
+   */
+  fixedHeaders?: boolean;
   /** What the contract says of this request: `refuse` (it breaks the contract), `accept`, or a status set. */
   expect: Expectation;
 }

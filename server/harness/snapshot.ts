@@ -34,7 +34,7 @@ export type Snapshot = Map<string, TableState>;
 
 /**
  * Takes fingerprints of every table (Kysely's introspection lists them on both engines). On Postgres each
- * table is hashed by the server (md5 of its rows in order), in one statement. On SQLite, where the app and
+ * table's row count and newest row version (xmin), in one statement. On SQLite, where the app and
  * the harness share one connection, the harness adds TEMP triggers to that connection (they live in its temp
  * schema, never in the database file) that count the rows each statement inserts, updates or deletes per
  * table, inside the statement's own transaction (a rolled-back write counts nothing); only the tables whose
@@ -81,15 +81,14 @@ export function createSnapshotter(db: Db) {
   }
 
   async function takePostgres(): Promise<Snapshot> {
+    // every insert or update leaves a row version with a newer xmin, every delete lowers the count: the pair
+    // changes exactly when a statement wrote to the table and committed (a rolled-back row is not visible)
     const names = await listTables();
     const q = names
-      .map(
-        (t) =>
-          `SELECT '${t}' AS t, count(*)::int AS n, coalesce(md5(string_agg(x::text, E'\\n' ORDER BY x::text)), '') AS h FROM "${t}" x`,
-      )
+      .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, coalesce(max(xmin::text::bigint), 0)::text AS h FROM "${t}"`)
       .join(' UNION ALL ');
     const { rows } = await sql.raw<{ t: string; n: number; h: string }>(q).execute(db);
-    return new Map(rows.map((r) => [r.t, { rows: Number(r.n), hash: r.h }]));
+    return new Map(rows.map((r) => [r.t, { rows: Number(r.n), hash: `${r.n}:${r.h}` }]));
   }
 
   return {
