@@ -2811,6 +2811,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A row id. 32 bits on every engine (Postgres `integer`), so anything larger names nothing and is refused with 422 rather than reaching the database. */
+        Id: number;
         Envelope: {
             success: boolean;
             message?: string;
@@ -2929,6 +2931,8 @@ export interface components {
             per_page: number;
             /** @description How many rows all the pages hold. */
             total: number;
+            /** @description Where the next page starts, for the `cursor` parameter of the lists that take one; null on the last page. Absent from lists that page by number only. */
+            next_cursor?: string | null;
         };
         Notification: {
             id: number;
@@ -2952,7 +2956,7 @@ export interface components {
             created_at: string;
         };
         NotificationIdRequest: {
-            id: number;
+            id: components["schemas"]["Id"];
         };
         NotificationResponse: {
             /** @constant */
@@ -3969,7 +3973,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4077,7 +4081,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4110,7 +4114,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4218,7 +4222,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4461,7 +4465,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4479,7 +4483,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4752,7 +4756,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4770,7 +4774,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4788,7 +4792,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4821,7 +4825,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4929,7 +4933,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -4995,6 +4999,8 @@ export interface operations {
                 page?: number;
                 /** @description How many notifications a page holds. */
                 per_page?: number;
+                /** @description The `next_cursor` of the page before: reads the next page straight from the index, however deep (a `page` number is read by skipping the rows before it). When given, `page` is not read. A cursor this list did not give answers 422. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5023,6 +5029,8 @@ export interface operations {
                 page?: number;
                 /** @description How many activity rows a page holds. */
                 per_page?: number;
+                /** @description The `next_cursor` of the page before: reads the next page straight from the index, however deep (a `page` number is read by skipping the rows before it). When given, `page` is not read. A cursor this list did not give answers 422. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5147,7 +5155,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -5487,7 +5495,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -5505,7 +5513,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -5523,7 +5531,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
