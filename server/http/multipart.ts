@@ -160,6 +160,9 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
     });
 
     parser.on('file', (name, file, info) => {
+      // a refusal destroys the parser, which fails the file stream still open ('Unexpected end of file'): with
+      // no listener that error would escape and kill the process
+      file.on('error', () => {});
       const field = spec.files.get(name);
       if (!field) {
         file.resume();
