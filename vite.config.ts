@@ -31,6 +31,8 @@ export default defineConfig(({ mode }) => ({
           name: 'node',
           environment: 'node',
           include: ['machines/**/*.test.ts', 'server/**/*.test.ts', 'openapi/**/*.test.ts'],
+          // the seeded database every server test file copies (built once: seeding hashes passwords)
+          globalSetup: ['server/testing/global-setup.ts'],
           testTimeout: 30_000,
           // a fresh server per file hashes the demo passwords at OWASP cost: allow for a busy machine
           hookTimeout: 60_000,

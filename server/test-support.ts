@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { sql } from 'kysely';
 import { type AppOptions, createApp } from './app';
 import { manualClock } from './clock';
 import { type Db, type Engine, openDatabase } from './db/database';
@@ -25,10 +26,11 @@ export interface FreshDatabase {
 }
 
 /** An empty database on the test engine, and a data folder beside it; close() removes both. */
-export async function freshDatabase(): Promise<FreshDatabase> {
+export async function freshDatabase(template?: string): Promise<FreshDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-portal-test-'));
   if (TEST_ENGINE === 'sqlite') {
     const target = join(dataDir, 'portal.sqlite');
+    if (template) copyFileSync(template, target);
     const db = openDatabase(target);
     return {
       db,
@@ -45,8 +47,9 @@ export async function freshDatabase(): Promise<FreshDatabase> {
   if (!admin) throw new Error('TEST_ENGINE=postgres needs DATABASE_URL (a role that may create databases)');
   const name = `sbtest_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const adminDb = openDatabase(admin, { poolSize: 1 });
-  const { sql } = await import('kysely');
-  await sql.raw(`CREATE DATABASE ${name}`).execute(adminDb);
+  await sql
+    .raw(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${new URL(template).pathname.slice(1)}` : ''}`)
+    .execute(adminDb);
   const url = new URL(admin);
   url.pathname = `/${name}`;
   const target = url.toString();
@@ -66,15 +69,63 @@ export async function freshDatabase(): Promise<FreshDatabase> {
 }
 
 /**
+ * A migrated database with the demo seed, made by the clock freshServer() starts with. Seeding hashes the demo
+ * passwords (seconds), so a run builds it once (server/testing/global-setup.ts) and every test file starts
+ * from a copy: a file copy on SQLite, `CREATE DATABASE ... TEMPLATE` on Postgres. Outside vitest (scripts) it
+ * is built in place.
+ */
+export async function freshSeededDatabase(): Promise<FreshDatabase> {
+  const template = await seededTemplate();
+  if (template) return freshDatabase(template);
+  const database = await freshDatabase();
+  await migrateToLatest(database.db);
+  await seed(database.db, manualClock());
+  return database;
+}
+
+async function seededTemplate(): Promise<string | null> {
+  if (!process.env.VITEST) return null;
+  const { inject } = await import('vitest');
+  return (inject as (key: string) => unknown)('seededTemplate') as string | null;
+}
+
+/** Builds the seeded template on the test engine; answers its target and how to drop it. */
+export async function buildSeededTemplate(): Promise<{ target: string; drop(): Promise<void> }> {
+  const database = await freshDatabase();
+  await migrateToLatest(database.db);
+  await seed(database.db, manualClock());
+  if (database.engine === 'sqlite') {
+    // one self-contained file to copy: the write-ahead log folded into it
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(database.db);
+    await database.db.destroy();
+    const target = join(mkdtempSync(join(tmpdir(), 'sb-portal-template-')), 'template.sqlite');
+    copyFileSync(database.target, target);
+    rmSync(database.dataDir, { recursive: true, force: true });
+    return { target, drop: async () => rmSync(dirname(target), { recursive: true, force: true }) };
+  }
+  // no connection may stay open on a template
+  await database.db.destroy();
+  return {
+    target: database.target,
+    drop: async () => {
+      const admin = openDatabase(process.env.DATABASE_URL ?? '', { poolSize: 1 });
+      await sql
+        .raw(`DROP DATABASE IF EXISTS ${new URL(database.target).pathname.slice(1)} WITH (FORCE)`)
+        .execute(admin);
+      await admin.destroy();
+      rmSync(database.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * A real server on a fresh database (SQLite, or Postgres with TEST_ENGINE=postgres), migrated and seeded,
  * with a clock the test moves. One per test file (seeding hashes the demo passwords, about two seconds).
  */
 export async function freshServer(options: Partial<Omit<AppOptions, 'db' | 'clock'>> = {}) {
-  const database = await freshDatabase();
+  const database = await freshSeededDatabase();
   const { db } = database;
-  await migrateToLatest(db);
   const clock = manualClock();
-  await seed(db, clock);
   const app = createApp({
     db,
     clock,
