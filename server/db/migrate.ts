@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-sales-notifications';
 import * as m0003 from './migrations/0003-login-failures';
 import * as m0004 from './migrations/0004-idempotency-files';
 import * as m0005 from './migrations/0005-login-throttle';
+import * as m0006 from './migrations/0006-kept-totals';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-login-failures': m0003,
   '0004-idempotency-files': m0004,
   '0005-login-throttle': m0005,
+  '0006-kept-totals': m0006,
 };
 
 /** The migrations' names in the order they apply. */

@@ -102,6 +102,8 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'status',
       'created_at',
       'updated_at',
+      'event_date',
+      'event_time',
     ],
     [],
   ),
@@ -116,6 +118,18 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   ),
   files: table<Database['files']>()(
     ['id', 'owner_id', 'operation_id', 'field', 'kind', 'mime', 'size', 'sha256', 'original_name', 'created_at'],
+    [],
+  ),
+  seller_order_totals: table<Database['seller_order_totals']>()(
+    ['seller_id', 'currency', 'status', 'orders', 'tickets', 'amount'],
+    [],
+  ),
+  seller_event_totals: table<Database['seller_event_totals']>()(
+    ['seller_id', 'currency', 'event_id', 'orders', 'tickets', 'amount'],
+    [],
+  ),
+  user_feed_counts: table<Database['user_feed_counts']>()(
+    ['user_id', 'notifications', 'unread_notifications', 'activity'],
     [],
   ),
 };

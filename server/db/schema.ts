@@ -22,6 +22,9 @@ export interface Database {
   seed_fixtures: SeedFixtureTable;
   idempotency_keys: IdempotencyKeyTable;
   files: FileTable;
+  seller_order_totals: SellerOrderTotalTable;
+  seller_event_totals: SellerEventTotalTable;
+  user_feed_counts: UserFeedCountTable;
 }
 
 export interface CurrencyTable {
@@ -163,6 +166,41 @@ export interface OrderTable {
   status: OrderStatus;
   created_at: string;
   updated_at: string;
+  /** The event's date and time, copied when the order is recorded (awaiting delivery sorts by them). */
+  event_date: string;
+  event_time: string;
+}
+
+/**
+ * A seller's orders, tickets and amount per currency and status, kept by `recordOrder` and `changeOrderStatus`
+ * (server/domain/sales.ts) in the transaction of each order write.
+ */
+export interface SellerOrderTotalTable {
+  seller_id: number;
+  currency: string;
+  status: OrderStatus;
+  orders: number;
+  tickets: number;
+  /** minor units of `currency` */
+  amount: number;
+}
+
+/** The same per event, for the orders that are not cancelled (top-selling events). */
+export interface SellerEventTotalTable {
+  seller_id: number;
+  currency: string;
+  event_id: number;
+  orders: number;
+  tickets: number;
+  amount: number;
+}
+
+/** A user's notifications, unread notifications and activity rows, kept by triggers on those tables. */
+export interface UserFeedCountTable {
+  user_id: number;
+  notifications: number;
+  unread_notifications: number;
+  activity: number;
 }
 
 export interface NotificationTable {

@@ -1,5 +1,7 @@
 import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
+import { prepared } from '../db/prepared';
+import type { PageKey } from './paging';
 
 export type Notification = components['schemas']['Notification'];
 export type Activity = components['schemas']['Activity'];
@@ -9,22 +11,107 @@ export const DASHBOARD_LATEST = 5;
 
 const viewed = (n: number): 0 | 1 => (n === 1 ? 1 : 0);
 
-/** A user's notifications, newest first. */
-export async function listNotifications(
-  db: Db,
-  userId: number,
-  { limit, offset = 0 }: { limit: number; offset?: number },
-): Promise<Notification[]> {
-  const rows = await db
+/**
+ * Where a page starts: the first rows (`offset` 0), `offset` rows in (a page asked for by number), or after
+ * the row `after` (a cursor: read from the (user_id, created_at, id) index at once, however deep).
+ */
+export type PageStart = { limit: number; offset?: number; after?: PageKey };
+
+/** A page of rows, newest first, and the key of its last row when more rows follow it. */
+export interface Slice<T> {
+  rows: T[];
+  next: PageKey | null;
+}
+
+// Each list is read newest first from its (user_id, created_at, id) index, one row more than the page holds
+// to tell whether another page follows. The queries are prepared once (server/db/prepared.ts).
+type FromOffset = { user: number; limit: number; offset: number };
+type AfterKey = { user: number; limit: number; created_at: string; id: number };
+
+const notificationsFromOffset = prepared((db, $: FromOffset) =>
+  db
     .selectFrom('notifications')
     .select(['id', 'name', 'description', 'viewed', 'created_at'])
-    .where('user_id', '=', userId)
+    .where('user_id', '=', $.user)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((r) => ({ ...r, viewed: viewed(r.viewed) }));
+    .limit($.limit)
+    .offset($.offset),
+);
+const notificationsAfterKey = prepared((db, $: AfterKey) =>
+  db
+    .selectFrom('notifications')
+    .select(['id', 'name', 'description', 'viewed', 'created_at'])
+    .where('user_id', '=', $.user)
+    .where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple($.created_at, $.id)))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit($.limit),
+);
+const activityFromOffset = prepared((db, $: FromOffset) =>
+  db
+    .selectFrom('activity_log')
+    .select(['id', 'type', 'description', 'created_at'])
+    .where('user_id', '=', $.user)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit($.limit)
+    .offset($.offset),
+);
+const activityAfterKey = prepared((db, $: AfterKey) =>
+  db
+    .selectFrom('activity_log')
+    .select(['id', 'type', 'description', 'created_at'])
+    .where('user_id', '=', $.user)
+    .where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple($.created_at, $.id)))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit($.limit),
+);
+
+/** Cuts the one extra row off and keys the next page by the last row kept. */
+function sliceOf<R extends { id: number; created_at: string }>(rows: R[], limit: number): Slice<R> {
+  const more = rows.length > limit;
+  const kept = more ? rows.slice(0, limit) : rows;
+  const last = kept.at(-1);
+  return { rows: kept, next: more && last ? { created_at: last.created_at, id: last.id } : null };
+}
+
+/** A page of a user's notifications, newest first. */
+export async function notificationSlice(
+  db: Db,
+  userId: number,
+  { limit, offset = 0, after }: PageStart,
+): Promise<Slice<Notification>> {
+  const rows = after
+    ? await notificationsAfterKey.execute(db, { user: userId, limit: limit + 1, ...after })
+    : await notificationsFromOffset.execute(db, { user: userId, limit: limit + 1, offset });
+  return sliceOf(
+    rows.map((r) => ({ ...r, viewed: viewed(r.viewed) })),
+    limit,
+  );
+}
+
+/** A page of a user's activity log, newest first. */
+export async function activitySlice(
+  db: Db,
+  userId: number,
+  { limit, offset = 0, after }: PageStart,
+): Promise<Slice<Activity>> {
+  const rows = after
+    ? await activityAfterKey.execute(db, { user: userId, limit: limit + 1, ...after })
+    : await activityFromOffset.execute(db, { user: userId, limit: limit + 1, offset });
+  return sliceOf(rows, limit);
+}
+
+/** A user's latest notifications, newest first. */
+export async function listNotifications(db: Db, userId: number, start: PageStart): Promise<Notification[]> {
+  return (await notificationSlice(db, userId, start)).rows;
+}
+
+/** A user's latest activity, newest first. */
+export async function listActivity(db: Db, userId: number, start: PageStart): Promise<Activity[]> {
+  return (await activitySlice(db, userId, start)).rows;
 }
 
 /** One of a user's notifications; another user's id answers undefined, as an unknown one does. */
@@ -49,41 +136,27 @@ export async function markNotificationViewed(db: Db, userId: number, id: number)
   return result.numUpdatedRows > 0n;
 }
 
-/** How many notifications a user has, and how many of them are unread, in one query. */
-export async function notificationCounts(db: Db, userId: number): Promise<{ total: number; unread: number }> {
-  const row = await db
-    .selectFrom('notifications')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('viewed', '=', 0).then(1).else(0).end()).as('unread'),
-    ])
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return { total: Number(row?.total ?? 0), unread: Number(row?.unread ?? 0) };
+export interface FeedCounts {
+  /** notifications in all */
+  total: number;
+  unread: number;
+  activity: number;
 }
 
-/** A user's activity log, newest first. */
-export async function listActivity(
-  db: Db,
-  userId: number,
-  { limit, offset = 0 }: { limit: number; offset?: number },
-): Promise<Activity[]> {
-  return db
-    .selectFrom('activity_log')
-    .select(['id', 'type', 'description', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-}
+// kept by triggers on notifications and activity_log (migration 0006): one row per user, never a count of rows
+const feedCounts = prepared((db, $: { user: number }) =>
+  db
+    .selectFrom('user_feed_counts')
+    .select(['notifications', 'unread_notifications', 'activity'])
+    .where('user_id', '=', $.user),
+);
 
-export async function activityCount(db: Db, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('activity_log')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+/** How many notifications a user has, how many of them are unread, and how many activity rows: one row read. */
+export async function feedCountsOf(db: Db, userId: number): Promise<FeedCounts> {
+  const row = await feedCounts.takeFirst(db, { user: userId });
+  return {
+    total: Number(row?.notifications ?? 0),
+    unread: Number(row?.unread_notifications ?? 0),
+    activity: Number(row?.activity ?? 0),
+  };
 }

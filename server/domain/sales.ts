@@ -1,7 +1,9 @@
 import type { components } from '../../openapi/schema';
 import type { AuthUser } from '../auth/session';
 import type { Db } from '../db/database';
+import { prepared } from '../db/prepared';
 import { ORDER_STATUSES, type OrderStatus } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -32,86 +34,361 @@ export interface StatusFigures {
   amount: number;
 }
 
-/** A seller's orders, tickets and amount per status, all six in order (zeros included); one currency or all. */
-export async function figuresByStatus(db: Db, sellerId: number, currency?: CurrencyCode): Promise<StatusFigures[]> {
-  let query = db
-    .selectFrom('orders')
-    .select((eb) => [
-      'status',
-      eb.fn.countAll<number>().as('orders'),
-      eb.fn.sum<number>('quantity').as('tickets'),
-      eb.fn.sum<number>('amount').as('amount'),
-    ])
-    .where('seller_id', '=', sellerId)
-    .groupBy('status');
-  if (currency) query = query.where('currency', '=', currency);
-  const rows = new Map((await query.execute()).map((r) => [r.status, r]));
-  return ORDER_STATUSES.map((status) => {
-    const row = rows.get(status);
-    return {
-      status,
-      orders: Number(row?.orders ?? 0),
-      tickets: Number(row?.tickets ?? 0),
-      amount: Number(row?.amount ?? 0),
-    };
+// ---------------------------------------------------------------------------------------------------------
+// Writing orders. Every order write goes through these two functions: they keep the seller's totals
+// (seller_order_totals per currency and status, seller_event_totals per currency and event for the orders that
+// are not cancelled) in the same transaction, by atomic increments, so that the dashboard reads a few rows
+// whatever the seller's history, and several server processes on one database keep them exact.
+
+export interface NewOrder {
+  booking_no: string;
+  listing_id: number;
+  seller_id: number;
+  event_id: number;
+  quantity: number;
+  /** the whole order, in minor units of `currency` */
+  amount: number;
+  currency: CurrencyCode;
+  status: OrderStatus;
+  created_at: string;
+  /** defaults to created_at */
+  updated_at?: string;
+}
+
+/** Runs `work` in the caller's transaction, or in one of its own (retried on a Postgres conflict). */
+const inOwnTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : inTransaction(db, work);
+
+interface Share {
+  seller_id: number;
+  currency: string;
+  status: OrderStatus;
+  event_id: number;
+  quantity: number;
+  amount: number;
+}
+
+/**
+ * Adds (sign 1) or takes away (sign -1) one order's share of its seller's totals, by increments that run inside
+ * the database, so that concurrent writers never lose one: adding is an upsert (the first order of a status
+ * makes its row), taking away an update of the row the order was added to. Taking from a total that does not
+ * have the order breaks the tables' CHECK (nothing below zero), or finds no row: the write fails either way.
+ */
+async function addShare(db: Db, share: Share, sign: 1 | -1) {
+  const orders = 1;
+  const { quantity: tickets, amount } = share;
+  if (sign === 1) {
+    await db
+      .insertInto('seller_order_totals')
+      .values({ seller_id: share.seller_id, currency: share.currency, status: share.status, orders, tickets, amount })
+      .onConflict((oc) =>
+        oc.columns(['seller_id', 'currency', 'status']).doUpdateSet((eb) => ({
+          orders: eb('seller_order_totals.orders', '+', orders),
+          tickets: eb('seller_order_totals.tickets', '+', tickets),
+          amount: eb('seller_order_totals.amount', '+', amount),
+        })),
+      )
+      .execute();
+  } else {
+    const taken = await db
+      .updateTable('seller_order_totals')
+      .set((eb) => ({
+        orders: eb('orders', '-', orders),
+        tickets: eb('tickets', '-', tickets),
+        amount: eb('amount', '-', amount),
+      }))
+      .where('seller_id', '=', share.seller_id)
+      .where('currency', '=', share.currency)
+      .where('status', '=', share.status)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows !== 1n) throw new Error(`no ${share.status} total to take order from`);
+  }
+  if (share.status === 'cancelled') return;
+  if (sign === 1) {
+    await db
+      .insertInto('seller_event_totals')
+      .values({
+        seller_id: share.seller_id,
+        currency: share.currency,
+        event_id: share.event_id,
+        orders,
+        tickets,
+        amount,
+      })
+      .onConflict((oc) =>
+        oc.columns(['seller_id', 'currency', 'event_id']).doUpdateSet((eb) => ({
+          orders: eb('seller_event_totals.orders', '+', orders),
+          tickets: eb('seller_event_totals.tickets', '+', tickets),
+          amount: eb('seller_event_totals.amount', '+', amount),
+        })),
+      )
+      .execute();
+  } else {
+    const taken = await db
+      .updateTable('seller_event_totals')
+      .set((eb) => ({
+        orders: eb('orders', '-', orders),
+        tickets: eb('tickets', '-', tickets),
+        amount: eb('amount', '-', amount),
+      }))
+      .where('seller_id', '=', share.seller_id)
+      .where('currency', '=', share.currency)
+      .where('event_id', '=', share.event_id)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows !== 1n) throw new Error(`no event total to take order from`);
+  }
+}
+
+/**
+ * Records an order, with its event's date and time copied in, and adds it to its seller's totals, all in one
+ * transaction (the caller's, or its own). Answers the new order's id.
+ */
+export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number }> {
+  return inOwnTransaction(db, async (trx) => {
+    // one statement that writes first: on SQLite it takes the write lock at once, so a transaction of ours
+    // never has to upgrade a read to a write (which another process's commit could refuse)
+    const row = await trx
+      .insertInto('orders')
+      .columns([
+        'booking_no',
+        'listing_id',
+        'seller_id',
+        'event_id',
+        'quantity',
+        'amount',
+        'currency',
+        'status',
+        'created_at',
+        'updated_at',
+        'event_date',
+        'event_time',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('events')
+          .select((e) => [
+            e.val(order.booking_no).as('booking_no'),
+            e.val(order.listing_id).as('listing_id'),
+            e.val(order.seller_id).as('seller_id'),
+            'events.id as event_id',
+            e.val(order.quantity).as('quantity'),
+            e.val(order.amount).as('amount'),
+            e.val(order.currency).as('currency'),
+            e.val(order.status).as('status'),
+            e.val(order.created_at).as('created_at'),
+            e.val(order.updated_at ?? order.created_at).as('updated_at'),
+            'events.event_date',
+            'events.event_time',
+          ])
+          .where('events.id', '=', order.event_id),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw new Error(`recordOrder: there is no event ${order.event_id}`);
+    await addShare(trx, order, 1);
+    return { id: row.id };
   });
 }
 
-/** The confirmed orders of a seller in one currency: how many, and the first few by soonest event. */
-export async function awaitingDelivery(db: Db, sellerId: number, currency: CurrencyCode) {
-  const confirmed = db
+export type StatusChange =
+  | { kind: 'changed' }
+  /** No such order (or it is another seller's). */
+  | { kind: 'missing' }
+  /** The order is not in the status the caller expected (someone changed it first): nothing changed. */
+  | { kind: 'conflict'; status: OrderStatus };
+
+/**
+ * Moves an order from `from` to `to` and its share of the totals with it, in one transaction. The update is
+ * conditional on the order still being in `from`, so of two writers racing to change one order (in one process
+ * or several) exactly one wins and the other is told the status it found. Which moves the order lifecycle
+ * allows is for its caller to decide. `sellerId` scopes the order to its seller.
+ */
+export async function changeOrderStatus(
+  db: Db,
+  change: { orderId: number; from: OrderStatus; to: OrderStatus; at: string; sellerId?: number },
+): Promise<StatusChange> {
+  return inOwnTransaction(db, async (trx) => {
+    let update = trx
+      .updateTable('orders')
+      .set({ status: change.to, updated_at: change.at })
+      .where('id', '=', change.orderId)
+      .where('status', '=', change.from);
+    if (change.sellerId !== undefined) update = update.where('seller_id', '=', change.sellerId);
+    const moved = await update
+      .returning(['seller_id', 'currency', 'event_id', 'quantity', 'amount'])
+      .executeTakeFirst();
+    if (!moved) {
+      let query = trx.selectFrom('orders').select('status').where('id', '=', change.orderId);
+      if (change.sellerId !== undefined) query = query.where('seller_id', '=', change.sellerId);
+      const found = await query.executeTakeFirst();
+      return found ? { kind: 'conflict', status: found.status } : { kind: 'missing' };
+    }
+    if (change.from === change.to) return { kind: 'changed' };
+    // the two status rows in one fixed order, so that two opposite moves cannot wait on each other (deadlock)
+    const steps: [OrderStatus, 1 | -1][] = [
+      [change.from, -1],
+      [change.to, 1],
+    ];
+    steps.sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [status, sign] of steps) await addShare(trx, { ...moved, status }, sign);
+    return { kind: 'changed' };
+  });
+}
+
+/**
+ * Recounts a seller's totals (or every seller's) from its orders: for orders written in bulk around
+ * recordOrder (the benchmark's), or to repair totals after a manual edit of the orders table.
+ */
+export async function recountOrderTotals(db: Db, sellerId?: number): Promise<void> {
+  await inOwnTransaction(db, async (trx) => {
+    let dropOrders = trx.deleteFrom('seller_order_totals');
+    let dropEvents = trx.deleteFrom('seller_event_totals');
+    let byStatus = trx
+      .selectFrom('orders')
+      .select((eb) => [
+        'seller_id',
+        'currency',
+        'status',
+        eb.fn.countAll<number>().as('orders'),
+        eb.fn.sum<number>('quantity').as('tickets'),
+        eb.fn.sum<number>('amount').as('amount'),
+      ])
+      .groupBy(['seller_id', 'currency', 'status']);
+    let byEvent = trx
+      .selectFrom('orders')
+      .select((eb) => [
+        'seller_id',
+        'currency',
+        'event_id',
+        eb.fn.countAll<number>().as('orders'),
+        eb.fn.sum<number>('quantity').as('tickets'),
+        eb.fn.sum<number>('amount').as('amount'),
+      ])
+      .where('status', '!=', 'cancelled')
+      .groupBy(['seller_id', 'currency', 'event_id']);
+    if (sellerId !== undefined) {
+      dropOrders = dropOrders.where('seller_id', '=', sellerId);
+      dropEvents = dropEvents.where('seller_id', '=', sellerId);
+      byStatus = byStatus.where('seller_id', '=', sellerId);
+      byEvent = byEvent.where('seller_id', '=', sellerId);
+    }
+    await dropOrders.execute();
+    await dropEvents.execute();
+    await trx
+      .insertInto('seller_order_totals')
+      .columns(['seller_id', 'currency', 'status', 'orders', 'tickets', 'amount'])
+      .expression(byStatus)
+      .execute();
+    await trx
+      .insertInto('seller_event_totals')
+      .columns(['seller_id', 'currency', 'event_id', 'orders', 'tickets', 'amount'])
+      .expression(byEvent)
+      .execute();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading. Prepared once (server/db/prepared.ts): these run on every dashboard and menu call.
+
+const totalsInCurrency = prepared((db, $: { seller: number; currency: string }) =>
+  db
+    .selectFrom('seller_order_totals')
+    .select(['status', 'orders', 'tickets', 'amount'])
+    .where('seller_id', '=', $.seller)
+    .where('currency', '=', $.currency),
+);
+const totalsAllCurrencies = prepared((db, $: { seller: number }) =>
+  db
+    .selectFrom('seller_order_totals')
+    .select(['status', 'orders', 'tickets', 'amount'])
+    .where('seller_id', '=', $.seller),
+);
+
+/** A seller's orders, tickets and amount per status, all six in order (zeros included); one currency or all. */
+export async function figuresByStatus(db: Db, sellerId: number, currency?: CurrencyCode): Promise<StatusFigures[]> {
+  const rows = currency
+    ? await totalsInCurrency.execute(db, { seller: sellerId, currency })
+    : await totalsAllCurrencies.execute(db, { seller: sellerId });
+  const by = new Map<string, StatusFigures>();
+  for (const r of rows) {
+    const f = by.get(r.status) ?? { status: r.status, orders: 0, tickets: 0, amount: 0 };
+    f.orders += Number(r.orders);
+    f.tickets += Number(r.tickets);
+    f.amount += Number(r.amount);
+    by.set(r.status, f);
+  }
+  return ORDER_STATUSES.map((status) => by.get(status) ?? { status, orders: 0, tickets: 0, amount: 0 });
+}
+
+const confirmedCount = prepared((db, $: { seller: number; currency: string }) =>
+  db
+    .selectFrom('seller_order_totals')
+    .select('orders')
+    .where('seller_id', '=', $.seller)
+    .where('currency', '=', $.currency)
+    .where('status', '=', 'confirmed'),
+);
+// read in index order (orders_seller_currency_status_event): the first rows are the answer, nothing is sorted
+const soonestConfirmed = prepared((db, $: { seller: number; currency: string }) =>
+  db
     .selectFrom('orders')
-    .where('orders.seller_id', '=', sellerId)
-    .where('orders.currency', '=', currency)
-    .where('orders.status', '=', 'confirmed');
-  const total = await confirmed.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const orders = await confirmed
     .innerJoin('events', 'events.id', 'orders.event_id')
     .innerJoin('listings', 'listings.id', 'orders.listing_id')
     .select([
       'orders.id as order_id',
       'orders.booking_no',
       'events.name as event_name',
-      'events.event_date',
+      'orders.event_date',
       'orders.quantity',
       'orders.amount',
       'orders.currency',
       'listings.ticket_type_id',
     ])
-    .orderBy('events.event_date')
-    .orderBy('events.event_time')
+    .where('orders.seller_id', '=', $.seller)
+    .where('orders.currency', '=', $.currency)
+    .where('orders.status', '=', 'confirmed')
+    .orderBy('orders.event_date')
+    .orderBy('orders.event_time')
     .orderBy('orders.id')
-    .limit(AWAITING_DELIVERY_LIMIT)
-    .execute();
+    .limit(AWAITING_DELIVERY_LIMIT),
+);
+
+/** The confirmed orders of a seller in one currency: how many, and the first few by soonest event. */
+export async function awaitingDelivery(db: Db, sellerId: number, currency: CurrencyCode) {
+  const args = { seller: sellerId, currency };
+  const [total, orders] = await Promise.all([confirmedCount.takeFirst(db, args), soonestConfirmed.execute(db, args)]);
   return {
-    total: Number(total?.n ?? 0),
+    total: Number(total?.orders ?? 0),
     orders: orders.map((o) => ({ ...o, currency: o.currency as CurrencyCode })),
   };
 }
 
-/** The events a seller sold most tickets for in one currency, leaving out cancelled orders. */
-export async function topSellingEvents(db: Db, sellerId: number, currency: CurrencyCode) {
-  const rows = await db
-    .selectFrom('orders')
-    .innerJoin('events', 'events.id', 'orders.event_id')
+// read in index order (seller_event_totals_top), the five first rows with a sale
+const topEvents = prepared((db, $: { seller: number; currency: string }) =>
+  db
+    .selectFrom('seller_event_totals as t')
+    .innerJoin('events', 'events.id', 't.event_id')
     .innerJoin('cities', 'cities.id', 'events.city_id')
-    .select((eb) => [
+    .select([
       'events.id as event_id',
       'events.name as event_name',
       'events.event_date',
       'events.stadium_name',
       'cities.name as city_name',
-      eb.fn.sum<number>('orders.quantity').as('tickets_sold'),
-      eb.fn.sum<number>('orders.amount').as('revenue'),
+      't.tickets as tickets_sold',
+      't.amount as revenue',
     ])
-    .where('orders.seller_id', '=', sellerId)
-    .where('orders.currency', '=', currency)
-    .where('orders.status', '!=', 'cancelled')
-    .groupBy(['events.id', 'events.name', 'events.event_date', 'events.stadium_name', 'cities.name'])
-    .orderBy('tickets_sold', 'desc')
-    .orderBy('revenue', 'desc')
-    .orderBy('events.id')
-    .limit(TOP_EVENTS_LIMIT)
-    .execute();
+    .where('t.seller_id', '=', $.seller)
+    .where('t.currency', '=', $.currency)
+    .where('t.orders', '>', 0)
+    .orderBy('t.tickets', 'desc')
+    .orderBy('t.amount', 'desc')
+    .orderBy('t.event_id')
+    .limit(TOP_EVENTS_LIMIT),
+);
+
+/** The events a seller sold most tickets for in one currency, leaving out cancelled orders. */
+export async function topSellingEvents(db: Db, sellerId: number, currency: CurrencyCode) {
+  const rows = await topEvents.execute(db, { seller: sellerId, currency });
   return rows.map((r) => ({ ...r, tickets_sold: Number(r.tickets_sold), revenue: Number(r.revenue) }));
 }

@@ -56,6 +56,7 @@ describe('notifications, activity and the menu count', () => {
       .orderBy('id', 'desc')
       .execute();
   const unreadOf = async (userId: number) => (await notificationsOf(userId)).filter((n) => n.viewed === 0).length;
+  const anyCursor = expect.stringMatching(/^[A-Za-z0-9_-]+$/);
 
   describe('GET /ui-settings/menu-notification', () => {
     it("counts the caller's notifications, activity rows and unread notifications", async () => {
@@ -90,7 +91,13 @@ describe('notifications, activity and the menu count', () => {
       expect(res.body.data).toEqual({
         notification_list: rows.slice(0, 10),
         unread_count: await unreadOf(ids.seller),
-        meta: { current_page: 1, last_page: Math.ceil(rows.length / 10), per_page: 10, total: rows.length },
+        meta: {
+          current_page: 1,
+          last_page: Math.ceil(rows.length / 10),
+          per_page: 10,
+          total: rows.length,
+          next_cursor: anyCursor,
+        },
       });
     });
 
@@ -100,7 +107,13 @@ describe('notifications, activity and the menu count', () => {
       const seen: number[] = [];
       for (let page = 1; page <= lastPage; page++) {
         const { body } = await get<History>(`/notification/history?page=${page}`, seller);
-        expect(body.data.meta).toEqual({ current_page: page, last_page: lastPage, per_page: 10, total: rows.length });
+        expect(body.data.meta).toEqual({
+          current_page: page,
+          last_page: lastPage,
+          per_page: 10,
+          total: rows.length,
+          next_cursor: page < lastPage ? anyCursor : null,
+        });
         expect(body.data.notification_list).toHaveLength(page < lastPage ? 10 : rows.length - 10 * (lastPage - 1));
         seen.push(...body.data.notification_list.map((n) => n.id));
       }
@@ -115,7 +128,13 @@ describe('notifications, activity and the menu count', () => {
         const { status, body } = await get<History>(`/notification/history?page=${page}`, seller);
         expect(status).toBe(200);
         expect(body.data.notification_list).toEqual([]);
-        expect(body.data.meta).toEqual({ current_page: page, last_page: lastPage, per_page: 10, total });
+        expect(body.data.meta).toEqual({
+          current_page: page,
+          last_page: lastPage,
+          per_page: 10,
+          total,
+          next_cursor: null,
+        });
       }
     });
 
@@ -134,7 +153,7 @@ describe('notifications, activity and the menu count', () => {
       expect(res.body.data).toEqual({
         notification_list: [],
         unread_count: 0,
-        meta: { current_page: 1, last_page: 1, per_page: 10, total: 0 },
+        meta: { current_page: 1, last_page: 1, per_page: 10, total: 0, next_cursor: null },
       });
     });
 
@@ -154,7 +173,13 @@ describe('notifications, activity and the menu count', () => {
       expect(res.body.data).toEqual({
         activity_list: rows.slice(0, 10),
         activity_count: rows.length,
-        meta: { current_page: 1, last_page: Math.ceil(rows.length / 10), per_page: 10, total: rows.length },
+        meta: {
+          current_page: 1,
+          last_page: Math.ceil(rows.length / 10),
+          per_page: 10,
+          total: rows.length,
+          next_cursor: anyCursor,
+        },
       });
       expect(rows.map((r) => r.type)).toEqual(expect.arrayContaining(['logged_in', 'logged_out', 'listing_created']));
     });
@@ -165,7 +190,13 @@ describe('notifications, activity and the menu count', () => {
       const seen: number[] = [];
       for (let page = 1; page <= lastPage + 1; page++) {
         const { body } = await get<ActivityHistory>(`/notification/activity-history?page=${page}`, seller);
-        expect(body.data.meta).toEqual({ current_page: page, last_page: lastPage, per_page: 10, total: rows.length });
+        expect(body.data.meta).toEqual({
+          current_page: page,
+          last_page: lastPage,
+          per_page: 10,
+          total: rows.length,
+          next_cursor: page < lastPage ? anyCursor : null,
+        });
         const expected = page < lastPage ? 10 : page === lastPage ? rows.length - 10 * (lastPage - 1) : 0;
         expect(body.data.activity_list).toHaveLength(expected);
         seen.push(...body.data.activity_list.map((a) => a.id));
@@ -181,6 +212,142 @@ describe('notifications, activity and the menu count', () => {
         created_at: s.clock.now().toISOString(),
       });
       expect(res.body.data.activity_count).toBe((await activityOf(ids.member)).length);
+    });
+  });
+
+  describe('paging by cursor', () => {
+    const lists = [
+      ['/notification/history', 'notification_list', notificationsOf],
+      ['/notification/activity-history', 'activity_list', activityOf],
+    ] as const;
+    type Listed = { data: Record<string, unknown> & { meta: History['meta'] } };
+    /** Follows next_cursor from the first page to the last: every page's rows, and its meta. */
+    const walk = async (path: string, key: string, token: string, perPage: number) => {
+      const pages: { ids: number[]; meta: History['meta'] }[] = [];
+      let url = `${path}?per_page=${perPage}`;
+      for (;;) {
+        const res = await get<Listed['data']>(url, token);
+        expect(res.status, url).toBe(200);
+        const meta = res.body.data.meta;
+        pages.push({ ids: (res.body.data[key] as { id: number }[]).map((r) => r.id), meta });
+        if (!meta.next_cursor) return pages;
+        url = `${path}?per_page=${perPage}&cursor=${meta.next_cursor}`;
+      }
+    };
+
+    it.each(lists)(
+      '%s: following next_cursor gives every row once, in order, on numbered pages',
+      async (path, key, of) => {
+        const rows = await of(ids.seller);
+        const pages = await walk(path, key, seller, 7);
+        const lastPage = Math.ceil(rows.length / 7);
+        expect(pages.map((p) => p.meta.current_page)).toEqual(Array.from({ length: lastPage }, (_, i) => i + 1));
+        expect(pages.flatMap((p) => p.ids)).toEqual(rows.map((r) => r.id));
+        for (const p of pages) {
+          expect(p.meta).toMatchObject({ last_page: lastPage, per_page: 7, total: rows.length });
+          // the same rows as the page asked for by number
+          const byNumber = await get<Listed['data']>(`${path}?per_page=7&page=${p.meta.current_page}`, seller);
+          expect((byNumber.body.data[key] as { id: number }[]).map((r) => r.id)).toEqual(p.ids);
+        }
+        expect(pages.at(-1)?.meta.next_cursor).toBeNull();
+      },
+    );
+
+    it('neither skips nor repeats rows that share a created_at', async () => {
+      const at = '2026-01-02T03:04:05.000Z';
+      const inserted = await s.db
+        .insertInto('notifications')
+        .values(
+          Array.from({ length: 9 }, (_, i) => ({
+            user_id: ids.newseller,
+            name: 'tie',
+            description: `tie ${i}`,
+            created_at: at,
+          })),
+        )
+        .returning('id')
+        .execute();
+      await s.db
+        .insertInto('activity_log')
+        .values(
+          Array.from({ length: 5 }, (_, i) => ({
+            user_id: ids.newseller,
+            type: 'tie',
+            description: `tie ${i}`,
+            created_at: at,
+          })),
+        )
+        .execute();
+      const token = await s.loginAs('newseller@demo.test');
+      for (const [path, key, of] of lists) {
+        const rows = await of(ids.newseller);
+        expect(rows.filter((r) => r.created_at === at).length).toBeGreaterThanOrEqual(5);
+        expect(
+          (await walk(path, key, token, 2)).flatMap((p) => p.ids),
+          path,
+        ).toEqual(rows.map((r) => r.id));
+      }
+      expect(inserted).toHaveLength(9);
+    });
+
+    it('is not shifted by a row that arrives between two pages', async () => {
+      const before = await notificationsOf(ids.seller);
+      const first = await get<History>('/notification/history', seller);
+      const { id } = await s.db
+        .insertInto('notifications')
+        .values({
+          user_id: ids.seller,
+          name: 'new_order',
+          description: 'Arrived meanwhile.',
+          created_at: s.clock.now().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      try {
+        const next = await get<History>(`/notification/history?cursor=${first.body.data.meta.next_cursor}`, seller);
+        expect(next.body.data.notification_list.map((n) => n.id)).toEqual(before.slice(10, 20).map((n) => n.id));
+        expect(next.body.data.meta).toMatchObject({ current_page: 2, total: before.length + 1 });
+        // by number, page 2 now starts one row earlier: the row the first page ended with shows again
+        const byNumber = await get<History>('/notification/history?page=2', seller);
+        expect(byNumber.body.data.notification_list[0]?.id).toBe(before[9]?.id);
+      } finally {
+        await s.db.deleteFrom('notifications').where('id', '=', id).execute();
+      }
+      expect((await get<History>('/notification/history', seller)).body.data.meta.total).toBe(before.length);
+    });
+
+    it("reads only the caller's rows, whoever's cursor it is given", async () => {
+      const sellers = await get<History>('/notification/history?per_page=1', seller);
+      const res = await get<History>(
+        `/notification/history?per_page=50&cursor=${sellers.body.data.meta.next_cursor}`,
+        member,
+      );
+      const own = new Set((await notificationsOf(ids.member)).map((n) => n.id));
+      expect(res.body.data.notification_list.every((n) => own.has(n.id))).toBe(true);
+    });
+
+    const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    it.each(lists.map(([path]) => path))('%s answers a cursor it did not give with 422 and the path', async (path) => {
+      const bad = [
+        'not a cursor',
+        '',
+        'x'.repeat(201),
+        encode('hello'),
+        encode('1|2026-01-01T00:00:00.000Z|5'),
+        encode('2|2026-01-01T00:00:00.000Z|0'),
+        encode('2|yesterday|5'),
+        encode('100001|2026-01-01T00:00:00.000Z|5'),
+        encode('2|2026-01-01T00:00:00.000Z|99999999999999999999'),
+      ];
+      for (const cursor of bad) {
+        const res = await get(`${path}?cursor=${encodeURIComponent(cursor)}`, seller);
+        expect(res.status, cursor).toBe(422);
+        expect(res.body.message).toBe('Some fields are missing or invalid.');
+        // an empty cursor breaks two rules of the contract (minLength, pattern): each is said, at the same path
+        expect([...new Set(res.body.errors?.map((e) => e.path))], cursor).toEqual(['/query/cursor']);
+      }
+      const good = await get(`${path}?cursor=${encode('2|2026-01-01T00:00:00.000Z|5')}`, seller);
+      expect(good.status).toBe(200);
     });
   });
 

@@ -1,11 +1,13 @@
 import type { Clock } from '../../clock';
+import { type CurrencyCode, recordOrder } from '../../domain/sales';
 import type { Db } from '../database';
 import type { OrderStatus } from '../schema';
 
 /**
  * The demo seller's events, listings, orders, notifications and activity, made by a seeded PRNG from the clock
  * passed to `seed`: the same clock gives the same rows. Dates are relative to it (events ahead, history behind).
- * Nothing here is made for newseller or rejected, so their dashboards show empty states.
+ * Nothing here is made for newseller or rejected, so their dashboards show empty states. Orders are written by
+ * recordOrder (server/domain/sales.ts), which keeps the sellers' totals that the dashboard reads.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -287,21 +289,18 @@ export async function seedDemoSales(db: Db, clock: Clock, sellerId: number): Pro
     const booking_no = `SB-${100001 + i}`;
     const updated =
       o.status === 'pending' ? o.created : Math.min(now - MINUTE_MS, o.created + int(rng, 1, 72) * 3600_000);
-    await db
-      .insertInto('orders')
-      .values({
-        booking_no,
-        listing_id: listing.id,
-        seller_id: sellerId,
-        event_id: listing.event.id,
-        quantity,
-        amount: listing.price * quantity,
-        currency: o.currency,
-        status: o.status,
-        created_at: iso(o.created),
-        updated_at: iso(updated),
-      })
-      .execute();
+    await recordOrder(db, {
+      booking_no,
+      listing_id: listing.id,
+      seller_id: sellerId,
+      event_id: listing.event.id,
+      quantity,
+      amount: listing.price * quantity,
+      currency: o.currency as CurrencyCode,
+      status: o.status,
+      created_at: iso(o.created),
+      updated_at: iso(updated),
+    });
     orders.push({
       booking_no,
       event: listing.event.name,
@@ -414,21 +413,17 @@ export async function seedRivalSales(db: Db, clock: Clock, sellerId: number): Pr
     const quantity = int(rng, 1, 3);
     const created = now - int(rng, 60, 60 * 24 * 20) * MINUTE_MS;
     const booking_no = `SB-${200001 + i}`;
-    await db
-      .insertInto('orders')
-      .values({
-        booking_no,
-        listing_id: id,
-        seller_id: sellerId,
-        event_id: event.id,
-        quantity,
-        amount: price * quantity,
-        currency: 'GBP',
-        status,
-        created_at: iso(created),
-        updated_at: iso(created),
-      })
-      .execute();
+    await recordOrder(db, {
+      booking_no,
+      listing_id: id,
+      seller_id: sellerId,
+      event_id: event.id,
+      quantity,
+      amount: price * quantity,
+      currency: 'GBP',
+      status,
+      created_at: iso(created),
+    });
     orders.push({ booking_no, event: event.name, quantity, amount: price * quantity, currency: 'GBP', category });
   }
   return orders;

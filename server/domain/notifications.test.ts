@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshServer } from '../test-support';
+import { feedCountsOf } from './notifications';
+
+type Server = Awaited<ReturnType<typeof freshServer>>;
+
+/**
+ * The per-user counts (user_feed_counts, kept by triggers) against a recount of the rows, after random writes
+ * made straight to the tables, as any code that writes notifications or activity would make them.
+ */
+describe('the notification and activity counts', () => {
+  let s: Server;
+  let users: number[];
+
+  beforeAll(async () => {
+    s = await freshServer();
+    users = (await s.db.selectFrom('users').select('id').orderBy('id').limit(3).execute()).map((u) => u.id);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  async function expectCountsEqualRecount() {
+    const notifications = await s.db.selectFrom('notifications').select(['user_id', 'viewed']).execute();
+    const activity = await s.db.selectFrom('activity_log').select('user_id').execute();
+    const all = (await s.db.selectFrom('users').select('id').execute()).map((u) => u.id);
+    for (const id of all) {
+      const mine = notifications.filter((n) => n.user_id === id);
+      expect(await feedCountsOf(s.db, id), `user ${id}`).toEqual({
+        total: mine.length,
+        unread: mine.filter((n) => n.viewed === 0).length,
+        activity: activity.filter((a) => a.user_id === id).length,
+      });
+    }
+  }
+
+  it('start equal to the seeded rows', async () => {
+    await expectCountsEqualRecount();
+    const seeded = await feedCountsOf(s.db, users[0] ?? -1);
+    expect(seeded.total).toBeGreaterThan(0);
+    expect(seeded.unread).toBeGreaterThan(0);
+    expect(seeded.activity).toBeGreaterThan(0);
+  });
+
+  it('equal a recount after any mix of inserts, reads, unreads, moves and deletes', async () => {
+    const user = fc.nat(2);
+    const write = fc.oneof(
+      fc.record({
+        kind: fc.constant('notify' as const),
+        user,
+        viewed: fc.constantFrom(0, 1),
+        many: fc.integer({ min: 1, max: 3 }),
+      }),
+      fc.record({ kind: fc.constant('view' as const), pick: fc.nat(), viewed: fc.constantFrom(0, 1) }),
+      fc.record({ kind: fc.constant('viewAll' as const), user }),
+      fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), user }),
+      fc.record({ kind: fc.constant('forget' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('act' as const), user }),
+      fc.record({ kind: fc.constant('unact' as const), pick: fc.nat() }),
+    );
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 20 }), async (writes) => {
+        for (const w of writes) {
+          const someNotification = async (pick: number) => {
+            const ids = await s.db.selectFrom('notifications').select('id').orderBy('id').execute();
+            return ids[pick % Math.max(1, ids.length)]?.id ?? -1;
+          };
+          const created_at = new Date(Date.UTC(2026, 1, 1, 0, 0, ++n)).toISOString();
+          if (w.kind === 'notify') {
+            await s.db
+              .insertInto('notifications')
+              .values(
+                Array.from({ length: w.many }, (_, i) => ({
+                  user_id: users[w.user] ?? -1,
+                  name: 'test',
+                  description: `test ${n}.${i}`,
+                  viewed: w.viewed,
+                  created_at,
+                })),
+              )
+              .execute();
+          } else if (w.kind === 'view') {
+            await s.db
+              .updateTable('notifications')
+              .set({ viewed: w.viewed })
+              .where('id', '=', await someNotification(w.pick))
+              .execute();
+          } else if (w.kind === 'viewAll') {
+            await s.db
+              .updateTable('notifications')
+              .set({ viewed: 1 })
+              .where('user_id', '=', users[w.user] ?? -1)
+              .execute();
+          } else if (w.kind === 'move') {
+            await s.db
+              .updateTable('notifications')
+              .set({ user_id: users[w.user] ?? -1 })
+              .where('id', '=', await someNotification(w.pick))
+              .execute();
+          } else if (w.kind === 'forget') {
+            await s.db
+              .deleteFrom('notifications')
+              .where('id', '=', await someNotification(w.pick))
+              .execute();
+          } else if (w.kind === 'act') {
+            await s.db
+              .insertInto('activity_log')
+              .values({ user_id: users[w.user] ?? -1, type: 'test', description: 'test', created_at })
+              .execute();
+          } else {
+            const ids = await s.db.selectFrom('activity_log').select('id').orderBy('id').execute();
+            await s.db
+              .deleteFrom('activity_log')
+              .where('id', '=', ids[w.pick % Math.max(1, ids.length)]?.id ?? -1)
+              .execute();
+          }
+        }
+        await expectCountsEqualRecount();
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('roll back with the write they count', async () => {
+    const before = await feedCountsOf(s.db, users[0] ?? -1);
+    await expect(
+      s.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('notifications')
+          .values({
+            user_id: users[0] ?? -1,
+            name: 'test',
+            description: 'undone',
+            created_at: '2026-03-01T00:00:00.000Z',
+          })
+          .execute();
+        await trx
+          .insertInto('activity_log')
+          .values({
+            user_id: users[0] ?? -1,
+            type: 'test',
+            description: 'undone',
+            created_at: '2026-03-01T00:00:00.000Z',
+          })
+          .execute();
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await feedCountsOf(s.db, users[0] ?? -1)).toEqual(before);
+  });
+
+  it('count a login and a logout through the API', async () => {
+    const seller = (
+      await s.db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
+    ).id;
+    const before = await feedCountsOf(s.db, seller);
+    const token = await s.loginAs('seller@demo.test');
+    expect((await feedCountsOf(s.db, seller)).activity).toBe(before.activity + 1);
+    await s.json('POST', '/auth/logout', undefined, token);
+    expect((await feedCountsOf(s.db, seller)).activity).toBe(before.activity + 2);
+    await expectCountsEqualRecount();
+  });
+});
