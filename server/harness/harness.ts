@@ -2,6 +2,7 @@ import { TOKEN_LIFETIME_MS } from '../auth/tokens';
 import type { Db } from '../db/database';
 import { DEMO_PASSWORD } from '../db/seed/index';
 import {
+  BLNS,
   baseOf,
   blnsCases,
   type CaseContext,
@@ -35,6 +36,8 @@ export interface Sizes {
   randomInvalid: number;
   /** How many string slots get the whole Big List of Naughty Strings (Infinity: every slot). */
   blnsSlots: number;
+  /** Send every n-th naughty string only (1, the default: all of them); for suites whose point lies elsewhere. */
+  blnsStride?: number;
 }
 
 export const TEST_SIZES: Sizes = { valid: 4, randomInvalid: 12, blnsSlots: 2 };
@@ -271,7 +274,7 @@ export async function createHarness(
       ['two tokens', `Bearer ${principals.seller?.token}, Bearer ${principals.rival?.token}`],
       ['8 KB token', `Bearer ${'a'.repeat(8192)}`],
       ['revoked (logged out) token', `Bearer ${revoked}`],
-      ['token with a NUL', 'Bearer abc\u0000def'.replace('\u0000', '%00')],
+      ['token with a percent-encoded NUL', 'Bearer abc%00def'],
     ];
     for (const [label, authorization] of headers) {
       await send(plain(op, 'auth', label, base, no401, authorization === undefined ? {} : { authorization }));
@@ -312,7 +315,12 @@ export async function createHarness(
       await policyCases(op, base);
     }
     const all = [
-      ...blnsCases(ctx, base, sizes.blnsSlots),
+      ...blnsCases(
+        ctx,
+        base,
+        sizes.blnsSlots,
+        BLNS.filter((_, i) => i % (sizes.blnsStride ?? 1) === 0),
+      ),
       ...validCases(ctx, sizes.valid, seed + 1),
       ...invalidCases(ctx, base),
       ...randomInvalidCases(ctx, base, sizes.randomInvalid, seed + 2),
