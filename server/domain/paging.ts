@@ -22,6 +22,7 @@ export interface Page {
 
 /** The page numbers the contract accepts; a cursor carries its page's number, within the same bounds. */
 const MAX_PAGE = 100_000;
+const MAX_ID = 2 ** 31 - 1;
 
 /**
  * A cursor is the next page's number and the key of the last row shown, `<page>|<created_at>|<id>` in
@@ -36,7 +37,8 @@ export function decodeCursor(cursor: string): { page: number; after: PageKey } |
   if (!match) return null;
   const page = Number(match[1]);
   const id = Number(match[3]);
-  if (page < 2 || page > MAX_PAGE || !Number.isSafeInteger(id) || id < 1) return null;
+  // ids are the database's integer keys (1 to 2^31-1 on Postgres): a larger one is no row's
+  if (page < 2 || page > MAX_PAGE || id < 1 || id > MAX_ID) return null;
   return { page, after: { created_at: match[2] as string, id } };
 }
 

@@ -338,6 +338,7 @@ describe('notifications, activity and the menu count', () => {
         encode('2|yesterday|5'),
         encode('100001|2026-01-01T00:00:00.000Z|5'),
         encode('2|2026-01-01T00:00:00.000Z|99999999999999999999'),
+        encode('2|2026-01-01T00:00:00.000Z|2147483648'),
       ];
       for (const cursor of bad) {
         const res = await get(`${path}?cursor=${encodeURIComponent(cursor)}`, seller);
