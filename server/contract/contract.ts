@@ -231,10 +231,22 @@ export function loadContract(file = CONTRACT_FILE): Contract {
   const doc = parse(readFileSync(file, 'utf8')) as Document;
   const permissionNames = new Set(doc.components?.schemas?.PermissionName?.enum ?? []);
   const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-  const bodies = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  const params = new Ajv2020({ strict: false, allErrors: true, coerceTypes: 'array', useDefaults: true });
-  const fields = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true, useDefaults: true });
-  const answers = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  const bodies = new Ajv2020({ strict: false, validateSchema: false, allErrors: true, validateFormats: true });
+  const params = new Ajv2020({
+    strict: false,
+    validateSchema: false,
+    allErrors: true,
+    coerceTypes: 'array',
+    useDefaults: true,
+  });
+  const fields = new Ajv2020({
+    strict: false,
+    validateSchema: false,
+    allErrors: true,
+    coerceTypes: true,
+    useDefaults: true,
+  });
+  const answers = new Ajv2020({ strict: false, validateSchema: false, allErrors: true, validateFormats: true });
   for (const ajv of [bodies, params, fields, answers]) {
     addFormats(ajv);
     ajv.addSchema(doc, 'portal');
