@@ -1,50 +1,80 @@
 import { assign, setup } from 'xstate';
+import type { components } from '../openapi/schema';
+import { menuCountsMachine } from './menu-counts.machine';
 
-export type GateUserType = 'sellers' | 'team_members' | 'admin';
+export type GateUserType = components['schemas']['UserType'];
+export type GateKycStatus = components['schemas']['KycStatus'];
+export type GatePermission = components['schemas']['PermissionName'];
 
 export interface KycGateInput {
   userType: GateUserType;
-  kycStatus: 0 | 1 | 2;
+  /** The caller's KYC status; a team member is answered its seller's. */
+  kycStatus: GateKycStatus;
+  /** The permissions the caller may use (is_can_access 1): they decide which menu counts load. */
+  permissions?: readonly GatePermission[];
 }
 
-export type KycGateEvent = { type: 'kyc.updated'; kycStatus: 0 | 1 | 2 };
+export interface KycGateContext {
+  userType: GateUserType;
+  kycStatus: GateKycStatus;
+  permissions: readonly GatePermission[];
+}
+
+export type KycGateEvent = { type: 'kyc.updated'; kycStatus: GateKycStatus };
 
 /**
  * The KYC gate, a child of the session. A seller (user_type `sellers`) whose KYC is not approved (status 0,
  * not submitted, or 2, rejected) is held on /settings/kyc?handle=true with a menu of only the minimise item;
- * approval (status 1) opens the portal. Other user types are never held.
+ * so is a team member while its seller's KYC is not approved (the server answers a member with its seller's
+ * status): only the seller can complete it. Approval (status 1) opens the portal. The back office is never
+ * held. While the portal is open, the menu counts run in the actor system as `menuCounts`.
  */
 export const kycGateMachine = setup({
   types: {
-    context: {} as KycGateInput,
+    context: {} as KycGateContext,
     input: {} as KycGateInput,
     events: {} as KycGateEvent,
   },
+  actors: { menuCounts: menuCountsMachine },
   guards: {
-    isApprovedOrNotASeller: ({ context }) => context.userType !== 'sellers' || context.kycStatus === 1,
+    isApprovedOrBackOffice: ({ context }) => context.userType === 'admin' || context.kycStatus === 1,
+    isTeamMember: ({ context }) => context.userType === 'team_members',
     isRejected: ({ context }) => context.kycStatus === 2,
   },
 }).createMachine({
   id: 'kycGate',
-  context: ({ input }) => ({ ...input }),
+  context: ({ input }) => ({ ...input, permissions: input.permissions ?? [] }),
   initial: 'evaluating',
   states: {
     evaluating: {
       always: [
-        { guard: 'isApprovedOrNotASeller', target: 'open' },
+        { guard: 'isApprovedOrBackOffice', target: 'open' },
+        { guard: 'isTeamMember', target: 'held.awaitingSeller' },
         { guard: 'isRejected', target: 'held.rejected' },
         { target: 'held.notSubmitted' },
       ],
     },
     open: {
       description: 'The whole portal, as far as the permissions go; the logo leads to /dashboard.',
+      invoke: {
+        id: 'menuCounts',
+        systemId: 'menuCounts',
+        src: 'menuCounts',
+        input: ({ context }) => ({
+          canSeeSales: context.permissions.includes('sales'),
+          canSeeNotifications: context.permissions.includes('notification'),
+        }),
+      },
     },
     held: {
-      description: 'Only /settings/kyc?handle=true; the menu shows only the minimise item.',
+      description: 'Only /settings/kyc?handle=true; the menu shows only the minimise item and asks for no counts.',
       initial: 'notSubmitted',
       states: {
-        notSubmitted: { description: 'KYC not submitted yet (status 0).' },
-        rejected: { description: 'KYC rejected (status 2): the reason is shown.' },
+        notSubmitted: { description: 'A seller whose KYC is not submitted yet (status 0).' },
+        rejected: { description: 'A seller whose KYC was rejected (status 2): the reason is shown.' },
+        awaitingSeller: {
+          description: "A team member whose seller's KYC is not approved: only the seller can complete it.",
+        },
       },
     },
   },

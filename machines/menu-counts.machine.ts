@@ -1,16 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
-import { api, unwrap } from '../openapi/client';
+import { type AnyActorRef, assign, fromPromise, setup, spawnChild } from 'xstate';
+import { api, type DataOf, unwrap } from '../openapi/client';
+import { type components, orderStatusValues } from '../openapi/schema';
 
-export type SalesStatus = 'pending' | 'confirmed' | 'delivered' | 'completed' | 'cancelled' | 'replaced';
-export interface SalesCount {
-  status: SalesStatus;
-  orders: number;
-}
-export interface NotificationCounts {
-  notification: number;
-  activity: number;
-  unread_count: number;
-}
+export type SalesStatus = components['schemas']['OrderStatus'];
+export type SalesCount = DataOf<'/sales/sales-count', 'get'>[number];
+export type NotificationCounts = DataOf<'/ui-settings/menu-notification', 'get'>;
 
 export interface MenuCountsInput {
   canSeeSales: boolean;
@@ -22,12 +16,17 @@ export interface MenuCountsContext extends MenuCountsInput {
   notifications: NotificationCounts | null;
 }
 
-export type MenuCountsEvent = { type: 'counts.refreshed' } | { type: 'unread.changed'; unreadCount: number };
+export type MenuCountsEvent =
+  | { type: 'counts.refreshed' }
+  | { type: 'notification.opened'; id: number }
+  | { type: 'unread.changed'; unreadCount: number };
 
 /**
- * The numbers on the side menu: orders per sales status (badges, and where a collapsed Sales leads) and the
- * notification counts (the unread badge, the panel's tab counts). Each loads only with its permission; a
- * failure hides the badges rather than the menu.
+ * The numbers on the side menu: orders per sales status in every currency (badges, and where a collapsed
+ * Sales leads) and the notification counts (the unread badge, the panel's tab counts). Each loads only with
+ * its permission; a failure hides the badges rather than the menu. It runs in the actor system as
+ * `menuCounts`: a feed tells it when an unread notification is opened, it marks it read on the server and
+ * the badge takes the server's new unread count.
  */
 export const menuCountsMachine = setup({
   types: {
@@ -40,6 +39,10 @@ export const menuCountsMachine = setup({
     loadNotificationCounts: fromPromise<NotificationCounts>(async () =>
       unwrap(await api.GET('/ui-settings/menu-notification')),
     ),
+    markViewed: fromPromise<void, { id: number; counts: AnyActorRef }>(async ({ input }) => {
+      const data = unwrap(await api.POST('/notification/update-notification', { body: { id: input.id } }));
+      input.counts.send({ type: 'unread.changed', unreadCount: data.unread_count });
+    }),
   },
   guards: {
     canSeeSales: ({ context }) => context.canSeeSales,
@@ -93,19 +96,32 @@ export const menuCountsMachine = setup({
         },
         unavailable: { on: { 'counts.refreshed': 'loading' } },
       },
+      on: {
+        // marked read whatever the counts are doing; the answer brings the new unread count
+        'notification.opened': {
+          actions: spawnChild('markViewed', {
+            input: ({ event, self }) => ({ id: event.type === 'notification.opened' ? event.id : 0, counts: self }),
+          }),
+        },
+      },
     },
   },
 });
 
-/** The spec's sales sub-pages, in menu order, with their labels. */
-export const SALES_STATUSES: ReadonlyArray<{ status: SalesStatus; label: string }> = [
-  { status: 'pending', label: 'Pending' },
-  { status: 'confirmed', label: 'Awaiting Delivery' },
-  { status: 'delivered', label: 'Delivered' },
-  { status: 'completed', label: 'Completed' },
-  { status: 'cancelled', label: 'Cancelled' },
-  { status: 'replaced', label: 'Replaced' },
-];
+/** The spec's names of the sales sub-pages (sales/confirmed is 'Awaiting Delivery'). */
+export const SALES_STATUS_LABELS: Readonly<Record<SalesStatus, string>> = {
+  pending: 'Pending',
+  confirmed: 'Awaiting Delivery',
+  delivered: 'Delivered',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  replaced: 'Replaced',
+};
+
+/** The sales sub-pages in menu order (the contract's order of the statuses), with their labels. */
+export const SALES_STATUSES: ReadonlyArray<{ status: SalesStatus; label: string }> = orderStatusValues.map(
+  (status) => ({ status, label: SALES_STATUS_LABELS[status] }),
+);
 
 /** Where a collapsed Sales leads: the first sub-page (menu order) with orders, else sales/pending. */
 export function salesLandingStatus(counts: readonly SalesCount[]): SalesStatus {

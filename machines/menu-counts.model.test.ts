@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import { badgeText, menuCountsMachine, salesLandingStatus } from './menu-counts.machine';
+import { createActor, fromPromise } from 'xstate';
+import { badgeText, menuCountsMachine, type SalesCount, salesLandingStatus } from './menu-counts.machine';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
 
 const counts = { notification: 45, activity: 46, unread_count: 15 };
-const sales = [
-  { status: 'pending' as const, orders: 0 },
-  { status: 'confirmed' as const, orders: 4 },
+const sales: SalesCount[] = [
+  { status: 'pending', orders: 0 },
+  { status: 'confirmed', orders: 4 },
 ];
 const events = [
   { type: 'xstate.done.actor.loadSalesCounts', output: sales },
@@ -14,6 +14,8 @@ const events = [
   { type: 'xstate.done.actor.loadNotificationCounts', output: counts },
   { type: 'xstate.error.actor.loadNotificationCounts', error: new Error('down') },
   { type: 'unread.changed', unreadCount: 14 },
+  { type: 'notification.opened', id: 3 },
+  { type: 'counts.refreshed' },
 ];
 const inputs = [
   { canSeeSales: true, canSeeNotifications: true },
@@ -35,16 +37,49 @@ describe('menu counts statechart, model-based', () => {
   for (const { input, paths } of all) {
     for (const path of paths) {
       it(`${JSON.stringify(input)} ${path.description}`, async () => {
-        const control = controllableActors(['loadSalesCounts', 'loadNotificationCounts'] as const);
+        const control = controllableActors(['loadSalesCounts', 'loadNotificationCounts', 'markViewed'] as const);
         const actor = createActor(menuCountsMachine.provide({ actors: control.actors }), { input }).start();
-        await replay(path, actor, control.settle, (real) => {
+        let opened = false;
+        const perform = async (e: { type: string }) => {
+          opened ||= e.type === 'notification.opened';
+          return control.settle(e);
+        };
+        await replay(path, actor, perform, (real) => {
           if (!input.canSeeSales) expect(real.matches({ sales: 'hidden' })).toBe(true);
           if (!input.canSeeNotifications) expect(real.matches({ notifications: 'hidden' })).toBe(true);
           if (real.matches({ sales: 'ready' })) expect(real.context.sales).toEqual(sales);
+          // an opened notification is being marked read on the server
+          if (!opened) return;
+          expect(control.pending('markViewed')?.input).toMatchObject({ id: 3 });
         });
       });
     }
   }
+});
+
+describe('menu counts statechart', () => {
+  it("marks an opened notification read and takes the server's unread count for the badge", async () => {
+    const marked: number[] = [];
+    const actor = createActor(
+      menuCountsMachine.provide({
+        actors: {
+          loadSalesCounts: fromPromise(async () => sales),
+          loadNotificationCounts: fromPromise(async () => counts),
+          markViewed: fromPromise(async ({ input }: { input: { id: number; counts: { send(e: unknown): void } } }) => {
+            marked.push(input.id);
+            input.counts.send({ type: 'unread.changed', unreadCount: 14 });
+          }) as never,
+        },
+      }),
+      { input: inputs[0] },
+    ).start();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(actor.getSnapshot().context.notifications?.unread_count).toBe(15);
+    actor.send({ type: 'notification.opened', id: 3 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(marked).toEqual([3]);
+    expect(actor.getSnapshot().context.notifications?.unread_count).toBe(14);
+  });
 });
 
 describe('menu rules', () => {

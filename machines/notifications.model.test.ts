@@ -1,45 +1,49 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import {
-  type FeedPage,
-  FILL_CHECK_MS,
-  type NotificationItem,
-  notificationsMachine,
-  SCROLL_DEBOUNCE_MS,
-} from './notifications.machine';
+import { type AnyActorRef, createActor, createMachine } from 'xstate';
+import { FILL_CHECK_MS, type ListPage, SCROLL_DEBOUNCE_MS } from './list.machine';
+import { type FeedItem, type NotificationItem, notificationsMachine } from './notifications.machine';
 import { controllableActors, flush, modelPaths, replay, uncovered } from './testing/model';
 
-const item = (id: number): NotificationItem => ({
+const notification = (id: number, viewed: 0 | 1 = 0): NotificationItem => ({
   id,
   name: 'new_order',
   description: `Order ${id}`,
-  viewed: 0,
+  viewed,
   created_at: '2026-11-20T10:00:00Z',
 });
-const page = (n: number, last: number, ids: number[]): FeedPage => ({
-  items: ids.map(item),
-  currentPage: n,
-  lastPage: last,
-});
+const page = (n: number, last: number, items: FeedItem[]): ListPage<FeedItem> => ({ items, page: n, lastPage: last });
 
 const events = [
-  { type: 'xstate.done.actor.fetchPage', output: page(1, 3, [1, 2]) },
-  { type: 'xstate.done.actor.fetchPage', output: page(3, 3, [5, 6]) },
+  { type: 'xstate.done.actor.fetchPage', output: page(1, 3, [notification(1), notification(2, 1)]) },
+  { type: 'xstate.done.actor.fetchPage', output: page(3, 3, [notification(5)]) },
   { type: 'xstate.done.actor.fetchPage', output: page(1, 1, []) },
-  { type: 'xstate.error.actor.fetchPage', error: new Error('Failed to load notifications') },
-  { type: 'tab.selected', tab: 'activity' },
-  { type: 'tab.selected', tab: 'notifications' },
-  { type: 'panel.scrolled', distanceFromBottom: 20 },
-  { type: 'panel.scrolled', distanceFromBottom: 400 },
-  { type: 'panel.measured', fillsPanel: false },
-  { type: 'panel.measured', fillsPanel: true },
-  { type: 'notification.opened', id: 1 },
-  { type: 'notification.marked', id: 1, unreadCount: 4 },
+  { type: 'xstate.error.actor.fetchPage', error: new Error('down') },
+  { type: 'filters.changed', filters: { tab: 'activity' } },
+  { type: 'filters.changed', filters: { tab: 'notifications' } },
+  { type: 'list.scrolled', distanceFromBottom: 20 },
+  { type: 'list.scrolled', distanceFromBottom: 400 },
+  { type: 'list.measured', fillsView: false },
+  { type: 'list.measured', fillsView: true },
+  { type: 'item.opened', key: 1 },
+  { type: 'item.opened', key: 2 },
+  { type: 'page.requested', page: 2 },
 ];
-
 const DELAYS: Record<string, number> = { fillCheck: FILL_CHECK_MS, scrollDebounce: SCROLL_DEBOUNCE_MS };
 
-describe('notifications paging statechart, model-based', () => {
+/** The feed with its network replaced, in an actor system where a stand-in `menuCounts` listens. */
+function start(tab: 'notifications' | 'activity' = 'notifications') {
+  const control = controllableActors(['fetchPage'] as const);
+  const actor = createActor(notificationsMachine.provide({ actors: control.actors }), { input: { filters: { tab } } });
+  const counts: unknown[] = [];
+  const menuCounts = createMachine({ on: { '*': { actions: ({ event }) => counts.push(event) } } });
+  createActor(menuCounts, { parent: actor as AnyActorRef, systemId: 'menuCounts' }).start();
+  const emitted: Array<{ type: string; message?: string }> = [];
+  actor.on('*', (e) => emitted.push(e));
+  actor.start();
+  return { actor, control, emitted, counts };
+}
+
+describe('notifications feed statechart, model-based', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -47,24 +51,20 @@ describe('notifications paging statechart, model-based', () => {
     vi.useRealTimers();
   });
 
-  const paths = modelPaths(notificationsMachine, { events, input: { tab: 'notifications' } });
+  const paths = modelPaths(notificationsMachine, {
+    events,
+    input: { filters: { tab: 'notifications' } },
+    identity: ({ value, context }) => [value, context.filters, context.page, context.items, context.distance],
+  });
 
   it('the generated paths reach every state and every transition', () => {
-    const { missingStates, missingTransitions } = uncovered(notificationsMachine, paths);
-    expect(missingStates).toEqual([]);
-    expect(missingTransitions).toEqual([]);
+    expect(uncovered(notificationsMachine, paths)).toEqual({ missingStates: [], missingTransitions: [] });
   });
 
   for (const path of paths) {
     it(path.description, async () => {
-      const control = controllableActors(['fetchPage', 'markViewed'] as const);
-      const actor = createActor(notificationsMachine.provide({ actors: control.actors }), {
-        input: { tab: 'notifications' },
-      });
-      const toasts: string[] = [];
-      actor.on('notify', (e) => toasts.push(e.message));
-      const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
-      actor.start();
+      const { actor, control, emitted, counts } = start();
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
       await replay(
         path,
         actor,
@@ -73,124 +73,76 @@ describe('notifications paging statechart, model-based', () => {
             await vi.advanceTimersByTimeAsync(DELAYS[event.type.slice('after.'.length)] ?? 0);
             return true;
           }
-          if (event.type === 'xstate.done.actor.fetchPage' || event.type === 'xstate.error.actor.fetchPage') {
-            // the page asked for: 1 for a tab's first page, else the one after the last loaded
-            const asked = control.pending('fetchPage')?.input as { page: number } | undefined;
-            const now = actor.getSnapshot();
-            expect(asked?.page).toBe(now.matches('loadingFirst') ? 1 : now.context.page + 1);
-          }
           return control.settle(event);
         },
         (real) => {
           const { context } = real;
-          // what each state promises the views
-          if (real.matches('loadingFirst')) expect(context.items).toEqual([]);
-          if (real.matches('loadingMore')) expect(context.page).toBeGreaterThanOrEqual(1);
-          if (real.matches('complete')) expect(context.page).toBeGreaterThanOrEqual(context.lastPage);
-          if (real.matches('more')) expect(context.page).toBeLessThan(context.lastPage);
-          if (real.matches('empty')) expect(context.items).toEqual([]);
+          const tab = context.filters.tab;
           if (real.hasTag('error')) {
             expect(context.error).toBe(
-              context.tab === 'notifications' ? 'Failed to load notifications' : 'Failed to load activity',
+              tab === 'notifications' ? 'Failed to load notifications' : 'Failed to load activity',
             );
           }
-          expect(new Set(context.items.map((i: { id: number }) => i.id)).size).toBe(context.items.length);
           // only the notifications tab toasts its failures (the activity log shows its message in place)
-          expect(toasts.every((t) => t === 'Failed to load notifications')).toBe(true);
-          if (real.hasTag('error') && context.tab === 'notifications') expect(toasts.length).toBeGreaterThan(0);
+          const toasts = emitted.filter((e) => e.type === 'notify');
+          expect(toasts.every((t) => t.message === 'Failed to load notifications')).toBe(true);
+          if (real.hasTag('error') && tab === 'notifications') expect(toasts.length).toBeGreaterThan(0);
+          // a notification opened shows as read, and the menu counts heard of each unread one opened
+          for (const told of counts) {
+            const id = (told as { id: number }).id;
+            expect(told).toEqual({ type: 'notification.opened', id });
+          }
         },
       );
-      consoleError.mockRestore();
+      logged.mockRestore();
       actor.stop();
       await flush();
     });
   }
 });
 
-describe('notifications paging statechart', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  function start(tab: 'notifications' | 'activity' = 'notifications') {
-    const control = controllableActors(['fetchPage', 'markViewed'] as const);
-    const actor = createActor(notificationsMachine.provide({ actors: control.actors }), { input: { tab } });
-    const emitted: unknown[] = [];
-    actor.on('*', (e) => emitted.push(e));
-    actor.start();
-    return { actor, control, emitted };
-  }
-
-  it('asks for the next page only after scrolling has paused 100 ms within 50 px of the bottom', async () => {
+describe('notifications feed statechart', () => {
+  it('reads the tab asked for, from page 1', async () => {
     const { actor, control } = start();
-    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(1, 3, [1, 2]) });
-    await vi.advanceTimersByTimeAsync(FILL_CHECK_MS);
-    actor.send({ type: 'panel.measured', fillsPanel: true });
-    actor.send({ type: 'panel.scrolled', distanceFromBottom: 30 });
-    await vi.advanceTimersByTimeAsync(60);
-    actor.send({ type: 'panel.scrolled', distanceFromBottom: 10 });
-    await vi.advanceTimersByTimeAsync(60);
-    expect(control.isPending('fetchPage')).toBe(false);
-    await vi.advanceTimersByTimeAsync(40);
-    expect(control.pending('fetchPage')?.input).toEqual({ tab: 'notifications', page: 2 });
-  });
-
-  it('does not load more when the pause happens farther than 50 px from the bottom', async () => {
-    const { actor, control } = start();
-    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(1, 3, [1, 2]) });
-    actor.send({ type: 'panel.scrolled', distanceFromBottom: 51 });
-    await vi.advanceTimersByTimeAsync(500);
-    expect(actor.getSnapshot().matches({ more: 'waiting' })).toBe(true);
-  });
-
-  it('loads more 200 ms after a page when the list does not fill the panel', async () => {
-    const { actor, control } = start();
-    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(1, 2, [1]) });
-    await vi.advanceTimersByTimeAsync(FILL_CHECK_MS - 1);
-    expect(actor.getSnapshot().hasTag('measure')).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(actor.getSnapshot().hasTag('measure')).toBe(true);
-    actor.send({ type: 'panel.measured', fillsPanel: false });
-    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(2, 2, [2]) });
-    expect(actor.getSnapshot().value).toBe('complete');
-    expect(actor.getSnapshot().context.items.map((i) => i.id)).toEqual([1, 2]);
-  });
-
-  it('switching tabs starts again at page 1', async () => {
-    const { actor, control } = start();
-    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(1, 3, [1, 2]) });
-    actor.send({ type: 'tab.selected', tab: 'activity' });
+    expect(control.pending('fetchPage')?.input).toEqual({
+      page: 1,
+      cursor: null,
+      filters: { tab: 'notifications' },
+      sort: null,
+    });
+    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(1, 3, [notification(1)]) });
+    actor.send({ type: 'filters.changed', filters: { tab: 'activity' } });
     expect(actor.getSnapshot().context.items).toEqual([]);
-    expect(control.pending('fetchPage')?.input).toEqual({ tab: 'activity', page: 1 });
+    expect(control.pending('fetchPage')?.input).toMatchObject({ page: 1, filters: { tab: 'activity' } });
   });
 
-  it("toasts 'Failed to load notifications' but only logs the activity failure", async () => {
+  it("toasts 'Failed to load notifications' but only logs 'Failed to load activity'", async () => {
     const first = start('notifications');
     await first.control.settle({ type: 'xstate.error.actor.fetchPage', error: new Error('x') });
     expect(first.emitted).toContainEqual({ type: 'notify', level: 'error', message: 'Failed to load notifications' });
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
     const second = start('activity');
     await second.control.settle({ type: 'xstate.error.actor.fetchPage', error: new Error('x') });
-    expect(second.emitted.filter((e) => (e as { type: string }).type === 'notify')).toEqual([]);
+    expect(second.emitted.filter((e) => e.type === 'notify')).toEqual([]);
     expect(second.actor.getSnapshot().context.error).toBe('Failed to load activity');
-    expect(spy).toHaveBeenCalled();
+    expect(spy).toHaveBeenCalledWith('Failed to load activity', expect.any(Error));
     spy.mockRestore();
   });
 
-  it('opening an unread notification marks it read at once and announces the new unread count', async () => {
-    const { actor, control, emitted } = start();
-    await control.settle({ type: 'xstate.done.actor.fetchPage', output: page(1, 1, [1, 2]) });
-    actor.send({ type: 'notification.opened', id: 2 });
+  it('an unread notification opened shows as read at once and the menu counts hear of it', async () => {
+    const { actor, control, counts } = start();
+    await control.settle({
+      type: 'xstate.done.actor.fetchPage',
+      output: page(1, 1, [notification(1, 1), notification(2)]),
+    });
+    actor.send({ type: 'item.opened', key: 2 });
     expect(actor.getSnapshot().context.items.find((i) => i.id === 2)).toMatchObject({ viewed: 1 });
-    expect((control.pending('markViewed')?.input as { id: number } | undefined)?.id).toBe(2);
-    await control.settle({ type: 'xstate.done.actor.markViewed', output: undefined });
-    actor.send({ type: 'notification.marked', id: 2, unreadCount: 7 });
-    expect(emitted).toContainEqual({ type: 'unread.changed', unreadCount: 7 });
-    // a read notification opened again asks nothing of the server
-    actor.send({ type: 'notification.opened', id: 2 });
-    expect(control.isPending('markViewed')).toBe(false);
+    await flush();
+    expect(counts).toEqual([{ type: 'notification.opened', id: 2 }]);
+    // a read notification opened (again) asks nothing
+    actor.send({ type: 'item.opened', key: 2 });
+    actor.send({ type: 'item.opened', key: 1 });
+    await flush();
+    expect(counts).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { describe, expect, it, vi } from 'vitest';
+import { type AnyActorRef, createActor, createMachine, fromPromise } from 'xstate';
 import { SESSION_TTL_MS } from '../openapi/auth-cookies';
 import { ApiError } from '../openapi/client';
+import { kycGateMachine } from './kyc-gate.machine';
 import {
   type Account,
   type Kyc,
@@ -36,10 +37,20 @@ const profile = {
     ],
   })),
   loadKyc: fromPromise<Kyc>(async () => ({ kyc_status: 1, rejection_reason: null })),
+  // the gate's menu counts ask nothing of a network here
+  kycGate: kycGateMachine.provide({ actors: { menuCounts: createMachine({}) as never } }),
 };
 
-type LoginInput = { email: string; password: string };
 type Actors = Parameters<typeof sessionMachine.provide>[0]['actors'];
+const LOGGED_IN: LoginOutput = {
+  token: 'fresh',
+  user_token: 'u9',
+  first_name: 'Sam',
+  last_name: 'Seller',
+  expires_at: '2026-11-23T12:00:00Z',
+};
+/** A login form that the user has already filled in and the server accepted. */
+const acceptedLogin = createMachine({ initial: 'done', states: { done: { type: 'final' } }, output: LOGGED_IN });
 
 function start(issuedAt: number | null, actors: Actors = {}) {
   const fake = fakeStore(issuedAt === null ? null : { token: 't', userToken: 'u', issuedAt });
@@ -71,31 +82,19 @@ describe('session statechart', () => {
     expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
   });
 
-  it("shows the server's message when login is refused, and stores nothing", async () => {
-    const { actor, fake } = start(null, {
-      login: fromPromise<LoginOutput, LoginInput>(async () => {
-        throw new ApiError(401, 'Incorrect email or password.');
-      }),
-    });
-    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
-    await flush();
-    expect(actor.getSnapshot().matches({ loggedOut: 'failed' })).toBe(true);
-    expect(actor.getSnapshot().context.error).toBe('Incorrect email or password.');
+  it('starts the login form when there is no session, and stores nothing until it succeeds', () => {
+    const { actor, fake } = start(null);
+    expect(actor.getSnapshot().matches({ loggedOut: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().children.loginForm).toBeDefined();
     expect(fake.stored).toBeNull();
   });
 
-  it('stores the token with the time it was issued', async () => {
-    const { actor, fake } = start(null, {
-      login: fromPromise<LoginOutput, LoginInput>(async () => ({
-        token: 'fresh',
-        user_token: 'u9',
-        first_name: 'Sam',
-      })),
-    });
-    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
+  it("stores the login form's token with the time it was issued, then loads the profile", async () => {
+    const { actor, fake } = start(null, { loginForm: acceptedLogin as never });
     await flush();
     expect(fake.stored).toEqual({ token: 'fresh', userToken: 'u9', issuedAt: NOW });
     expect(actor.getSnapshot().value).toBe('loggedIn');
+    expect(actor.getSnapshot().children.loginForm).toBeUndefined();
   });
 
   it("announces 'Error loading account details' and offers a retry when the profile fails", async () => {
@@ -130,17 +129,37 @@ describe('session statechart', () => {
     expect(fake.calls).toContain('clear');
   });
 
-  it('ignores a second login while one is in flight', async () => {
-    let calls = 0;
-    const { actor } = start(null, {
-      login: fromPromise<LoginOutput, LoginInput>(() => {
-        calls += 1;
-        return new Promise(() => {});
-      }),
-    });
-    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
-    actor.send({ type: 'login.submitted', email: 'a@b.c', password: 'x' });
+  it("a view's actor joins the system: it reaches the system's actors, and leaves when its view closes", async () => {
+    const { actor } = start(NOW);
     await flush();
-    expect(calls).toBe(1);
+    const view = createMachine({
+      entry: ({ system }) => {
+        found = system.get('kycGate');
+      },
+    });
+    let found: AnyActorRef | undefined;
+    actor.send({ type: 'view.opened', id: 'panel', logic: view });
+    const child = actor.getSnapshot().context.views.panel;
+    expect(found).toBe(actor.getSnapshot().children.kycGate);
+    actor.send({ type: 'view.closed', id: 'panel' });
+    expect(actor.getSnapshot().context.views).toEqual({});
+    expect(child?.getSnapshot().status).toBe('stopped');
+  });
+
+  it("a view's actor that fails is logged and the session lives on", async () => {
+    const { actor } = start(NOW);
+    await flush();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = createMachine({
+      entry: () => {
+        throw new Error('broken view');
+      },
+    });
+    actor.send({ type: 'view.opened', id: 'panel', logic: broken });
+    await flush();
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().value).toBe('loggedIn');
+    expect(logged).toHaveBeenCalledWith('An actor of the app failed', expect.any(Error));
+    logged.mockRestore();
   });
 });

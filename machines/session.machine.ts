@@ -1,27 +1,19 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { type AnyActorLogic, type AnyActorRef, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { SESSION_TTL_MS, type StoredSession } from '../openapi/auth-cookies';
-import { ApiError, api, unwrap } from '../openapi/client';
+import { ApiError, api, type DataOf, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
 import { kycGateMachine } from './kyc-gate.machine';
+import { EMPTY_LOGIN, type LoginOutput, loginFormMachine } from './login-form.machine';
+import type { NotifyEvent } from './notify';
 
 export type Account = components['schemas']['Account'];
 export type Permission = components['schemas']['Permission'];
 export type PermissionName = components['schemas']['PermissionName'];
 export type UserType = components['schemas']['UserType'];
 export type KycStatus = components['schemas']['KycStatus'];
-export interface Roles {
-  user_type: UserType;
-  permissions: Permission[];
-}
-export interface Kyc {
-  kyc_status: KycStatus;
-  rejection_reason: string | null;
-}
-export interface LoginOutput {
-  token: string;
-  user_token: string;
-  first_name: string;
-}
+export type Roles = DataOf<'/account/roles-permissions', 'get'>;
+export type Kyc = DataOf<'/account/kyc-status', 'get'>;
+export type { LoginOutput };
 
 /** Where the session is kept between page loads (the spec's cookies in the browser, a fake in tests). */
 export interface SessionStore {
@@ -42,16 +34,20 @@ export interface SessionContext {
   account: Account | null;
   roles: Roles | null;
   kyc: Kyc | null;
-  /** The message of the last failure (login refused, profile not loaded). */
+  /** The message of the last failure (profile not loaded). */
   error: string | null;
+  /** Views' actors that joined the system (`view.opened`), by the key their view gave. */
+  views: Readonly<Record<string, AnyActorRef>>;
 }
 
 export type SessionEvent =
-  | { type: 'login.submitted'; email: string; password: string }
   | { type: 'logout.requested' }
-  | { type: 'profile.retried' };
+  | { type: 'profile.retried' }
+  /** A view's actor joins the app's actor system as a child of the session, under the view's key. */
+  | { type: 'view.opened'; id: string; logic: AnyActorLogic; input?: unknown }
+  | { type: 'view.closed'; id: string };
 
-export type SessionEmitted = { type: 'notify'; level: 'error' | 'success' | 'info'; message: string };
+export type SessionEmitted = NotifyEvent;
 
 export const PROFILE_ERROR = 'Error loading account details';
 
@@ -60,14 +56,17 @@ const errorOf = (event: { type: string }) => ('error' in event ? event.error : u
 
 /** Any of the three profile calls failing: a dead token logs out, anything else offers a retry. */
 const whenProfilePartFails = [
-  { guard: 'isUnauthorized', target: '#session.loggedOut', actions: 'clearSession' },
+  { guard: 'isUnauthorized', target: '#session.loggedOut', actions: ['forgetStoredSession', 'dropSession'] },
   { target: '#session.profileFailed', actions: ['recordError', 'notifyProfileError'] },
 ] as const;
 
 /**
- * The session: restoring a stored login (valid only while its validity stamp is younger than 24 hours),
- * logging in, loading the profile (account, roles and KYC status in parallel), logged in, logging out.
- * Logging out always ends logged out with the cookies and storage cleared, even when the server call fails.
+ * The session, the root of the app's actor system: restoring a stored login (valid only while its validity
+ * stamp is younger than 24 hours), the login form (a child: its result is the token), loading the profile
+ * (account, roles and KYC status in parallel), logged in (the KYC gate, and through it the menu counts, run
+ * as children), logging out. Logging out always ends logged out with the cookies and storage cleared, even
+ * when the server call fails. Views' own actors (a notifications feed) join the system as children of the
+ * session through `view.opened`/`view.closed`, so they reach the system's actors by `systemId`.
  */
 export const sessionMachine = setup({
   types: {
@@ -77,9 +76,7 @@ export const sessionMachine = setup({
     emitted: {} as SessionEmitted,
   },
   actors: {
-    login: fromPromise<LoginOutput, { email: string; password: string }>(async ({ input }) =>
-      unwrap(await api.POST('/auth/login', { body: input })),
-    ),
+    loginForm: loginFormMachine,
     loadAccount: fromPromise<Account>(async () => unwrap(await api.GET('/settings/my-account'), PROFILE_ERROR)),
     loadRoles: fromPromise<Roles>(async () => unwrap(await api.GET('/account/roles-permissions'), PROFILE_ERROR)),
     loadKyc: fromPromise<Kyc>(async () => unwrap(await api.GET('/account/kyc-status'), PROFILE_ERROR)),
@@ -97,17 +94,34 @@ export const sessionMachine = setup({
   },
   actions: {
     adoptStoredSession: assign({ token: ({ context }) => context.store.read()?.token ?? null }),
-    storeSession: assign(({ context }, output: LoginOutput) => {
+    // the cookies are written and cleared by these two named effects, which tests replace
+    storeLogin: ({ context }, output: LoginOutput) => {
       context.store.save({ token: output.token, userToken: output.user_token, issuedAt: context.now() });
-      return { token: output.token, error: null };
-    }),
-    clearSession: assign(({ context }) => {
+    },
+    forgetStoredSession: ({ context }) => {
       context.store.clear();
-      return { token: null, account: null, roles: null, kyc: null };
-    }),
+    },
+    adoptLogin: assign((_, output: LoginOutput) => ({ token: output.token, error: null })),
+    dropSession: assign({ token: null, account: null, roles: null, kyc: null }),
     recordError: assign({ error: ({ event }) => messageOfError(errorOf(event)) }),
     clearError: assign({ error: null }),
     notifyProfileError: emit({ type: 'notify', level: 'error', message: PROFILE_ERROR } as const),
+    openView: assign({
+      views: ({ context, event, spawn }) =>
+        event.type === 'view.opened' && !context.views[event.id]
+          ? { ...context.views, [event.id]: spawn(event.logic, { input: event.input }) }
+          : context.views,
+    }),
+    closeView: enqueueActions(({ context, event, enqueue }) => {
+      const view = event.type === 'view.closed' ? context.views[event.id] : undefined;
+      if (!view || event.type !== 'view.closed') return;
+      enqueue.stopChild(view);
+      const { [event.id]: _closed, ...views } = context.views;
+      enqueue.assign({ views });
+    }),
+    reportActorFailure: ({ event }) => {
+      console.error('An actor of the app failed', errorOf(event));
+    },
   },
 }).createMachine({
   id: 'session',
@@ -119,6 +133,7 @@ export const sessionMachine = setup({
     roles: null,
     kyc: null,
     error: null,
+    views: {},
   }),
   initial: 'restoring',
   states: {
@@ -127,35 +142,26 @@ export const sessionMachine = setup({
       tags: ['loading'],
       always: [
         { guard: 'hasValidStoredSession', target: 'loadingProfile', actions: 'adoptStoredSession' },
-        { target: 'loggedOut', actions: 'clearSession' },
+        { target: 'loggedOut', actions: ['forgetStoredSession', 'dropSession'] },
       ],
     },
     loggedOut: {
-      description: 'The login page.',
+      description: 'The login page and its form.',
       initial: 'idle',
       states: {
         idle: {},
-        failed: { description: "The server's message is shown above the form.", tags: ['error'] },
         signedOut: { description: 'The user logged out: /login, with nothing to come back to.' },
       },
-      on: { 'login.submitted': { target: 'loggingIn', actions: 'clearError' } },
-    },
-    loggingIn: {
-      tags: ['submitting'],
       invoke: {
-        id: 'login',
-        src: 'login',
-        input: ({ event }) => {
-          if (event.type !== 'login.submitted') throw new Error(`loggingIn entered by ${event.type}`);
-          return { email: event.email, password: event.password };
-        },
+        id: 'loginForm',
+        src: 'loginForm',
+        input: { values: EMPTY_LOGIN },
         onDone: {
           target: 'loadingProfile',
-          actions: { type: 'storeSession', params: ({ event }) => event.output },
-        },
-        onError: {
-          target: 'loggedOut.failed',
-          actions: 'recordError',
+          actions: [
+            { type: 'storeLogin', params: ({ event }) => event.output },
+            { type: 'adoptLogin', params: ({ event }) => event.output },
+          ],
         },
       },
     },
@@ -226,6 +232,7 @@ export const sessionMachine = setup({
         input: ({ context }) => ({
           userType: context.roles?.user_type ?? context.account?.user_type ?? 'sellers',
           kycStatus: context.kyc?.kyc_status ?? 0,
+          permissions: context.roles?.permissions.filter((p) => p.is_can_access === 1).map((p) => p.name) ?? [],
         }),
       },
       on: { 'logout.requested': 'loggingOut' },
@@ -236,10 +243,16 @@ export const sessionMachine = setup({
       invoke: {
         id: 'logout',
         src: 'logout',
-        onDone: { target: 'loggedOut.signedOut', actions: 'clearSession' },
-        onError: { target: 'loggedOut.signedOut', actions: 'clearSession' },
+        onDone: { target: 'loggedOut.signedOut', actions: ['forgetStoredSession', 'dropSession'] },
+        onError: { target: 'loggedOut.signedOut', actions: ['forgetStoredSession', 'dropSession'] },
       },
     },
+  },
+  on: {
+    'view.opened': { actions: 'openView' },
+    'view.closed': { actions: 'closeView' },
+    // a view's actor that fails takes its view down, not the session
+    'xstate.error.actor.*': { actions: 'reportActorFailure' },
   },
 });
 

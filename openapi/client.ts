@@ -1,6 +1,8 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { cookieSessionStore, SORT_CACHE_KEY } from './auth-cookies';
-import type { paths } from './schema';
+import type { components, paths } from './schema';
+
+export type FieldError = components['schemas']['FieldError'];
 
 export interface PortalClientOptions {
   baseUrl?: string;
@@ -41,10 +43,13 @@ function reloadAfterUnauthorized() {
   globalThis.location?.reload();
 }
 
-export const api: PortalClient = createPortalClient({
+/** The browser session's token and 401 handling, shared by the client and the uploader (openapi/upload.ts). */
+export const browserAuth = {
   getToken: () => cookieSessionStore.read()?.token ?? null,
   onUnauthorized: reloadAfterUnauthorized,
-});
+} satisfies PortalClientOptions;
+
+export const api: PortalClient = createPortalClient(browserAuth);
 
 /** The envelope's message of a failed call, or the spec's generic text when there is none. */
 export function messageOf(error: unknown, fallback = 'An unexpected error occurred. Please try again later.'): string {
@@ -54,14 +59,22 @@ export function messageOf(error: unknown, fallback = 'An unexpected error occurr
   return fallback;
 }
 
-/** An error that remembers the HTTP status of the call that failed. */
+/** An error that remembers the HTTP status of the call that failed, and a 422's field errors. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The 422's `errors`: JSON pointers into the request (`/body/email`) and what is wrong there. */
+    readonly errors: readonly FieldError[] = [],
   ) {
     super(message);
   }
+}
+
+/** The `errors` of a 422 envelope, when the body has them. */
+export function fieldErrorsOf(body: unknown): FieldError[] {
+  if (!body || typeof body !== 'object' || !('errors' in body) || !Array.isArray(body.errors)) return [];
+  return body.errors.filter((e): e is FieldError => !!e && typeof e.path === 'string' && typeof e.message === 'string');
 }
 
 /** Unwraps an openapi-fetch result: the envelope's data, or an ApiError with the server's message. */
@@ -70,7 +83,7 @@ export function unwrap<T>(
   fallback?: string,
 ): T {
   if (result.data?.data !== undefined) return result.data.data;
-  throw new ApiError(result.response.status, messageOf(result.error, fallback));
+  throw new ApiError(result.response.status, messageOf(result.error, fallback), fieldErrorsOf(result.error));
 }
 
 type JsonOk<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;

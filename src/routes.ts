@@ -1,25 +1,266 @@
-/** Every path of the app, written once. Views build links with these, never with string literals. */
-export const paths = {
-  login: '/login',
-  dashboard: '/dashboard',
-  myAccount: '/settings/myAccount',
-  kyc: '/settings/kyc',
-  notifications: '/notifications/home',
-  tradeHome: '/trade/home',
-  wallet: '/reports/wallet',
+import { SALES_STATUS_LABELS, type SalesStatus } from '../machines/menu-counts.machine';
+import { type components, orderStatusValues } from '../openapi/schema';
+
+type PermissionName = components['schemas']['PermissionName'];
+
+/** The product's name: every page's document title ends with it (the spec: the page title is the product name). */
+export const PRODUCT_NAME = 'SB Portal';
+
+/** The side menu's icons, by name (src/app/shell/icons.tsx draws them). */
+export type MenuIcon =
+  | 'user'
+  | 'dashboard'
+  | 'bell'
+  | 'add'
+  | 'list'
+  | 'upload'
+  | 'sales'
+  | 'reports'
+  | 'wallet'
+  | 'search';
+
+export interface MenuEntry {
+  label: string;
+  icon: MenuIcon;
+  /** Place in the menu, lowest first. */
+  order: number;
+  /** Shown only with this permission (spec section 2, Side menu). */
+  permission: PermissionName;
+  /**
+   * How the menu shows it: a link (default), the account entry under the user's name, the notifications
+   * popup (the route is its View all page), or Sales with its sub-list of statuses.
+   */
+  kind?: 'link' | 'account' | 'notifications' | 'sales';
+}
+
+/** `{ status: string }` for '/sales/:status': the parameters a pattern names. */
+export type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & ParamsOf<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, never>;
+
+interface RouteConfig<P extends string, Params> {
+  /** The path, with `:name` for a parameter (one segment). */
+  pattern: P;
+  /** The page's name: its one h1 and its document title ('Dashboard · SB Portal'). */
+  title: string | ((params: Params) => string);
+  /**
+   * What the header says (spec section 2, Header): the page's own title on the listing pages ('Inventory',
+   * 'Add Inventory', 'Bulk Inventory'), else 'Welcome' and the user's first name above the page's title.
+   */
+  header?: 'title' | 'welcome';
+  /**
+   * Who may open it: 'public' (no session), 'always' (any logged-in user: its first segment is one the spec
+   * always allows), or the permission its first segment is derived from.
+   */
+  access: 'public' | 'always' | PermissionName;
+  menu?: MenuEntry;
+  /** The key of the route whose menu entry is active on this page, when not its own (a trade path: Search Tickets). */
+  activeEntry?: string;
+  /** Checks and types the parameters; null means there is no such page (Page not found). */
+  parse?: (raw: ParamsOf<P>) => Params | null;
+}
+
+export interface Route<P extends string = string, Params = unknown> extends RouteConfig<P, Params> {
+  header: 'title' | 'welcome';
+  /** The href of this page for these parameters: the only way links are built. */
+  href: (params: Params) => string;
+}
+
+function route<const P extends string, Params = ParamsOf<P>>(config: RouteConfig<P, Params>): Route<P, Params> {
+  return {
+    header: 'welcome',
+    ...config,
+    href: (params) =>
+      config.pattern.replace(/:([A-Za-z_]\w*)/g, (_, name: string) =>
+        encodeURIComponent(String((params as Record<string, unknown>)[name])),
+      ),
+  };
+}
+
+const isOrderStatus = (value: string): value is SalesStatus => (orderStatusValues as readonly string[]).includes(value);
+
+/**
+ * Every page of the app, written once: its path, its title, who may open it, its menu entry and its href.
+ * The side menu, the gates, the header and every link read from here.
+ */
+export const routes = {
+  login: route({ pattern: '/login', title: 'Log in', access: 'public' }),
+  dashboard: route({
+    pattern: '/dashboard',
+    title: 'Dashboard',
+    access: 'always',
+    menu: { label: 'Dashboard', icon: 'dashboard', order: 20, permission: 'dashboard' },
+  }),
+  myAccount: route({
+    pattern: '/settings/myAccount',
+    title: 'My account',
+    access: 'always',
+    menu: { label: 'My account', icon: 'user', order: 10, permission: 'settings', kind: 'account' },
+  }),
+  kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
+  notifications: route({
+    pattern: '/notifications/home',
+    title: 'Notifications',
+    access: 'notification',
+    menu: { label: 'Notifications', icon: 'bell', order: 30, permission: 'notification', kind: 'notifications' },
+  }),
+  addListings: route({
+    pattern: '/add-listings',
+    title: 'Add Inventory',
+    header: 'title',
+    access: 'event',
+    menu: { label: 'Add Listings', icon: 'add', order: 40, permission: 'event' },
+  }),
+  myListings: route({
+    pattern: '/my-listings',
+    title: 'Inventory',
+    header: 'title',
+    access: 'event',
+    menu: { label: 'My Listings', icon: 'list', order: 50, permission: 'event' },
+  }),
+  bulkListings: route({
+    pattern: '/bulk-listings',
+    title: 'Bulk Inventory',
+    header: 'title',
+    access: 'event',
+    menu: { label: 'Bulk Listings', icon: 'upload', order: 60, permission: 'event' },
+  }),
+  sales: route<'/sales/:status', { status: SalesStatus }>({
+    pattern: '/sales/:status',
+    title: ({ status }) => `Sales: ${SALES_STATUS_LABELS[status]}`,
+    access: 'sales',
+    parse: ({ status }) => (isOrderStatus(status) ? { status } : null),
+    menu: { label: 'Sales', icon: 'sales', order: 70, permission: 'sales', kind: 'sales' },
+  }),
+  reportHistory: route({
+    pattern: '/report-history',
+    title: 'Report History',
+    access: 'reports',
+    menu: { label: 'Report History', icon: 'reports', order: 80, permission: 'reports' },
+  }),
+  wallet: route({
+    pattern: '/reports/wallet',
+    title: 'Wallet',
+    access: 'lmt-pay',
+    menu: { label: 'Wallet', icon: 'wallet', order: 90, permission: 'lmt-pay' },
+  }),
+  tradeHome: route({
+    pattern: '/trade/home',
+    title: 'Search Tickets',
+    access: 'lmt-trade',
+    menu: { label: 'Search Tickets', icon: 'search', order: 100, permission: 'lmt-trade' },
+  }),
+  tradePurchase: route({
+    pattern: '/trade/purchase',
+    title: 'Purchase',
+    access: 'lmt-trade',
+    activeEntry: 'tradeHome',
+  }),
 } as const;
+
+export type RouteKey = keyof typeof routes;
+type Routes = typeof routes;
+export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;
+
+/** A path matched against the registry: which page it is and its parameters. */
+export interface RouteMatch<K extends RouteKey = RouteKey> {
+  key: K;
+  route: Route<string, RouteParams<K>>;
+  params: RouteParams<K>;
+}
+
+const pathPart = (path: string) => {
+  const bare = path.split(/[?#]/)[0] ?? '';
+  return bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+};
+
+function matchPattern(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const have = pathPart(path).split('/');
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] ?? '';
+    const h = have[i] ?? '';
+    if (w.startsWith(':')) {
+      if (!h) return null;
+      try {
+        params[w.slice(1)] = decodeURIComponent(h);
+      } catch {
+        return null;
+      }
+    } else if (w !== h) return null;
+  }
+  return params;
+}
+
+/** The page at `path` (query and hash ignored), or null when no page has this address. */
+export function matchRoute(path: string): RouteMatch | null {
+  for (const [key, candidate] of Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>) {
+    const raw = matchPattern(candidate.pattern, path);
+    if (!raw) continue;
+    const params = candidate.parse ? (candidate.parse as (raw: unknown) => unknown)(raw) : raw;
+    if (params === null) return null;
+    // the registry pairs each key with its own route and parameters; TypeScript cannot follow the loop
+    return { key, route: candidate, params } as unknown as RouteMatch;
+  }
+  return null;
+}
+
+/** A page's name for its parameters. */
+export function routeTitle<Params>(page: Route<string, Params>, params: Params): string {
+  return typeof page.title === 'function' ? page.title(params) : page.title;
+}
+
+/** The name of a matched page. */
+export const titleOf = (match: RouteMatch): string => routeTitle(match.route, match.params);
+
+/** The document title: the page's name, then the product's. */
+export const documentTitle = (pageTitle?: string | null) =>
+  pageTitle ? `${pageTitle} · ${PRODUCT_NAME}` : PRODUCT_NAME;
+
+/** The menu's entries in order, each with its route's key and, for a page without parameters, its href. */
+export const menuEntries: ReadonlyArray<MenuEntry & { key: RouteKey; to: string | null }> = (
+  Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>
+)
+  .flatMap(([key, r]) => (r.menu ? [{ ...r.menu, key, to: r.pattern.includes(':') ? null : r.href({}) }] : []))
+  .sort((a, b) => a.order - b.order);
+
+/** The first segment of a path: what the spec's gating reads ('sales' for /sales/pending). */
+export function firstSegment(path: string): string {
+  return (
+    pathPart(path)
+      .split('/')
+      .find((part) => part.length > 0) ?? ''
+  );
+}
 
 /** Only a same-origin path may be a place to come back to after login (no `//evil.example`). */
 export function safeNext(next: string | null | undefined): string | null {
   if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
-  if (next === paths.login || next.startsWith(`${paths.login}?`)) return null;
+  if (next === routes.login.pattern || next.startsWith(`${routes.login.pattern}?`)) return null;
   return next;
 }
 
+/** Hrefs that carry a query, built here like the rest. */
 export const href = {
   login: (next?: string | null) => {
     const back = safeNext(next);
-    return back ? `${paths.login}?next=${encodeURIComponent(back)}` : paths.login;
+    return back ? `${routes.login.pattern}?next=${encodeURIComponent(back)}` : routes.login.pattern;
   },
-  kycHandle: () => `${paths.kyc}?handle=true`,
+  kycHandle: () => `${routes.kyc.pattern}?handle=true`,
+  sales: (status: SalesStatus) => routes.sales.href({ status }),
 };
+
+/** The fixed paths, read from the registry (kept for the views that name a page by path). */
+export const paths = {
+  login: routes.login.pattern,
+  dashboard: routes.dashboard.pattern,
+  myAccount: routes.myAccount.pattern,
+  kyc: routes.kyc.pattern,
+  notifications: routes.notifications.pattern,
+  tradeHome: routes.tradeHome.pattern,
+  wallet: routes.wallet.pattern,
+} as const;

@@ -59,6 +59,13 @@ export interface ModelOptions {
   input?: unknown;
   /** Only these invoked actors answer in the model (default: all). Keeps independent regions apart. */
   settling?: readonly string[];
+  /**
+   * What makes two snapshots the same state for the path search (default: the value and the whole context,
+   * and the transition that led there). A machine whose context takes many values names what matters, and
+   * the transition coverage still adds a path for every branch the samples can take.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: a machine's own snapshot type, whatever it is
+  identity?: (snapshot: any) => unknown;
 }
 
 export interface ModelStep {
@@ -161,7 +168,12 @@ const describe = (state: AnyMachineSnapshot, steps: readonly ModelStep[]) =>
  */
 export function modelPaths(machine: MachineLike, options: ModelOptions): ModelPath[] {
   const logic = toTestModel(machine, options.settling);
-  const model = createTestModel(logic, { events: options.events, input: options.input } as never);
+  const identity = options.identity;
+  const model = createTestModel(logic, {
+    events: options.events,
+    input: options.input,
+    ...(identity ? { serializeState: (state: AnyMachineSnapshot) => JSON.stringify(identity(state)) } : {}),
+  } as never);
   const run = recorder(logic, options.input);
   const start = run.initial();
 

@@ -1,12 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { css } from 'styled-system/css';
-import { Link, Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
-import { SALES_STATUSES } from '../../machines/menu-counts.machine';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
-import { href, paths } from '../routes';
+import { href, matchRoute, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
-import { canOpen } from './route-access';
+import { pageAccess } from './route-access';
 import { Session } from './session';
 import { useKycGate } from './shell/shell-actors';
 
@@ -16,19 +15,29 @@ const KycPage = lazy(() => import('../features/settings/kyc-page'));
 const MyAccountPage = lazy(() => import('../features/settings/my-account-page'));
 const ComingSoon = lazy(() => import('../features/access/coming-soon'));
 
-/** Pages not built yet, by path, with the title they will have. */
-const UPCOMING: ReadonlyArray<[string, string]> = [
-  ['/add-listings', 'Add Inventory'],
-  ['/my-listings', 'Inventory'],
-  ['/bulk-listings', 'Bulk Inventory'],
-  ['/report-history', 'Report History'],
-  [paths.wallet, 'Wallet'],
-  [paths.tradeHome, 'Search Tickets'],
-];
+/** A page that is not built yet: its real title (the shell's h1) over a plain note. */
+const NotBuiltYet = () => <ComingSoon title="Coming soon" />;
+
+/** The page of every logged-in route of the registry (the login page lives outside the shell). */
+const PAGES: Readonly<Record<Exclude<RouteKey, 'login'>, ComponentType>> = {
+  dashboard: DashboardPage,
+  myAccount: MyAccountPage,
+  kyc: KycPage,
+  notifications: NotificationsPage,
+  addListings: NotBuiltYet,
+  myListings: NotBuiltYet,
+  bulkListings: NotBuiltYet,
+  sales: NotBuiltYet,
+  reportHistory: NotBuiltYet,
+  wallet: NotBuiltYet,
+  tradeHome: NotBuiltYet,
+  tradePurchase: NotBuiltYet,
+};
 
 /**
- * The logged-in pages behind the two gates: a seller without approved KYC sees only the KYC page; anyone
- * else sees a page only when its first path segment is allowed (always, or by a permission).
+ * The logged-in pages behind the two gates: a user held by KYC sees only the KYC page; anyone else sees a
+ * page when its first path segment is allowed (always, or by a permission), 'Page not found' when no page
+ * has the address, and the Access Denied text otherwise.
  */
 export default function GatedRoutes() {
   const [location] = useLocation();
@@ -36,43 +45,28 @@ export default function GatedRoutes() {
   const gate = useKycGate();
   const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
 
-  const onKycHandle = location === paths.kyc && new URLSearchParams(search).get('handle') === 'true';
+  const onKycHandle = matchRoute(location)?.key === 'kyc' && new URLSearchParams(search).get('handle') === 'true';
   if (gate !== 'open' && !onKycHandle) return <Redirect to={href.kycHandle()} replace />;
-  if (location !== '/' && !canOpen(location, permissions)) return <AccessDenied />;
+  if (location === '/') return <Redirect to={routes.dashboard.href({})} replace />;
 
+  const access = pageAccess(location, permissions);
+  if (access.kind === 'notFound') return <NotFound />;
+  if (access.kind === 'denied') return <AccessDenied />;
+  if (access.match.key === 'login') return <Redirect to={routes.dashboard.href({})} replace />;
+  const Page = PAGES[access.match.key];
   return (
     <Suspense fallback={<FullPageLoader />}>
-      <Switch>
-        <Route path="/">
-          <Redirect to={paths.dashboard} replace />
-        </Route>
-        <Route path={paths.dashboard} component={DashboardPage} />
-        <Route path={paths.kyc} component={KycPage} />
-        <Route path={paths.myAccount} component={MyAccountPage} />
-        <Route path={paths.notifications} component={NotificationsPage} />
-        <Route path="/sales/:status">
-          {(params) => {
-            const status = SALES_STATUSES.find((s) => s.status === params.status);
-            return status ? <ComingSoon title={`Sales: ${status.label}`} /> : <NotFound />;
-          }}
-        </Route>
-        {UPCOMING.map(([path, title]) => (
-          <Route key={path} path={path}>
-            <ComingSoon title={title} />
-          </Route>
-        ))}
-        <Route component={NotFound} />
-      </Switch>
+      <Page />
     </Suspense>
   );
 }
 
+/** No page has this address (the shell's h1 says 'Page not found'). */
 function NotFound() {
   return (
     <section className={css({ bg: 'bg', borderRadius: 'lg', p: '8', maxWidth: '640px', display: 'grid', gap: '2' })}>
-      <h2 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Page not found</h2>
       <p>
-        There is no page at this address. <Link href={paths.dashboard}>Go to the dashboard</Link>
+        There is no page at this address. <Link href={routes.dashboard.href({})}>Go to the dashboard</Link>
       </p>
     </section>
   );

@@ -1,10 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
+import type { AnyActorRef } from 'xstate';
+import type { NotifyEvent } from '../../machines/notify';
 import { Session } from './session';
 
-export interface Notice {
-  level: 'error' | 'success' | 'info';
-  message: string;
-}
+export type Notice = Omit<NotifyEvent, 'type'>;
 
 /**
  * Machines announce; this turns their `notify` events into toasts. The toast library loads after the
@@ -26,14 +25,32 @@ export function attachToasts(show: (notice: Notice) => void) {
   };
 }
 
+const toNotice = (event: NotifyEvent) => notify({ level: event.level, message: event.message });
+
+/** Toasts for the `notify` events of one actor that is not in the app's actor system (a page's own actor). */
+export function useNotify(actor: AnyActorRef | undefined) {
+  useEffect(() => {
+    if (!actor) return;
+    const sub = actor.on('notify', toNotice);
+    return () => sub.unsubscribe();
+  }, [actor]);
+}
+
 const Toasts = lazy(() => import('./toasts'));
 
+/**
+ * The one bridge: it hears the session and every view's actor in the app's actor system (`useViewActor`),
+ * so no view subscribes to toasts itself.
+ */
 export function NotifyBridge() {
-  const session = Session.useActorRef();
+  useNotify(Session.useActorRef());
+  const views = Session.useSelector((s) => s.context.views);
   useEffect(() => {
-    const sub = session.on('notify', ({ level, message }) => notify({ level, message }));
-    return () => sub.unsubscribe();
-  }, [session]);
+    const subs = Object.values(views).map((view) => view.on('notify', toNotice));
+    return () => {
+      for (const sub of subs) sub.unsubscribe();
+    };
+  }, [views]);
   return (
     <Suspense fallback={null}>
       <Toasts />

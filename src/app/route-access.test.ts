@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { canOpen, firstSegment, headerTitle } from './route-access';
+import {
+  ALWAYS_ALLOWED,
+  canOpen,
+  firstSegment,
+  headerTitle,
+  pageAccess,
+  pageTitle,
+  SEGMENTS_BY_PERMISSION,
+} from './route-access';
 
 describe('route access', () => {
   it('always opens the spec’s fixed segments', () => {
@@ -20,15 +28,48 @@ describe('route access', () => {
     expect(canOpen('/unknown', ['sales', 'event', 'reports', 'lmt-pay', 'lmt-trade', 'notification'])).toBe(false);
   });
 
+  it('derives the segments of each permission from the route registry (the spec’s list)', () => {
+    expect(SEGMENTS_BY_PERMISSION).toEqual({
+      notification: ['notifications'],
+      event: ['add-listings', 'my-listings', 'bulk-listings'],
+      sales: ['sales'],
+      reports: ['report-history'],
+      // the wallet lives at reports/wallet
+      'lmt-pay': ['reports'],
+      'lmt-trade': ['trade'],
+    });
+    expect(ALWAYS_ALLOWED).toContain('settings');
+  });
+
   it('reads the first segment', () => {
     expect(firstSegment('/sales/pending?x=1')).toBe('sales');
     expect(firstSegment('/')).toBe('');
   });
 
-  it('titles the header by path', () => {
+  it('tells a mistyped address (Page not found) from a page the user may not open (Access Denied)', () => {
+    expect(pageAccess('/dashbord', ['dashboard'])).toEqual({ kind: 'notFound' });
+    expect(pageAccess('/sales/pendingg', ['sales'])).toEqual({ kind: 'notFound' });
+    expect(pageAccess('/reports/history', ['lmt-pay'])).toEqual({ kind: 'notFound' });
+    expect(pageAccess('/reports/wallet', ['sales'])).toMatchObject({ kind: 'denied', match: { key: 'wallet' } });
+    expect(pageAccess('/sales/confirmed', ['sales'])).toMatchObject({
+      kind: 'open',
+      match: { key: 'sales', params: { status: 'confirmed' } },
+    });
+  });
+
+  it('titles the header by path (the spec’s listing titles, else a welcome)', () => {
     expect(headerTitle('/my-listings', 'Sam')).toBe('Inventory');
     expect(headerTitle('/add-listings', 'Sam')).toBe('Add Inventory');
-    expect(headerTitle('/bulk-listings', 'Sam')).toBe('Bulk Inventory');
+    expect(headerTitle('/bulk-listings?x=1', 'Sam')).toBe('Bulk Inventory');
     expect(headerTitle('/dashboard', 'Sam')).toBe('Welcome Sam');
+    expect(headerTitle('/nowhere', '')).toBe('Welcome');
+  });
+
+  it('names every page, and a missing one', () => {
+    expect(pageTitle('/dashboard')).toBe('Dashboard');
+    expect(pageTitle('/sales/confirmed')).toBe('Sales: Awaiting Delivery');
+    expect(pageTitle('/settings/kyc?handle=true')).toBe('Identity verification (KYC)');
+    expect(pageTitle('/trade/purchase?success=true&booking_no=SB-1')).toBe('Purchase');
+    expect(pageTitle('/nowhere')).toBe('Page not found');
   });
 });

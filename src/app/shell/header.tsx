@@ -2,17 +2,27 @@ import { lazy, Suspense } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
 import { selectFirstName } from '../../../machines/session.machine';
-import { headerTitle } from '../route-access';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { documentTitle, matchRoute } from '../../routes';
+import { headerTitle, pageTitle } from '../route-access';
 import { Session } from '../session';
 import { icons } from './icons';
 import { SupportInfo } from './shell-actors';
 
 const SupportPopup = lazy(() => import('./support-popup'));
 
-/** The page header: the title for the path and the bot icon that opens the support popup. */
+/**
+ * The page header: the page's one h1 (its name from the route registry, or 'Page not found'), under the
+ * spec's header title where it differs ('Welcome' and the first name), and the bot icon that opens the
+ * support popup. It also sets the document title.
+ */
 export function Header() {
   const [location] = useLocation();
   const firstName = Session.useSelector(selectFirstName);
+  // '/' only redirects to the dashboard
+  const title = location === '/' ? null : pageTitle(location);
+  const greeting = matchRoute(location)?.route.header === 'title' ? null : headerTitle(location, firstName);
+  useDocumentTitle(documentTitle(title));
   const support = SupportInfo.useActorRef();
   const open = SupportInfo.useSelector((s) => !s.matches('closed'));
   return (
@@ -26,9 +36,12 @@ export function Header() {
         py: '4',
       })}
     >
-      <h1 className={css({ fontSize: { base: 'xl', desktop: '2xl' }, fontWeight: 'bold' })}>
-        {headerTitle(location, firstName)}
-      </h1>
+      <div className={css({ display: 'grid', gap: '0.5', minWidth: 0 })}>
+        {greeting ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted', fontWeight: 'medium' })}>{greeting}</p>
+        ) : null}
+        <h1 className={css({ fontSize: { base: 'xl', desktop: '2xl' }, fontWeight: 'bold' })}>{title}</h1>
+      </div>
       <button
         type="button"
         aria-label="Support"

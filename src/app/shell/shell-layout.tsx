@@ -1,13 +1,12 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
-import { selectAllowedPermissions } from '../../../machines/session.machine';
+import { matchRoute } from '../../routes';
 import { useEscapeKey } from '../../ui/use-escape-key';
 import { useFocusTrap } from '../../ui/use-focus-trap';
-import { Session } from '../session';
 import { Header } from './header';
 import { icons } from './icons';
-import { localMenuPreference, MenuCounts, SideMenu, SupportInfo, useKycGate } from './shell-actors';
+import { localMenuPreference, SideMenu, SupportInfo, useKycGate } from './shell-actors';
 import { Logo, MenuNav } from './side-menu';
 
 const iconButton = css({
@@ -21,30 +20,20 @@ const iconButton = css({
 
 const NotificationsPanel = lazy(() => import('../../features/notifications/notifications-panel'));
 
-/** The portal around every logged-in page: side menu (top bar and drawer on phones), header, content. */
+const isSalesPage = (location: string) => matchRoute(location)?.key === 'sales';
+
+/**
+ * The portal around every logged-in page: side menu (top bar and drawer on phones), header, content. The
+ * menu counts are not here: they run in the actor system while the KYC gate is open.
+ */
 export default function ShellLayout({ children }: { children: ReactNode }) {
-  const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
   const [location] = useLocation();
-  // a held seller's menu shows no counts (and the server would refuse them anyway)
-  const open = useKycGate() === 'open';
   return (
-    <MenuCounts.Provider
-      key={open ? 'open' : 'held'}
-      options={{
-        input: {
-          canSeeSales: open && permissions.includes('sales'),
-          canSeeNotifications: open && permissions.includes('notification'),
-        },
-      }}
-    >
-      <SideMenu.Provider
-        options={{ input: { preference: localMenuPreference, salesOpen: location.startsWith('/sales') } }}
-      >
-        <SupportInfo.Provider>
-          <Frame>{children}</Frame>
-        </SupportInfo.Provider>
-      </SideMenu.Provider>
-    </MenuCounts.Provider>
+    <SideMenu.Provider options={{ input: { preference: localMenuPreference, salesOpen: isSalesPage(location) } }}>
+      <SupportInfo.Provider>
+        <Frame>{children}</Frame>
+      </SupportInfo.Provider>
+    </SideMenu.Provider>
   );
 }
 
@@ -59,7 +48,7 @@ function Frame({ children }: { children: ReactNode }) {
   // a route change closes the phone drawer; arriving on a sales page opens the Sales sub-list
   useEffect(() => {
     menu.send({ type: 'drawer.closed' });
-    if (location.startsWith('/sales')) menu.send({ type: 'sales.revealed' });
+    if (isSalesPage(location)) menu.send({ type: 'sales.revealed' });
   }, [location, menu]);
 
   return (

@@ -2,48 +2,31 @@ import type { ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
 import { Link, useLocation } from 'wouter';
 import { badgeText, SALES_STATUSES, salesLandingStatus } from '../../../machines/menu-counts.machine';
-import { type PermissionName, selectAllowedPermissions, selectKycStatus } from '../../../machines/session.machine';
-import { paths } from '../../routes';
+import { selectAllowedPermissions, selectKycStatus } from '../../../machines/session.machine';
+import { href, type MenuIcon, matchRoute, menuEntries, type RouteKey, routes } from '../../routes';
 import { Session } from '../session';
 import { icons } from './icons';
-import { MenuCounts, SideMenu, useKycGate } from './shell-actors';
+import { SideMenu, useKycGate, useMenuCounts } from './shell-actors';
 
-interface Entry {
-  key: string;
-  label: string;
-  icon: ReactNode;
-  permission?: PermissionName;
-  href?: string;
-  kind?: 'notifications' | 'sales';
-  /** Whether this entry is the active one for a path; by default, the path starts with `href`. */
-  matches?: (path: string) => boolean;
+/** The registry's icon names, drawn. */
+const MENU_ICONS: Record<MenuIcon, ReactNode> = {
+  user: icons.user,
+  dashboard: icons.dashboard,
+  bell: icons.bell,
+  add: icons.add,
+  list: icons.list,
+  upload: icons.upload,
+  sales: icons.sales,
+  reports: icons.reports,
+  wallet: icons.wallet,
+  search: icons.search,
+};
+
+/** The menu entry a path belongs to: its page's own, or the one its page names (a trade path: Search Tickets). */
+function activeEntryOf(location: string): RouteKey | null {
+  const match = matchRoute(location);
+  return match ? ((match.route.activeEntry as RouteKey | undefined) ?? match.key) : null;
 }
-
-/** The side menu's entries in the spec's order, each shown only with its permission. */
-const ENTRIES: readonly Entry[] = [
-  { key: 'dashboard', label: 'Dashboard', icon: icons.dashboard, permission: 'dashboard', href: paths.dashboard },
-  { key: 'notifications', label: 'Notifications', icon: icons.bell, permission: 'notification', kind: 'notifications' },
-  { key: 'add-listings', label: 'Add Listings', icon: icons.add, permission: 'event', href: '/add-listings' },
-  { key: 'my-listings', label: 'My Listings', icon: icons.list, permission: 'event', href: '/my-listings' },
-  { key: 'bulk-listings', label: 'Bulk Listings', icon: icons.upload, permission: 'event', href: '/bulk-listings' },
-  { key: 'sales', label: 'Sales', icon: icons.sales, permission: 'sales', kind: 'sales' },
-  {
-    key: 'report-history',
-    label: 'Report History',
-    icon: icons.reports,
-    permission: 'reports',
-    href: '/report-history',
-  },
-  { key: 'wallet', label: 'Wallet', icon: icons.wallet, permission: 'lmt-pay', href: paths.wallet },
-  {
-    key: 'trade',
-    label: 'Search Tickets',
-    icon: icons.search,
-    permission: 'lmt-trade',
-    href: paths.tradeHome,
-    matches: (path) => path.startsWith('/trade'),
-  },
-];
 
 const itemClass = css({
   position: 'relative',
@@ -126,7 +109,7 @@ export function Logo({ collapsed = false }: { collapsed?: boolean }) {
   );
   const box = css({ display: 'flex', alignItems: 'center', gap: '2', textDecoration: 'none', minHeight: '40px' });
   return kycApproved ? (
-    <Link href={paths.dashboard} className={box} aria-label="SB Portal, go to the dashboard">
+    <Link href={routes.dashboard.href({})} className={box} aria-label="SB Portal, go to the dashboard">
       {mark}
     </Link>
   ) : (
@@ -152,11 +135,11 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
   );
   const session = Session.useActorRef();
   const gate = useKycGate();
-  const salesCounts = MenuCounts.useSelector((s) => s.context.sales);
-  const unread = MenuCounts.useSelector((s) => s.context.notifications?.unread_count ?? 0);
+  const salesCounts = useMenuCounts((s) => s?.context.sales ?? []);
+  const unread = useMenuCounts((s) => s?.context.notifications?.unread_count ?? 0);
   const held = gate !== 'open';
-  const visible = ENTRIES.filter((e) => !e.permission || permissions.includes(e.permission));
-  const isActive = (e: Entry) => (e.matches ? e.matches(location) : !!e.href && location.startsWith(e.href));
+  const visible = menuEntries.filter((e) => permissions.includes(e.permission));
+  const active = activeEntryOf(location);
   const item = cx(itemClass, collapsed && collapsedItem);
 
   return (
@@ -180,26 +163,28 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
             </button>
           </li>
         ) : null}
-        {held ? null : (
-          <>
-            {permissions.includes('settings') ? (
-              <li>
-                <Link
-                  href={paths.myAccount}
-                  className={item}
-                  aria-current={location.startsWith(paths.myAccount) ? 'page' : undefined}
-                  title={collapsed ? name : undefined}
-                  aria-label={collapsed ? `${name}, my account` : undefined}
-                  onClick={onNavigate}
-                >
-                  {icons.user}
-                  {collapsed ? null : (
-                    <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis' })}>{name}</span>
-                  )}
-                </Link>
-              </li>
-            ) : null}
-            {visible.map((entry) => {
+        {held
+          ? null
+          : visible.map((entry) => {
+              if (entry.kind === 'account') {
+                return (
+                  <li key={entry.key}>
+                    <Link
+                      href={entry.to ?? routes.dashboard.href({})}
+                      className={item}
+                      aria-current={active === entry.key ? 'page' : undefined}
+                      title={collapsed ? name : undefined}
+                      aria-label={collapsed ? `${name}, my account` : undefined}
+                      onClick={onNavigate}
+                    >
+                      {MENU_ICONS[entry.icon]}
+                      {collapsed ? null : (
+                        <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis' })}>{name}</span>
+                      )}
+                    </Link>
+                  </li>
+                );
+              }
               if (entry.kind === 'notifications') {
                 return (
                   <li key={entry.key}>
@@ -216,7 +201,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                         menu.send({ type: panelOpen ? 'notifications.closed' : 'notifications.opened' });
                       }}
                     >
-                      {entry.icon}
+                      {MENU_ICONS[entry.icon]}
                       {collapsed ? null : <span>{entry.label}</span>}
                       <Badge count={unread} collapsed={collapsed} label="unread notifications" />
                     </button>
@@ -224,19 +209,19 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                 );
               }
               if (entry.kind === 'sales') {
-                const onSales = location.startsWith('/sales');
+                const onSales = active === entry.key;
                 if (collapsed) {
                   // the spec keeps a collapsed Sales to its first non-empty status
                   return (
                     <li key={entry.key}>
                       <Link
-                        href={`/sales/${salesLandingStatus(salesCounts)}`}
+                        href={href.sales(salesLandingStatus(salesCounts))}
                         className={item}
                         aria-current={onSales ? 'page' : undefined}
                         aria-label={entry.label}
                         title={entry.label}
                       >
-                        {entry.icon}
+                        {MENU_ICONS[entry.icon]}
                       </Link>
                     </li>
                   );
@@ -250,7 +235,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                       aria-controls={`sales-list-${variant}`}
                       onClick={() => menu.send({ type: 'sales.toggled' })}
                     >
-                      {entry.icon}
+                      {MENU_ICONS[entry.icon]}
                       <span>{entry.label}</span>
                       <span
                         className={css({
@@ -268,18 +253,24 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                         className={css({ listStyle: 'none', p: 0, m: 0, pl: '8', display: 'grid', gap: '0.5' })}
                       >
                         {SALES_STATUSES.map(({ status, label }) => {
-                          const href = `/sales/${status}`;
+                          const to = href.sales(status);
                           const count = salesCounts.find((c) => c.status === status)?.orders ?? 0;
                           return (
                             <li key={status}>
                               <Link
-                                href={href}
+                                href={to}
                                 className={cx(itemClass, css({ minHeight: '34px' }))}
-                                aria-current={location === href ? 'page' : undefined}
+                                aria-current={location === to ? 'page' : undefined}
+                                // the badges count orders in every currency; the dashboard says which one it counts
+                                title={count > 0 ? `${count} ${label} orders, all currencies` : undefined}
                                 onClick={onNavigate}
                               >
                                 <span>{label}</span>
-                                <Badge count={count} collapsed={false} label={`${label.toLowerCase()} orders`} />
+                                <Badge
+                                  count={count}
+                                  collapsed={false}
+                                  label={`${label.toLowerCase()} orders, all currencies`}
+                                />
                               </Link>
                             </li>
                           );
@@ -292,21 +283,19 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
               return (
                 <li key={entry.key}>
                   <Link
-                    href={entry.href ?? '/'}
+                    href={entry.to ?? routes.dashboard.href({})}
                     className={item}
-                    aria-current={isActive(entry) ? 'page' : undefined}
+                    aria-current={active === entry.key ? 'page' : undefined}
                     aria-label={collapsed ? entry.label : undefined}
                     title={collapsed ? entry.label : undefined}
                     onClick={onNavigate}
                   >
-                    {entry.icon}
+                    {MENU_ICONS[entry.icon]}
                     {collapsed ? null : <span>{entry.label}</span>}
                   </Link>
                 </li>
               );
             })}
-          </>
-        )}
       </ul>
       {held ? null : (
         <button

@@ -1,39 +1,44 @@
-import { type FormEvent, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { type FormEvent, useEffect } from 'react';
 import { css } from 'styled-system/css';
-import { Session } from '../../app/session';
+import type { ActorRefFrom } from 'xstate';
+import type { loginFormMachine } from '../../../machines/login-form.machine';
+import { useSessionChild } from '../../app/session';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { documentTitle, routes, routeTitle } from '../../routes';
 import { Button } from '../../ui/button';
+import { FullPageLoader } from '../../ui/full-page-loader';
 import { TextField } from '../../ui/text-field';
-import { type LoginErrors, validateLogin } from './login-schema';
 
+type LoginForm = ActorRefFrom<typeof loginFormMachine>;
+
+/**
+ * /login. The form is the session's `loginForm` actor (the form machine with the contract's LoginRequest
+ * constraints); once the server accepts it, the session loads the profile behind a loader.
+ */
 export function LoginPage() {
-  const session = Session.useActorRef();
-  const submitting = Session.useSelector((s) => s.hasTag('submitting') || s.matches('loadingProfile'));
-  const serverError = Session.useSelector((s) => (s.matches({ loggedOut: 'failed' }) ? s.context.error : null));
-  const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<LoginErrors>({});
-  const [showErrors, setShowErrors] = useState(false);
+  useDocumentTitle(documentTitle(routeTitle(routes.login, {})));
+  const form = useSessionChild<typeof loginFormMachine>('loginForm');
+  return form ? <LoginForm form={form} /> : <FullPageLoader label="Logging in…" />;
+}
 
-  const update = (field: 'email' | 'password', value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (showErrors) {
-      const checked = validateLogin(next);
-      setErrors(checked.ok ? {} : checked.errors);
-    }
-  };
+function LoginForm({ form }: { form: LoginForm }) {
+  const values = useSelector(form, (s) => s.context.values);
+  const errors = useSelector(form, (s) => s.context.errors);
+  const submitting = useSelector(form, (s) => s.hasTag('submitting') || s.status === 'done');
+  const refusal = useSelector(form, (s) => (s.hasTag('error') ? s.context.formError : null));
+
+  // a check that fails puts the focus on the first field it names
+  useEffect(() => {
+    const sub = form.on('form.invalid', ({ field }) => {
+      document.querySelector<HTMLInputElement>(`input[name="${CSS.escape(field)}"]`)?.focus();
+    });
+    return () => sub.unsubscribe();
+  }, [form]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = validateLogin(values);
-    setShowErrors(true);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      const first = Object.keys(checked.errors)[0];
-      if (first) document.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus();
-      return;
-    }
-    setErrors({});
-    session.send({ type: 'login.submitted', ...checked.values });
+    form.send({ type: 'form.submitted' });
   };
 
   return (
@@ -63,7 +68,7 @@ export function LoginPage() {
           Sell, track and buy sports tickets in one place.
         </p>
         <form noValidate onSubmit={submit} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
-          {serverError ? (
+          {refusal ? (
             <div
               role="alert"
               className={css({
@@ -76,7 +81,7 @@ export function LoginPage() {
                 fontSize: 'sm',
               })}
             >
-              {serverError}
+              {refusal}
             </div>
           ) : null}
           <TextField
@@ -88,8 +93,8 @@ export function LoginPage() {
             required
             maxLength={254}
             value={values.email}
-            error={showErrors ? errors.email : null}
-            onChange={(e) => update('email', e.target.value)}
+            error={errors.email}
+            onChange={(e) => form.send({ type: 'field.changed', field: 'email', value: e.target.value })}
           />
           <TextField
             label="Password"
@@ -99,8 +104,8 @@ export function LoginPage() {
             required
             maxLength={128}
             value={values.password}
-            error={showErrors ? errors.password : null}
-            onChange={(e) => update('password', e.target.value)}
+            error={errors.password}
+            onChange={(e) => form.send({ type: 'field.changed', field: 'password', value: e.target.value })}
           />
           <Button type="submit" width="full" busy={submitting}>
             {submitting ? 'Logging in…' : 'Log in'}

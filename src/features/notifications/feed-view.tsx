@@ -1,29 +1,29 @@
-import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import {
   EMPTY_TEXT,
   type FeedItem,
+  isUnread,
   PLACEHOLDERS_FIRST,
   PLACEHOLDERS_MORE,
   type Tab,
 } from '../../../machines/notifications.machine';
-import { notify } from '../../app/notify-bridge';
-import { MenuCounts } from '../../app/shell/shell-actors';
+import { useMenuCounts } from '../../app/shell/shell-actors';
 import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
+import { useListScroll } from '../../lib/use-list-scroll';
 import { Button } from '../../ui/button';
 import { Skeleton } from '../../ui/skeleton';
 import { ToneBadge } from '../../ui/tone-badge';
-import { Feed } from './feed-actor';
+import { useFeed, useFeedSelector } from './feed-actor';
 
 const TAB_LABEL: Record<Tab, string> = { notifications: 'Notifications', activity: 'Activity log' };
 const TABS: readonly Tab[] = ['notifications', 'activity'];
 
 /** The two tabs, each with its count (from the menu counts). */
 export function FeedTabs({ idPrefix }: { idPrefix: string }) {
-  const feed = Feed.useActorRef();
-  const tab = Feed.useSelector((s) => s.context.tab);
-  const counts = MenuCounts.useSelector((s) => s.context.notifications);
+  const feed = useFeed();
+  const tab = useFeedSelector((s) => s.context.filters.tab);
+  const counts = useMenuCounts((s) => s?.context.notifications);
   const countOf = (t: Tab) => (t === 'notifications' ? counts?.notification : counts?.activity);
   return (
     <div
@@ -40,11 +40,11 @@ export function FeedTabs({ idPrefix }: { idPrefix: string }) {
           aria-selected={tab === t}
           aria-controls={`${idPrefix}-panel`}
           tabIndex={tab === t ? 0 : -1}
-          onClick={() => feed.send({ type: 'tab.selected', tab: t })}
+          onClick={() => feed.send({ type: 'filters.changed', filters: { tab: t } })}
           onKeyDown={(e) => {
             if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
               const next = TABS[(TABS.indexOf(t) + 1) % TABS.length] ?? t;
-              feed.send({ type: 'tab.selected', tab: next });
+              feed.send({ type: 'filters.changed', filters: { tab: next } });
               document.getElementById(`${idPrefix}-tab-${next}`)?.focus();
             }
           }}
@@ -88,15 +88,15 @@ const placeholders = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}-${i + 1}`).map((key) => <Placeholder key={key} />);
 
 function Row({ item }: { item: FeedItem }) {
-  const feed = Feed.useActorRef();
+  const feed = useFeed();
   const date = <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{formatDate(item.created_at)}</span>;
   if ('viewed' in item) {
-    const unread = item.viewed === 0;
+    const unread = isUnread(item);
     return (
       <li className={css({ borderBottom: '1px solid {colors.bg.muted}' })}>
         <button
           type="button"
-          onClick={() => feed.send({ type: 'notification.opened', id: item.id })}
+          onClick={() => feed.send({ type: 'item.opened', key: item.id })}
           className={css({
             display: 'grid',
             gridTemplateColumns: '12px 1fr',
@@ -163,46 +163,26 @@ function Row({ item }: { item: FeedItem }) {
  * loaded'. Scrolling reports the distance to the bottom; when asked, it reports whether it fills its box.
  */
 export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight: string }) {
-  const feed = Feed.useActorRef();
-  const counts = MenuCounts.useActorRef();
-  const box = useRef<HTMLDivElement>(null);
-  const tab = Feed.useSelector((s) => s.context.tab);
-  const items = Feed.useSelector((s) => s.context.items);
-  const error = Feed.useSelector((s) => (s.hasTag('error') ? s.context.error : null));
-  const loadingFirst = Feed.useSelector((s) => s.hasTag('loadingFirst'));
-  const loadingMore = Feed.useSelector((s) => s.hasTag('loadingMore'));
-  const measuring = Feed.useSelector((s) => s.hasTag('measure'));
-  const empty = Feed.useSelector((s) => s.matches('empty'));
-  const complete = Feed.useSelector((s) => s.matches('complete'));
-
-  useEffect(() => {
-    const subs = [
-      feed.on('unread.changed', ({ unreadCount }) => counts.send({ type: 'unread.changed', unreadCount })),
-      feed.on('notify', ({ level, message }) => notify({ level, message })),
-    ];
-    return () => {
-      for (const sub of subs) sub.unsubscribe();
-    };
-  }, [feed, counts]);
-
-  useEffect(() => {
-    const el = box.current;
-    if (measuring && el) feed.send({ type: 'panel.measured', fillsPanel: el.scrollHeight > el.clientHeight });
-  }, [measuring, feed]);
+  const feed = useFeed();
+  const scroll = useListScroll(feed);
+  const tab = useFeedSelector((s) => s.context.filters.tab);
+  const items = useFeedSelector((s) => s.context.items);
+  const error = useFeedSelector((s) => (s.hasTag('error') ? s.context.error : null));
+  const loadingFirst = useFeedSelector((s) => s.hasTag('loadingFirst'));
+  const loadingMore = useFeedSelector((s) => s.hasTag('loadingMore'));
+  const empty = useFeedSelector((s) => s.matches('empty'));
+  const complete = useFeedSelector((s) => s.matches('complete'));
 
   return (
     <div
-      ref={box}
+      ref={scroll.ref}
       id={`${idPrefix}-panel`}
       role="tabpanel"
       aria-labelledby={`${idPrefix}-tab-${tab}`}
       aria-busy={loadingFirst || loadingMore}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling tab panel must be reachable by keyboard to scroll (WAI-ARIA tabs pattern)
       tabIndex={0}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        feed.send({ type: 'panel.scrolled', distanceFromBottom: el.scrollHeight - el.scrollTop - el.clientHeight });
-      }}
+      onScroll={scroll.onScroll}
       className={css({ overflowY: 'auto', px: '1' })}
       style={{ maxHeight }}
     >
@@ -217,7 +197,7 @@ export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight:
       {error ? (
         <div role="alert" className={css({ display: 'grid', justifyItems: 'center', gap: '2', py: '4' })}>
           <p className={css({ color: 'error', fontSize: 'sm' })}>{error}</p>
-          <Button tone="secondary" onClick={() => feed.send({ type: 'retry' })}>
+          <Button tone="secondary" onClick={() => feed.send({ type: 'list.retried' })}>
             Retry
           </Button>
         </div>

@@ -1,16 +1,18 @@
 import { css } from 'styled-system/css';
-import { Feed } from './feed-actor';
+import { FeedProvider } from './feed-actor';
 import { FeedList, FeedTabs } from './feed-view';
 
-/** /notifications/home: the panel's lists on a page of their own. */
+/** /notifications/home: the panel's lists on a page of their own (the page's title is the shell's h1). */
 export default function NotificationsPage() {
   return (
-    <Feed.Provider options={{ input: { tab: 'notifications' } }}>
-      <section className={css({ bg: 'bg', borderRadius: 'lg', p: '4', maxWidth: '760px' })}>
-        <h2 className={css({ fontSize: 'lg', fontWeight: 'bold', mb: '2' })}>Notifications</h2>
+    <FeedProvider viewKey="notifications-page" tab="notifications">
+      <section
+        aria-label="Notifications and activity"
+        className={css({ bg: 'bg', borderRadius: 'lg', p: '4', maxWidth: '760px' })}
+      >
         <FeedTabs idPrefix="page" />
         <FeedList idPrefix="page" maxHeight="calc(100dvh - 220px)" />
       </section>
-    </Feed.Provider>
+    </FeedProvider>
   );
 }

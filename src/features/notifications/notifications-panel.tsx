@@ -1,11 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
 import { SideMenu } from '../../app/shell/shell-actors';
-import { paths } from '../../routes';
+import { routes } from '../../routes';
 import { Button } from '../../ui/button';
 import { useEscapeKey } from '../../ui/use-escape-key';
-import { Feed } from './feed-actor';
+import { FeedProvider } from './feed-actor';
 import { FeedList, FeedTabs } from './feed-view';
 
 /**
@@ -30,7 +30,6 @@ export default function NotificationsPanel() {
       menu.send({ type: 'notifications.closed' });
     };
     document.addEventListener('pointerdown', onPointer);
-    panel.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
     return () => {
       document.removeEventListener('pointerdown', onPointer);
       // give the focus back when it was inside the panel (not when the user clicked elsewhere)
@@ -42,42 +41,51 @@ export default function NotificationsPanel() {
   }, [menu]);
 
   return (
-    <Feed.Provider options={{ input: { tab: 'notifications' } }}>
-      <div
-        ref={panel}
-        role="dialog"
-        aria-label="Notifications"
-        className={css({
-          position: 'fixed',
-          zIndex: 40,
-          bg: 'bg',
-          borderRadius: 'lg',
-          boxShadow: '0 12px 40px rgba(17, 24, 39, 0.18)',
-          display: 'flex',
-          flexDirection: 'column',
-          gap: '2',
-          p: '3',
-          top: { base: '60px', desktop: '72px' },
-          left: { base: '2', desktop: collapsed ? '72px' : '212px' },
-          right: { base: '2', desktop: 'auto' },
-          width: { base: 'auto', desktop: '380px' },
-        })}
-      >
-        <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
-          <h2 className={css({ fontWeight: 'bold' })}>Notifications</h2>
-          <Button
-            tone="ghost"
-            onClick={() => {
-              close();
-              navigate(paths.notifications);
-            }}
-          >
-            View all
-          </Button>
-        </div>
+    <div
+      ref={panel}
+      role="dialog"
+      aria-label="Notifications"
+      className={css({
+        position: 'fixed',
+        zIndex: 40,
+        bg: 'bg',
+        borderRadius: 'lg',
+        boxShadow: '0 12px 40px rgba(17, 24, 39, 0.18)',
+        display: 'flex',
+        flexDirection: 'column',
+        gap: '2',
+        p: '3',
+        top: { base: '60px', desktop: '72px' },
+        left: { base: '2', desktop: collapsed ? '72px' : '212px' },
+        right: { base: '2', desktop: 'auto' },
+        width: { base: 'auto', desktop: '380px' },
+      })}
+    >
+      <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
+        <h2 className={css({ fontWeight: 'bold' })}>Notifications</h2>
+        <Button
+          tone="ghost"
+          onClick={() => {
+            close();
+            navigate(routes.notifications.href({}));
+          }}
+        >
+          View all
+        </Button>
+      </div>
+      <FeedProvider viewKey="notifications-panel" tab="notifications">
+        <FocusSelectedTab within={panel} />
         <FeedTabs idPrefix="panel" />
         <FeedList idPrefix="panel" maxHeight="min(60vh, 480px)" />
-      </div>
-    </Feed.Provider>
+      </FeedProvider>
+    </div>
   );
+}
+
+/** Opening the panel puts the focus on its selected tab (once the feed is there to show the tabs). */
+function FocusSelectedTab({ within }: { within: RefObject<HTMLElement | null> }) {
+  useEffect(() => {
+    within.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+  }, [within]);
+  return null;
 }

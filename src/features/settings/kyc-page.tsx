@@ -4,6 +4,15 @@ import { Session } from '../../app/session';
 import { useKycGate } from '../../app/shell/shell-actors';
 import { Button } from '../../ui/button';
 
+const box = css({
+  bg: 'bg',
+  borderRadius: 'lg',
+  p: { base: '5', desktop: '8' },
+  maxWidth: '720px',
+  display: 'grid',
+  gap: '4',
+});
+
 const REQUIRED = [
   'A signed seller contract',
   'A photo ID (passport or national identity card)',
@@ -11,27 +20,39 @@ const REQUIRED = [
   'Your business details, if you sell as a company',
 ];
 
-/** /settings/kyc: where a seller stands with identity checks, and what they will need. */
+export const AWAITING_SELLER_TEXT =
+  "Your seller's identity verification (KYC) is not complete yet. Only the seller can complete it; you can use the portal once it is approved.";
+
+/** /settings/kyc: where a seller stands with identity checks, and what they will need (the shell's h1 names it). */
 export default function KycPage() {
   const handled = new URLSearchParams(useSearch()).get('handle') === 'true';
   const kyc = Session.useSelector((s) => s.context.kyc);
   const userType = Session.useSelector((s) => s.context.roles?.user_type);
   const session = Session.useActorRef();
+  const gate = useKycGate();
   // the held menu keeps only the minimise item: the way out is here
-  const held = useKycGate() !== 'open';
+  const held = gate !== 'open';
   const status = kyc?.kyc_status ?? 0;
+  const logout = (
+    <div>
+      <Button tone="secondary" onClick={() => session.send({ type: 'logout.requested' })}>
+        Logout
+      </Button>
+    </div>
+  );
+  if (gate === 'awaitingSeller') {
+    // a team member: the status is its seller's, and only the seller can act on it
+    return (
+      <section className={box}>
+        <p role="status" className={css({ fontWeight: 'semibold' })}>
+          {AWAITING_SELLER_TEXT}
+        </p>
+        {logout}
+      </section>
+    );
+  }
   return (
-    <section
-      className={css({
-        bg: 'bg',
-        borderRadius: 'lg',
-        p: { base: '5', desktop: '8' },
-        maxWidth: '720px',
-        display: 'grid',
-        gap: '4',
-      })}
-    >
-      <h2 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Identity verification (KYC)</h2>
+    <section className={box}>
       {status === 1 ? (
         <p role="status" className={css({ color: 'success', fontWeight: 'semibold' })}>
           Approved: your identity is verified.
@@ -64,13 +85,7 @@ export default function KycPage() {
           </p>
         </div>
       ) : null}
-      {held ? (
-        <div>
-          <Button tone="secondary" onClick={() => session.send({ type: 'logout.requested' })}>
-            Logout
-          </Button>
-        </div>
-      ) : null}
+      {held ? logout : null}
     </section>
   );
 }

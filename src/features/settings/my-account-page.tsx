@@ -1,7 +1,7 @@
 import { css } from 'styled-system/css';
 import { Session } from '../../app/session';
 
-/** /settings/myAccount: the caller's own account (editing comes with the settings issue). */
+/** /settings/myAccount: the caller's own account (editing comes with the settings issue); the shell's h1 names it. */
 export default function MyAccountPage() {
   const account = Session.useSelector((s) => s.context.account);
   if (!account) return null;
@@ -15,8 +15,10 @@ export default function MyAccountPage() {
     ['Currency', account.currency],
   ];
   return (
-    <section className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '5', desktop: '8' }, maxWidth: '720px' })}>
-      <h2 className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '4' })}>My account</h2>
+    <section
+      aria-label="Account details"
+      className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '5', desktop: '8' }, maxWidth: '720px' })}
+    >
       <dl className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', desktop: '160px 1fr' }, gap: '2' })}>
         {rows.map(([term, value]) => (
           <div key={term} className={css({ display: 'contents' })}>

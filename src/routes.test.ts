@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ALWAYS_ALLOWED } from './app/route-access';
+import {
+  documentTitle,
+  firstSegment,
+  href,
+  matchRoute,
+  menuEntries,
+  type Route,
+  type RouteKey,
+  routes,
+  safeNext,
+  titleOf,
+} from './routes';
+
+const all = Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>;
+
+describe('the route registry', () => {
+  it('builds every href from its pattern, and every href leads back to its page', () => {
+    expect(routes.sales.href({ status: 'confirmed' })).toBe('/sales/confirmed');
+    expect(href.sales('replaced')).toBe('/sales/replaced');
+    expect(routes.dashboard.href({})).toBe('/dashboard');
+    expect(href.kycHandle()).toBe('/settings/kyc?handle=true');
+    for (const [key, r] of all) {
+      const params = key === 'sales' ? { status: 'pending' } : {};
+      expect(matchRoute(r.href(params))?.key).toBe(key);
+    }
+  });
+
+  it('matches paths with their query, and refuses what no page answers', () => {
+    expect(matchRoute('/trade/purchase?success=true&booking_no=SB-1')?.key).toBe('tradePurchase');
+    expect(matchRoute('/dashboard/')?.key).toBe('dashboard');
+    expect(matchRoute('/sales/confirmed')?.params).toEqual({ status: 'confirmed' });
+    expect(matchRoute('/sales/unknown')).toBeNull();
+    expect(matchRoute('/sales')).toBeNull();
+    expect(matchRoute('/sales/pending/more')).toBeNull();
+    expect(matchRoute('/sales/%E0%A4%A')).toBeNull();
+    expect(matchRoute('/Dashboard')).toBeNull();
+  });
+
+  it('keeps the spec’s header titles and gives every page a name', () => {
+    const header = Object.fromEntries(all.filter(([, r]) => r.header === 'title').map(([k, r]) => [k, r.title]));
+    expect(header).toEqual({ addListings: 'Add Inventory', myListings: 'Inventory', bulkListings: 'Bulk Inventory' });
+    for (const [key, r] of all) {
+      const match = matchRoute(r.href(key === 'sales' ? { status: 'delivered' } : {}));
+      expect(match && titleOf(match)).toMatch(/\S/);
+    }
+    expect(documentTitle('Dashboard')).toBe('Dashboard · SB Portal');
+    expect(documentTitle(null)).toBe('SB Portal');
+  });
+
+  it('lists the menu in the spec’s order, each entry with the permission that shows it', () => {
+    expect(menuEntries.map((e) => [e.label, e.permission])).toEqual([
+      ['My account', 'settings'],
+      ['Dashboard', 'dashboard'],
+      ['Notifications', 'notification'],
+      ['Add Listings', 'event'],
+      ['My Listings', 'event'],
+      ['Bulk Listings', 'event'],
+      ['Sales', 'sales'],
+      ['Report History', 'reports'],
+      ['Wallet', 'lmt-pay'],
+      ['Search Tickets', 'lmt-trade'],
+    ]);
+  });
+
+  it('agrees with the gate: an always-open page has an always-allowed first segment, the others a permission', () => {
+    for (const [, r] of all) {
+      const always = (ALWAYS_ALLOWED as readonly string[]).includes(firstSegment(r.pattern));
+      expect(always).toBe(r.access === 'always' || r.access === 'public');
+    }
+    for (const [, r] of all) if (r.activeEntry) expect(routes[r.activeEntry as RouteKey]?.menu).toBeDefined();
+  });
+
+  it('comes back only to same-origin paths after login', () => {
+    expect(safeNext('/sales/pending?x=1')).toBe('/sales/pending?x=1');
+    expect(safeNext('//evil.example')).toBeNull();
+    expect(safeNext('/\\evil.example')).toBeNull();
+    expect(safeNext('https://evil.example')).toBeNull();
+    expect(safeNext('/login?next=/x')).toBeNull();
+    expect(href.login('/reports/wallet')).toBe('/login?next=%2Freports%2Fwallet');
+    expect(href.login('//evil')).toBe('/login');
+  });
+});
