@@ -23,6 +23,18 @@ const sizes: Sizes = { valid: 4, randomInvalid: 8, blnsSlots: 1, blnsStride: 5 }
 const handlers: Record<string, LooseHandler> = {
   transfer: async ({ body, user }, { db, clock }) => {
     const { note } = body as unknown as { note: string };
+    // Postgres cannot store U+0000 in text (SQLite can): until the router refuses it for every string, a handler
+    // that stores text must (the product suite attacks every built operation with it, on both engines)
+    if (note.includes('\u0000')) {
+      return {
+        status: 422,
+        body: {
+          success: false,
+          message: 'Invalid.',
+          errors: [{ path: '/body/note', message: 'must not contain U+0000' }],
+        },
+      };
+    }
     const ids: number[] = [];
     for (const n of [1, 2]) {
       const row = await db
