@@ -502,6 +502,31 @@ describe('uploads', () => {
   });
 });
 
+describe('the NUL character', () => {
+  it('is refused (422) wherever it comes, before a handler or the database sees it', async () => {
+    const before = await noted('nul');
+    const cases: [string, Promise<Response> | Response][] = [
+      ['body', call('POST', '/t/transfer', { json: { note: 'nul\u0000' }, key: newKey() })],
+      ['body key', call('POST', '/t/transfer', { json: { note: 'nul', ['x\u0000']: 1 }, key: newKey() })],
+      ['query', call('GET', '/t/filter?status=pending%00')],
+      [
+        'multipart field',
+        call('POST', '/t/upload', { form: proofForm(PNG, 'p.png', { amount: '1', notes: 'a\u0000b' }), key: newKey() }),
+      ],
+    ];
+    for (const [where, pending] of cases) {
+      const res = await pending;
+      expect(res.status, where).toBe(422);
+      const body = (await res.json()) as { errors: { message: string }[] };
+      expect(
+        body.errors.map((e) => e.message),
+        where,
+      ).toContain('must not contain the character U+0000');
+    }
+    expect(await noted('nul')).toBe(before);
+  });
+});
+
 describe('array query parameters', () => {
   it('arrive as arrays when the contract says so, and a repeated scalar is refused', async () => {
     const data = async (res: Response) => ((await res.json()) as { data: unknown }).data;

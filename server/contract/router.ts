@@ -10,7 +10,7 @@ import { inTransaction } from '../db/transaction';
 import { HttpError, MESSAGES, tooLarge } from '../http/errors';
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
 import type { Logger } from '../logger';
-import type { Contract, HttpMethod, Operation } from './contract';
+import type { Contract, FieldError, HttpMethod, Operation } from './contract';
 
 export interface Deps {
   db: Db;
@@ -79,6 +79,32 @@ const mediaTypeOf = (header: string | undefined) => (header ?? '').split(';')[0]
 
 /** The KYC status that holds a caller: a seller's own, a team member's seller's (see auth/session). */
 const heldKycStatus = (user: AuthUser): number => user.seller_kyc_status;
+
+/**
+ * Where a request carries the NUL character (U+0000): no text column stores it (Postgres refuses it outright),
+ * and no field of ours has a use for it, so it is refused with the other validation errors.
+ */
+export function nulCharacters(value: unknown, path: string): FieldError[] {
+  // iterative: a body may nest deeper than the call stack
+  const found: FieldError[] = [];
+  const stack: [unknown, string][] = [[value, path]];
+  while (stack.length > 0) {
+    const [item, at] = stack.pop() as [unknown, string];
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) found.push({ path: at, message: 'must not contain the character U+0000' });
+    } else if (Array.isArray(item)) {
+      item.forEach((v, i) => {
+        stack.push([v, `${at}/${i}`]);
+      });
+    } else if (item && typeof item === 'object') {
+      for (const [k, v] of Object.entries(item)) {
+        if (k.includes('\u0000')) found.push({ path: at, message: 'must not contain the character U+0000' });
+        else stack.push([v, `${at}/${k}`]);
+      }
+    }
+  }
+  return found;
+}
 
 /** How much of an oversized body is read and thrown away so that its connection can carry the next request. */
 const DRAIN_LIMIT = 1024 * 1024;
@@ -169,7 +195,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
     if (encoding && encoding.trim().toLowerCase() !== 'identity') throw new HttpError(415, MESSAGES.encoded);
     if (op.bodyMediaType === 'multipart/form-data' && op.upload) {
       const received = await receiveMultipart(c.req.raw, op.upload, uploadDir);
-      const errors = op.validateFields(received.fields);
+      const errors = [...nulCharacters(received.fields, '/body'), ...op.validateFields(received.fields)];
       if (errors.length > 0) {
         removeFiles(received.files);
         throw new HttpError(422, MESSAGES.validation, errors);
@@ -185,7 +211,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
     } catch {
       throw new HttpError(400, MESSAGES.invalidJson);
     }
-    const errors = op.validateBody(body);
+    const errors = [...nulCharacters(body, '/body'), ...op.validateBody(body)];
     if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
     return { body, files: {} };
   }
@@ -227,7 +253,13 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         const params = { ...c.req.param() } as Record<string, unknown>;
         const query = queryOf(op, c);
         const headers = headersOf(op, c);
-        const errors = [...op.validatePath(params), ...op.validateQuery(query), ...op.validateHeaders(headers)];
+        const errors = [
+          ...nulCharacters(params, '/path'),
+          ...nulCharacters(query, '/query'),
+          ...op.validatePath(params),
+          ...op.validateQuery(query),
+          ...op.validateHeaders(headers),
+        ];
         if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
         const received = await bodyOf(op, c);
         files = received.files;
