@@ -5,7 +5,7 @@
 //   loginBody(formMessages({ email: { required: 'Enter your email address.' } }))
 //
 // The JSON Schema subset handled: type (one, or [type, 'null']), enum, const, string lengths, pattern and
-// formats (email, date, date-time, uri, uuid, binary), number bounds and integers, arrays (items, lengths),
+// formats (email, date, date-time, uri, uuid, binary with its x-max-bytes), number bounds and integers, arrays (items, lengths),
 // objects (properties, required, additionalProperties), $ref, oneOf, anyOf, allOf; annotations are ignored.
 // Anything else stops the generator with the operation and the place named, so no constraint is dropped
 // without anyone noticing.
@@ -109,7 +109,13 @@ function emit(doc, schema, field, where, stack, required) {
   const pipe = (base, steps) => (steps.length ? `v.pipe(${[base, ...steps].join(', ')})` : base);
   switch (type) {
     case 'string': {
-      if (schema.format === 'binary') return `v.blob(${m('type')})`;
+      if (schema.format === 'binary') {
+        // the upload limit the contract declares (x-max-bytes); the server checks the kind by the file's bytes
+        const limit = schema['x-max-bytes'];
+        return limit === undefined
+          ? `v.blob(${m('type')})`
+          : `v.pipe(v.blob(${m('type')}), v.maxSize(${limit}, ${m('maxBytes', limit)}))`;
+      }
       const steps = [];
       if (schema.format === 'email') steps.push('v.trim()');
       if (required) steps.push(`v.nonEmpty(${m('required')})`);

@@ -9,6 +9,7 @@ export type Rule =
   | 'maxLength'
   | 'minItems'
   | 'maxItems'
+  | 'maxBytes'
   | 'pattern'
   | 'format'
   | 'integer'
@@ -41,6 +42,9 @@ export const defaultMessages: Messages = (_field, rule, limit) => {
       return `Choose at least ${limit}.`;
     case 'maxItems':
       return `Choose at most ${limit}.`;
+    case 'maxBytes':
+      // the spec's words (section 5), the limit in MB of 1,048,576 bytes
+      return `File size exceeds ${Number(limit) / 1_048_576}MB limit`;
     case 'pattern':
       return 'This is not in the expected form.';
     case 'format':
