@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import { type components, orderStatusValues } from '../../openapi/schema';
 
 /**
  * The database's tables as Kysely sees them. Timestamps are ISO-8601 UTC strings (they sort and compare as
@@ -48,7 +49,7 @@ export interface CityTable {
   name: string;
 }
 
-export type UserType = 'sellers' | 'team_members' | 'admin';
+export type UserType = components['schemas']['UserType'];
 
 export interface UserTable {
   id: Generated<number>;
@@ -149,8 +150,9 @@ export interface ListingTable {
   created_at: string;
 }
 
-export const ORDER_STATUSES = ['pending', 'confirmed', 'delivered', 'completed', 'cancelled', 'replaced'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The contract's order statuses, in the order of the sales sub-pages (generated into openapi/schema.ts). */
+export const ORDER_STATUSES = orderStatusValues;
+export type OrderStatus = components['schemas']['OrderStatus'];
 
 export interface OrderTable {
   id: Generated<number>;

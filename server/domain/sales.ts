@@ -1,4 +1,4 @@
-import type { components } from '../../openapi/schema';
+import { type components, currencyCodeValues } from '../../openapi/schema';
 import type { AuthUser } from '../auth/session';
 import type { Db } from '../db/database';
 import { prepared } from '../db/prepared';
@@ -6,14 +6,11 @@ import { ORDER_STATUSES, type OrderStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 
 export type CurrencyCode = components['schemas']['CurrencyCode'];
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** The database's order statuses and the contract's are one set: this stops compiling when they part. */
-const _sameStatuses: Same<OrderStatus, components['schemas']['OrderStatus']> = true;
 
 export { ORDER_STATUSES, type OrderStatus };
 
-const CURRENCIES = ['GBP', 'EUR', 'USD', 'AED'] as const;
-const _sameCurrencies: Same<(typeof CURRENCIES)[number], CurrencyCode> = true;
+/** The currencies the portal trades in: the contract's CurrencyCode values. */
+const CURRENCIES = currencyCodeValues;
 /** At most this many orders in the dashboard's awaiting-delivery list, and events in its top-selling list. */
 export const AWAITING_DELIVERY_LIMIT = 10;
 export const TOP_EVENTS_LIMIT = 5;
