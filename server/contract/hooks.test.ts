@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { manualClock } from '../clock';
@@ -572,8 +573,11 @@ describe('x-role', () => {
 describe('on a real socket', () => {
   let server: ReturnType<typeof serve>;
   let port: number;
+  const logLines: Record<string, unknown>[] = [];
   beforeAll(async () => {
-    const product = createApp({ db: d.db, clock, log: createLogger('silent') });
+    // the product's log, kept to read what a disconnect leaves in it
+    const log = pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line)) });
+    const product = createApp({ db: d.db, clock, log });
     const apps = { product, hooks: strictApp };
     server = await new Promise((ready) => {
       const s = serve(
@@ -639,6 +643,19 @@ describe('on a real socket', () => {
     const answer = await exchange([first, second], 1500);
     const statuses = [...answer.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
     expect(statuses).toEqual(['413', '200']);
+  });
+
+  it('logs a client that disconnects in the middle of a JSON body as such: no error, no stack, no 500', async () => {
+    logLines.length = 0;
+    const partial = `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20000\r\n\r\n{"email":"a@b.c","password":"`;
+    expect(await exchange([partial], 300)).toBe('');
+    for (let i = 0; i < 50 && !logLines.some((l) => l.msg === 'the client closed the request'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(logLines.filter((l) => l.msg === 'the client closed the request')).toHaveLength(1);
+    expect(logLines.filter((l) => Number(l.level) >= 50)).toEqual([]);
+    expect(logLines.filter((l) => l.status === 500)).toEqual([]);
+    expect(JSON.stringify(logLines)).not.toMatch(/"stack"/);
   });
 
   it('keeps no file when the client disconnects in the middle of an upload', async () => {
