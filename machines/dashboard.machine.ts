@@ -1,8 +1,10 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
 import { api, type DataOf, unwrap } from '../openapi/client';
+import { type components, currencyCodeValues } from '../openapi/schema';
 
-export type Currency = 'GBP' | 'EUR' | 'USD' | 'AED';
-export const CURRENCIES: readonly Currency[] = ['GBP', 'EUR', 'USD', 'AED'];
+export type Currency = components['schemas']['CurrencyCode'];
+/** The currencies the dashboard offers: the contract's CurrencyCode values. */
+export const CURRENCIES: readonly Currency[] = currencyCodeValues;
 
 export type SalesOverview = DataOf<'/dashboard/sales-overview', 'get'>;
 export type AwaitingDelivery = DataOf<'/dashboard/awaiting-delivery', 'get'>;
