@@ -2,7 +2,8 @@
  * `npm run bench:api`: the API's per-request overhead, and the dashboard at a seller's scale.
  *
  * One run starts, one after the other, each in a process of its own:
- *   bare   a bare Hono app on @hono/node-server: `GET /json` answers a constant, `GET /row/:id` reads one row by
+ *   bare   a bare Hono app on @hono/node-server: `GET /json` answers a constant (`/json-headers` the same with the
+ *          headers every answer of the real server carries), `GET /row/:id` reads one row by
  *          primary key through a prepared better-sqlite3 statement (and `GET /pgrow/:id` through pg when
  *          DATABASE_URL is set). What the machine gives a do-nothing app.
  *   real   the real server as `npm start` runs it (server/main.ts startServer: production settings, responses
@@ -51,8 +52,17 @@ async function serveBare(port: number, sqliteFile: string, pgUrl: string | undef
   const byId = sqlite.prepare(
     'SELECT id, email, first_name, last_name, user_type, kyc_status, currency, created_at FROM users WHERE id = ?',
   );
+  const { SECURITY_HEADERS } = await import('../server/http/security-headers');
+  const { randomUUID } = await import('node:crypto');
   const app = new Hono();
   app.get('/json', (c) => c.json({ success: true, message: 'ok' }));
+  // the same constant with the headers every answer of the real server carries (security, request id, cache)
+  app.get('/json-headers', (c) => {
+    c.header('X-Request-Id', randomUUID());
+    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ success: true, message: 'ok' });
+  });
   app.get('/row/:id', (c) => {
     const row = byId.get(Number(c.req.param('id')));
     return row ? c.json({ success: true, data: row }) : c.json({ success: false }, 404);
@@ -366,6 +376,7 @@ async function main() {
       const row = engine === 'postgres' ? 'bare GET /pgrow/:id (pg)' : 'bare GET /row/:id (better-sqlite3)';
       const pairs: [string, string, Record<string, string>][] = [
         ['bare GET /json', `${bareBase}/json`, {}],
+        ['bare GET /json-headers (the real headers)', `${bareBase}/json-headers`, {}],
         ['real GET /api/health', `${base}/api/health`, {}],
         [row, `${bareBase}/${engine === 'postgres' ? 'pgrow' : 'row'}/${sellerId}`, {}],
         ['real GET /api/settings/my-account', `${base}/api/settings/my-account`, auth],
@@ -400,6 +411,7 @@ async function main() {
 
       console.info('\n  ratios of requests/s (targets: authenticated reads at least 40% of the row lookup)');
       ratio('real GET /api/health', 'bare GET /json');
+      ratio('bare GET /json-headers (the real headers)', 'bare GET /json');
       ratio('real GET /api/settings/my-account', row);
       ratio('real GET /api/dashboard/sales-overview', row);
       for (const name of ['real GET /api/settings/my-account', 'real GET /api/dashboard/sales-overview']) {
