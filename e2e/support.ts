@@ -11,5 +11,5 @@ export async function logIn(page: Page, email: string, password = DEMO_PASSWORD)
 
 export async function logInAsSeller(page: Page) {
   await logIn(page, 'seller@demo.test');
-  await expect(page.getByRole('heading', { name: 'Welcome Sam' })).toBeVisible();
+  await expect(page.getByText('Welcome Sam')).toBeVisible();
 }

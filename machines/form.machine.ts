@@ -123,12 +123,8 @@ export function createFormMachine<Values extends Record<string, unknown>, Output
       output: {} as Result,
     },
     actors: {
-      validate: fromPromise<Check, unknown>(async ({ input }) => {
-        const result = await v.safeParseAsync(options.schema, input, { abortPipeEarly: true });
-        return result.success
-          ? { success: true, output: result.output }
-          : { success: false, errors: issuesToErrors(result.issues) };
-      }),
+      // an actor, so that a form can swap in a check that asks the server (the schema itself is synchronous)
+      validate: fromPromise<Check, unknown>(async ({ input }) => check(input as Values)),
       submit: fromPromise<unknown, unknown>(({ input, signal }) => options.submit(input as Output, signal)),
     },
     guards: {

@@ -1,23 +1,13 @@
 import { assign, setup } from 'xstate';
 import type { components } from '../openapi/schema';
-import { menuCountsMachine } from './menu-counts.machine';
 
 export type GateUserType = components['schemas']['UserType'];
 export type GateKycStatus = components['schemas']['KycStatus'];
-export type GatePermission = components['schemas']['PermissionName'];
 
 export interface KycGateInput {
   userType: GateUserType;
   /** The caller's KYC status; a team member is answered its seller's. */
   kycStatus: GateKycStatus;
-  /** The permissions the caller may use (is_can_access 1): they decide which menu counts load. */
-  permissions?: readonly GatePermission[];
-}
-
-export interface KycGateContext {
-  userType: GateUserType;
-  kycStatus: GateKycStatus;
-  permissions: readonly GatePermission[];
 }
 
 export type KycGateEvent = { type: 'kyc.updated'; kycStatus: GateKycStatus };
@@ -27,15 +17,14 @@ export type KycGateEvent = { type: 'kyc.updated'; kycStatus: GateKycStatus };
  * not submitted, or 2, rejected) is held on /settings/kyc?handle=true with a menu of only the minimise item;
  * so is a team member while its seller's KYC is not approved (the server answers a member with its seller's
  * status): only the seller can complete it. Approval (status 1) opens the portal. The back office is never
- * held. While the portal is open, the menu counts run in the actor system as `menuCounts`.
+ * held.
  */
 export const kycGateMachine = setup({
   types: {
-    context: {} as KycGateContext,
+    context: {} as KycGateInput,
     input: {} as KycGateInput,
     events: {} as KycGateEvent,
   },
-  actors: { menuCounts: menuCountsMachine },
   guards: {
     isApprovedOrBackOffice: ({ context }) => context.userType === 'admin' || context.kycStatus === 1,
     isTeamMember: ({ context }) => context.userType === 'team_members',
@@ -43,7 +32,7 @@ export const kycGateMachine = setup({
   },
 }).createMachine({
   id: 'kycGate',
-  context: ({ input }) => ({ ...input, permissions: input.permissions ?? [] }),
+  context: ({ input }) => ({ ...input }),
   initial: 'evaluating',
   states: {
     evaluating: {
@@ -56,15 +45,6 @@ export const kycGateMachine = setup({
     },
     open: {
       description: 'The whole portal, as far as the permissions go; the logo leads to /dashboard.',
-      invoke: {
-        id: 'menuCounts',
-        systemId: 'menuCounts',
-        src: 'menuCounts',
-        input: ({ context }) => ({
-          canSeeSales: context.permissions.includes('sales'),
-          canSeeNotifications: context.permissions.includes('notification'),
-        }),
-      },
     },
     held: {
       description: 'Only /settings/kyc?handle=true; the menu shows only the minimise item and asks for no counts.',

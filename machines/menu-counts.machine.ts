@@ -1,8 +1,8 @@
 import { type AnyActorRef, assign, fromPromise, setup, spawnChild } from 'xstate';
 import { api, type DataOf, unwrap } from '../openapi/client';
-import { type components, orderStatusValues } from '../openapi/schema';
+import { SALES_STATUSES, type SalesStatus } from './sales-statuses';
 
-export type SalesStatus = components['schemas']['OrderStatus'];
+export { SALES_STATUS_LABELS, SALES_STATUSES, type SalesStatus } from './sales-statuses';
 export type SalesCount = DataOf<'/sales/sales-count', 'get'>[number];
 export type NotificationCounts = DataOf<'/ui-settings/menu-notification', 'get'>;
 
@@ -24,9 +24,9 @@ export type MenuCountsEvent =
 /**
  * The numbers on the side menu: orders per sales status in every currency (badges, and where a collapsed
  * Sales leads) and the notification counts (the unread badge, the panel's tab counts). Each loads only with
- * its permission; a failure hides the badges rather than the menu. It runs in the actor system as
- * `menuCounts`: a feed tells it when an unread notification is opened, it marks it read on the server and
- * the badge takes the server's new unread count.
+ * its permission; a failure hides the badges rather than the menu. The shell runs it in the actor system as
+ * `menuCounts` while the KYC gate is open: a feed tells it when an unread notification is opened, it marks
+ * it read on the server and the badge takes the server's new unread count.
  */
 export const menuCountsMachine = setup({
   types: {
@@ -107,21 +107,6 @@ export const menuCountsMachine = setup({
     },
   },
 });
-
-/** The spec's names of the sales sub-pages (sales/confirmed is 'Awaiting Delivery'). */
-export const SALES_STATUS_LABELS: Readonly<Record<SalesStatus, string>> = {
-  pending: 'Pending',
-  confirmed: 'Awaiting Delivery',
-  delivered: 'Delivered',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  replaced: 'Replaced',
-};
-
-/** The sales sub-pages in menu order (the contract's order of the statuses), with their labels. */
-export const SALES_STATUSES: ReadonlyArray<{ status: SalesStatus; label: string }> = orderStatusValues.map(
-  (status) => ({ status, label: SALES_STATUS_LABELS[status] }),
-);
 
 /** Where a collapsed Sales leads: the first sub-page (menu order) with orders, else sales/pending. */
 export function salesLandingStatus(counts: readonly SalesCount[]): SalesStatus {

@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { type AnyActorRef, createActor, createMachine, fromPromise } from 'xstate';
 import { SESSION_TTL_MS } from '../openapi/auth-cookies';
 import { ApiError } from '../openapi/client';
-import { kycGateMachine } from './kyc-gate.machine';
 import {
   type Account,
   type Kyc,
@@ -37,8 +36,6 @@ const profile = {
     ],
   })),
   loadKyc: fromPromise<Kyc>(async () => ({ kyc_status: 1, rejection_reason: null })),
-  // the gate's menu counts ask nothing of a network here
-  kycGate: kycGateMachine.provide({ actors: { menuCounts: createMachine({}) as never } }),
 };
 
 type Actors = Parameters<typeof sessionMachine.provide>[0]['actors'];

@@ -43,8 +43,11 @@ export interface SessionContext {
 export type SessionEvent =
   | { type: 'logout.requested' }
   | { type: 'profile.retried' }
-  /** A view's actor joins the app's actor system as a child of the session, under the view's key. */
-  | { type: 'view.opened'; id: string; logic: AnyActorLogic; input?: unknown }
+  /**
+   * A view's actor joins the app's actor system as a child of the session, under the view's key, and
+   * under a `systemId` when other actors are to reach it.
+   */
+  | { type: 'view.opened'; id: string; logic: AnyActorLogic; input?: unknown; systemId?: string }
   | { type: 'view.closed'; id: string };
 
 export type SessionEmitted = NotifyEvent;
@@ -63,10 +66,9 @@ const whenProfilePartFails = [
 /**
  * The session, the root of the app's actor system: restoring a stored login (valid only while its validity
  * stamp is younger than 24 hours), the login form (a child: its result is the token), loading the profile
- * (account, roles and KYC status in parallel), logged in (the KYC gate, and through it the menu counts, run
- * as children), logging out. Logging out always ends logged out with the cookies and storage cleared, even
- * when the server call fails. Views' own actors (a notifications feed) join the system as children of the
- * session through `view.opened`/`view.closed`, so they reach the system's actors by `systemId`.
+ * (account, roles and KYC status in parallel), logged in (the KYC gate runs as a child), logging out. Logging out always ends logged out with the cookies and storage cleared, even
+ * when the server call fails. Views' own actors (the menu counts, a notifications feed) join the system as
+ * children of the session through `view.opened`/`view.closed`, so they reach each other by `systemId`.
  */
 export const sessionMachine = setup({
   types: {
@@ -109,7 +111,13 @@ export const sessionMachine = setup({
     openView: assign({
       views: ({ context, event, spawn }) =>
         event.type === 'view.opened' && !context.views[event.id]
-          ? { ...context.views, [event.id]: spawn(event.logic, { input: event.input }) }
+          ? {
+              ...context.views,
+              [event.id]: spawn(event.logic, {
+                input: event.input,
+                ...(event.systemId ? { systemId: event.systemId } : {}),
+              }),
+            }
           : context.views,
     }),
     closeView: enqueueActions(({ context, event, enqueue }) => {
@@ -232,7 +240,6 @@ export const sessionMachine = setup({
         input: ({ context }) => ({
           userType: context.roles?.user_type ?? context.account?.user_type ?? 'sellers',
           kycStatus: context.kyc?.kyc_status ?? 0,
-          permissions: context.roles?.permissions.filter((p) => p.is_can_access === 1).map((p) => p.name) ?? [],
         }),
       },
       on: { 'logout.requested': 'loggingOut' },

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../openapi/client';
-import { kycGateMachine } from './kyc-gate.machine';
 import { type Account, type Kyc, type Roles, type SessionContext, sessionMachine } from './session.machine';
 import { fakeStore, frozenStore } from './testing/fake-store';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
@@ -48,13 +47,11 @@ const events = [
 ];
 
 const ACTORS = ['loginForm', 'loadAccount', 'loadRoles', 'loadKyc', 'logout'] as const;
-// the gate's menu counts ask nothing of a network in these tests
-const gate = kycGateMachine.provide({ actors: { menuCounts: createMachine({}) as never } });
 
 function realSession(initial: typeof stored | null) {
   const fake = fakeStore(initial);
   const control = controllableActors(ACTORS);
-  const actor = createActor(sessionMachine.provide({ actors: { ...control.actors, kycGate: gate } }), {
+  const actor = createActor(sessionMachine.provide({ actors: control.actors }), {
     input: { store: fake.store, now: () => NOW },
   });
   actor.start();

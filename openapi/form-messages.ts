@@ -22,44 +22,35 @@ export type Messages = (field: string, rule: Rule, limit?: number | string) => s
 
 export type FieldMessages = Partial<Record<Rule, string>>;
 
-const FORMAT_TEXT: Record<string, string> = {
+const FORMAT_TEXT: Readonly<Record<string, string>> = {
   email: 'Enter a valid email address.',
   date: 'Enter a valid date.',
   'date-time': 'Enter a valid date and time.',
   uri: 'Enter a valid web address.',
-  uuid: 'This is not a valid identifier.',
+};
+
+// {n} is the rule's limit
+const RULE_TEXT: Readonly<Record<Rule, string>> = {
+  required: 'This field is required.',
+  type: 'This value is not valid.',
+  minLength: 'Use at least {n} characters.',
+  maxLength: 'Use at most {n} characters.',
+  minItems: 'Choose at least {n}.',
+  maxItems: 'Choose at most {n}.',
+  // the spec's words (section 5), the limit in MB of 1,048,576 bytes
+  maxBytes: 'File size exceeds {n}MB limit',
+  pattern: 'This is not in the expected form.',
+  format: 'This is not in the expected form.',
+  integer: 'Enter a whole number.',
+  minimum: 'Enter {n} or more.',
+  maximum: 'Enter {n} or less.',
+  enum: 'Choose one of the options.',
 };
 
 export const defaultMessages: Messages = (_field, rule, limit) => {
-  switch (rule) {
-    case 'required':
-      return 'This field is required.';
-    case 'minLength':
-      return `Use at least ${limit} characters.`;
-    case 'maxLength':
-      return `Use at most ${limit} characters.`;
-    case 'minItems':
-      return `Choose at least ${limit}.`;
-    case 'maxItems':
-      return `Choose at most ${limit}.`;
-    case 'maxBytes':
-      // the spec's words (section 5), the limit in MB of 1,048,576 bytes
-      return `File size exceeds ${Number(limit) / 1_048_576}MB limit`;
-    case 'pattern':
-      return 'This is not in the expected form.';
-    case 'format':
-      return FORMAT_TEXT[String(limit)] ?? 'This is not in the expected form.';
-    case 'integer':
-      return 'Enter a whole number.';
-    case 'minimum':
-      return `Enter ${limit} or more.`;
-    case 'maximum':
-      return `Enter ${limit} or less.`;
-    case 'enum':
-      return 'Choose one of the options.';
-    default:
-      return 'This value is not valid.';
-  }
+  if (rule === 'format' && FORMAT_TEXT[String(limit)]) return FORMAT_TEXT[String(limit)] as string;
+  const n = rule === 'maxBytes' ? Number(limit) / 1_048_576 : limit;
+  return RULE_TEXT[rule].replace('{n}', String(n));
 };
 
 /** Messages with a form's own words where it has them: `formMessages({ email: { required: 'Enter your email address.' } })`. */

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALWAYS_ALLOWED } from './app/route-access';
-import {
-  documentTitle,
-  firstSegment,
-  href,
-  matchRoute,
-  menuEntries,
-  type Route,
-  type RouteKey,
-  routes,
-  safeNext,
-  titleOf,
-} from './routes';
+import { ALWAYS_ALLOWED, firstSegment, matchRoute, menuEntries, titleOf } from './app/route-access';
+import { documentTitle, href, type Route, type RouteKey, routes, safeNext } from './routes';
 
 const all = Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>;
 

@@ -1,4 +1,4 @@
-import { SALES_STATUS_LABELS, type SalesStatus } from '../machines/menu-counts.machine';
+import { SALES_STATUS_LABELS, type SalesStatus } from '../machines/sales-statuses';
 import { type components, orderStatusValues } from '../openapi/schema';
 
 type PermissionName = components['schemas']['PermissionName'];
@@ -164,78 +164,14 @@ export type RouteKey = keyof typeof routes;
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;
 
-/** A path matched against the registry: which page it is and its parameters. */
-export interface RouteMatch<K extends RouteKey = RouteKey> {
-  key: K;
-  route: Route<string, RouteParams<K>>;
-  params: RouteParams<K>;
-}
-
-const pathPart = (path: string) => {
-  const bare = path.split(/[?#]/)[0] ?? '';
-  return bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
-};
-
-function matchPattern(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split('/');
-  const have = pathPart(path).split('/');
-  if (want.length !== have.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i] ?? '';
-    const h = have[i] ?? '';
-    if (w.startsWith(':')) {
-      if (!h) return null;
-      try {
-        params[w.slice(1)] = decodeURIComponent(h);
-      } catch {
-        return null;
-      }
-    } else if (w !== h) return null;
-  }
-  return params;
-}
-
-/** The page at `path` (query and hash ignored), or null when no page has this address. */
-export function matchRoute(path: string): RouteMatch | null {
-  for (const [key, candidate] of Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>) {
-    const raw = matchPattern(candidate.pattern, path);
-    if (!raw) continue;
-    const params = candidate.parse ? (candidate.parse as (raw: unknown) => unknown)(raw) : raw;
-    if (params === null) return null;
-    // the registry pairs each key with its own route and parameters; TypeScript cannot follow the loop
-    return { key, route: candidate, params } as unknown as RouteMatch;
-  }
-  return null;
-}
-
 /** A page's name for its parameters. */
 export function routeTitle<Params>(page: Route<string, Params>, params: Params): string {
   return typeof page.title === 'function' ? page.title(params) : page.title;
 }
 
-/** The name of a matched page. */
-export const titleOf = (match: RouteMatch): string => routeTitle(match.route, match.params);
-
 /** The document title: the page's name, then the product's. */
 export const documentTitle = (pageTitle?: string | null) =>
   pageTitle ? `${pageTitle} · ${PRODUCT_NAME}` : PRODUCT_NAME;
-
-/** The menu's entries in order, each with its route's key and, for a page without parameters, its href. */
-export const menuEntries: ReadonlyArray<MenuEntry & { key: RouteKey; to: string | null }> = (
-  Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>
-)
-  .flatMap(([key, r]) => (r.menu ? [{ ...r.menu, key, to: r.pattern.includes(':') ? null : r.href({}) }] : []))
-  .sort((a, b) => a.order - b.order);
-
-/** The first segment of a path: what the spec's gating reads ('sales' for /sales/pending). */
-export function firstSegment(path: string): string {
-  return (
-    pathPart(path)
-      .split('/')
-      .find((part) => part.length > 0) ?? ''
-  );
-}
 
 /** Only a same-origin path may be a place to come back to after login (no `//evil.example`). */
 export function safeNext(next: string | null | undefined): string | null {

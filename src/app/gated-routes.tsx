@@ -3,9 +3,9 @@ import { css } from 'styled-system/css';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
-import { href, matchRoute, type RouteKey, routes } from '../routes';
+import { href, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
-import { pageAccess } from './route-access';
+import { matchRoute, pageAccess } from './route-access';
 import { Session } from './session';
 import { useKycGate } from './shell/shell-actors';
 

@@ -1,7 +1,72 @@
 import type { PermissionName } from '../../machines/session.machine';
-import { firstSegment, matchRoute, type Route, type RouteMatch, routes, titleOf } from '../routes';
+import { type MenuEntry, type Route, type RouteKey, type RouteParams, routes, routeTitle } from '../routes';
 
-export { firstSegment };
+// Reading the route registry (src/routes.ts): which page a path is, its title, the menu, and the gates. Kept
+// apart from the registry so that /login, which needs only hrefs and titles, does not load it.
+
+/** A path matched against the registry: which page it is and its parameters. */
+export interface RouteMatch<K extends RouteKey = RouteKey> {
+  key: K;
+  route: Route<string, RouteParams<K>>;
+  params: RouteParams<K>;
+}
+
+const pathPart = (path: string) => {
+  const bare = path.split(/[?#]/)[0] ?? '';
+  return bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+};
+
+function matchPattern(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const have = pathPart(path).split('/');
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] ?? '';
+    const h = have[i] ?? '';
+    if (w.startsWith(':')) {
+      if (!h) return null;
+      try {
+        params[w.slice(1)] = decodeURIComponent(h);
+      } catch {
+        return null;
+      }
+    } else if (w !== h) return null;
+  }
+  return params;
+}
+
+/** The page at `path` (query and hash ignored), or null when no page has this address. */
+export function matchRoute(path: string): RouteMatch | null {
+  for (const [key, candidate] of Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>) {
+    const raw = matchPattern(candidate.pattern, path);
+    if (!raw) continue;
+    const params = candidate.parse ? (candidate.parse as (raw: unknown) => unknown)(raw) : raw;
+    if (params === null) return null;
+    // the registry pairs each key with its own route and parameters; TypeScript cannot follow the loop
+    return { key, route: candidate, params } as unknown as RouteMatch;
+  }
+  return null;
+}
+
+/** The name of a matched page. */
+export const titleOf = (match: RouteMatch): string => routeTitle(match.route, match.params);
+
+/** The menu's entries in order, each with its route's key and, for a page without parameters, its href. */
+export const menuEntries: ReadonlyArray<MenuEntry & { key: RouteKey; to: string | null }> = (
+  Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>
+)
+  .flatMap(([key, r]) => (r.menu ? [{ ...r.menu, key, to: r.pattern.includes(':') ? null : r.href({}) }] : []))
+  .sort((a, b) => a.order - b.order);
+
+/** The first segment of a path: what the spec's gating reads ('sales' for /sales/pending). */
+export function firstSegment(path: string): string {
+  return (
+    pathPart(path)
+      .split('/')
+      .find((part) => part.length > 0) ?? ''
+  );
+}
 
 /** First path segments anyone logged in may open (spec section 2). */
 export const ALWAYS_ALLOWED = [

@@ -1,11 +1,13 @@
 import { createActorContext, useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { kycGateMachine } from '../../../machines/kyc-gate.machine';
-import type { menuCountsMachine } from '../../../machines/menu-counts.machine';
+import { menuCountsMachine } from '../../../machines/menu-counts.machine';
+import { type PermissionName, selectAllowedPermissions } from '../../../machines/session.machine';
 import type { MenuPreference } from '../../../machines/side-menu.machine';
 import { sideMenuMachine } from '../../../machines/side-menu.machine';
 import { supportInfoMachine } from '../../../machines/support-info.machine';
-import { useSessionChild } from '../session';
+import { Session, useSessionChild } from '../session';
+import { useViewActor } from '../view-actor';
 
 export const SideMenu = createActorContext(sideMenuMachine);
 export const SupportInfo = createActorContext(supportInfoMachine);
@@ -38,15 +40,31 @@ export function useKycGate(): KycGateState {
   });
 }
 
+const COUNTS_KEY = 'menuCounts';
+
 /**
- * Reads the menu counts, which run in the actor system (as `menuCounts`, a child of the KYC gate) while the
- * portal is open; the selector gets undefined while they do not run (logged out, or held by KYC).
+ * Runs the menu counts in the actor system (`menuCounts`) while it is mounted: the shell mounts it while the
+ * KYC gate is open (a held user's menu asks for no counts), once per set of permissions.
  */
+export function MenuCountsActor() {
+  const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
+  return <CountsFor key={permissions.join()} permissions={permissions} />;
+}
+
+function CountsFor({ permissions }: { permissions: readonly PermissionName[] }) {
+  const input = {
+    canSeeSales: permissions.includes('sales'),
+    canSeeNotifications: permissions.includes('notification'),
+  };
+  useViewActor(menuCountsMachine, COUNTS_KEY, input, { systemId: COUNTS_KEY });
+  return null;
+}
+
+/** Reads the menu counts; the selector gets undefined while they do not run (logged out, or held by KYC). */
 export function useMenuCounts<T>(
   selector: (snapshot: SnapshotFrom<typeof menuCountsMachine> | undefined) => T,
   compare?: (a: T, b: T) => boolean,
 ): T {
-  const gate = useSessionChild<typeof kycGateMachine>('kycGate') as GateRef | undefined;
-  const counts = useSelector(gate, (snapshot) => snapshot?.children.menuCounts as CountsRef | undefined);
+  const counts = Session.useSelector((s) => s.context.views[COUNTS_KEY]) as CountsRef | undefined;
   return useSelector(counts, selector, compare);
 }

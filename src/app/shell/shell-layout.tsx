@@ -1,12 +1,12 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
-import { matchRoute } from '../../routes';
 import { useEscapeKey } from '../../ui/use-escape-key';
 import { useFocusTrap } from '../../ui/use-focus-trap';
+import { matchRoute } from '../route-access';
 import { Header } from './header';
 import { icons } from './icons';
-import { localMenuPreference, SideMenu, SupportInfo, useKycGate } from './shell-actors';
+import { localMenuPreference, MenuCountsActor, SideMenu, SupportInfo, useKycGate } from './shell-actors';
 import { Logo, MenuNav } from './side-menu';
 
 const iconButton = css({
@@ -24,12 +24,14 @@ const isSalesPage = (location: string) => matchRoute(location)?.key === 'sales';
 
 /**
  * The portal around every logged-in page: side menu (top bar and drawer on phones), header, content. The
- * menu counts are not here: they run in the actor system while the KYC gate is open.
+ * menu counts run in the actor system while the KYC gate is open (a held user's menu asks for no counts).
  */
 export default function ShellLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
+  const open = useKycGate() === 'open';
   return (
     <SideMenu.Provider options={{ input: { preference: localMenuPreference, salesOpen: isSalesPage(location) } }}>
+      {open ? <MenuCountsActor /> : null}
       <SupportInfo.Provider>
         <Frame>{children}</Frame>
       </SupportInfo.Provider>

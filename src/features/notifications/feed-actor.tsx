@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { createContext, type ReactNode, useContext } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { notificationsMachine, type Tab } from '../../../machines/notifications.machine';
-import { useViewActor } from '../../app/session';
+import { useViewActor } from '../../app/view-actor';
 
 type FeedRef = ActorRefFrom<typeof notificationsMachine>;
 const FeedContext = createContext<FeedRef | null>(null);

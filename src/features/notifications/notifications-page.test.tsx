@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { NotifyBridge } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
-import { useMenuCounts } from '../../app/shell/shell-actors';
+import { MenuCountsActor, useMenuCounts } from '../../app/shell/shell-actors';
 import { type FakeCall, fakeApi, reply } from '../../lib/testing/fake-api';
 import NotificationsPage from './notifications-page';
 
@@ -69,6 +69,7 @@ function renderPage() {
     <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
       <NotifyBridge />
       <LoggedIn>
+        <MenuCountsActor />
         <UnreadBadge />
         <NotificationsPage />
       </LoggedIn>
