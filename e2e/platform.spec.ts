@@ -83,8 +83,12 @@ test.describe('page identity', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wallet');
   });
 
-  test('the sales badges say they count orders in every currency', async ({ page }) => {
+  test('the sales badges say they count orders in every currency, the dashboard which one it counts', async ({
+    page,
+  }) => {
     await logInAsSeller(page);
+    await expect(page.getByRole('region', { name: 'Sales overview (GBP)' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Awaiting delivery (GBP)' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     await nav.getByRole('button', { name: 'Sales' }).click();
     const awaiting = nav.getByRole('link', { name: /Awaiting Delivery/ });

@@ -14,7 +14,7 @@ import { Session } from '../../app/session';
 import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
-import { paths } from '../../routes';
+import { href, paths } from '../../routes';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { ToneBadge } from '../../ui/tone-badge';
@@ -147,8 +147,10 @@ function Figure({ label, value }: { label: string; value: string }) {
 }
 
 function SalesOverviewCard() {
+  // the figures count the orders of one currency (the menu's badges count every currency): say which
+  const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
-    <Card region="overview" title="Sales overview">
+    <Card region="overview" title={`Sales overview (${currency})`}>
       {(o) => (
         <>
           <dl className={css({ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: '3' })}>
@@ -180,8 +182,9 @@ function SalesOverviewCard() {
 }
 
 function AwaitingDeliveryCard() {
+  const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
-    <Card region="awaiting" title="Awaiting delivery">
+    <Card region="awaiting" title={`Awaiting delivery (${currency})`}>
       {(a) =>
         a.orders.length === 0 ? (
           <p className={empty}>No orders are waiting for delivery.</p>
@@ -204,7 +207,7 @@ function AwaitingDeliveryCard() {
               ))}
             </ul>
             {a.total > a.orders.length ? (
-              <Link href="/sales/confirmed" className={css({ fontSize: 'sm', color: 'accent' })}>
+              <Link href={href.sales('confirmed')} className={css({ fontSize: 'sm', color: 'accent' })}>
                 See all {a.total} orders awaiting delivery
               </Link>
             ) : null}

@@ -1,0 +1,70 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeStore } from '../../../machines/testing/fake-store';
+import { Session } from '../../app/session';
+import { fakeApi } from '../../lib/testing/fake-api';
+import KycPage, { AWAITING_SELLER_TEXT } from './kyc-page';
+
+vi.mock('../../../openapi/client', async (real) => ({
+  ...(await real<typeof import('../../../openapi/client')>()),
+  api: (await import('../../lib/testing/fake-api')).fakeApi.client,
+}));
+
+const NOW = Date.now();
+
+/** A logged-in account of this type whose KYC status (its seller's, for a team member) is `kycStatus`. */
+function loggedIn(userType: 'sellers' | 'team_members', kycStatus: 0 | 1 | 2) {
+  fakeApi.on('GET /settings/my-account', () => ({
+    id: 4,
+    email: 'member@demo.test',
+    first_name: 'Mia',
+    last_name: 'Member',
+    user_type: userType,
+    kyc_status: kycStatus,
+    currency: 'GBP',
+    user_token: 'u4',
+    team_owner_id: userType === 'team_members' ? 2 : null,
+    created_at: '2026-01-01T00:00:00Z',
+  }));
+  fakeApi.on('GET /account/roles-permissions', () => ({
+    user_type: userType,
+    permissions: [{ name: 'dashboard', is_can_access: 1 }],
+  }));
+  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: kycStatus, rejection_reason: null }));
+  fakeApi.on('POST /auth/logout', () => ({}));
+  const store = fakeStore({ token: 't', userToken: 'u4', issuedAt: NOW - 1000 });
+  render(
+    <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
+      <KycPage />
+    </Session.Provider>,
+  );
+  return store;
+}
+
+describe('the KYC page', () => {
+  beforeEach(() => fakeApi.reset());
+  afterEach(() => fakeApi.reset());
+
+  it("tells a team member held by its seller's KYC that only the seller can complete it, with Logout", async () => {
+    const user = userEvent.setup();
+    const store = loggedIn('team_members', 0);
+    expect(await screen.findByText(AWAITING_SELLER_TEXT)).toHaveAttribute('role', 'status');
+    expect(screen.queryByText('What you will need')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await vi.waitFor(() => expect(store.calls).toContain('clear'));
+  });
+
+  it('shows a held seller what to send, and an approved member nothing about its seller', async () => {
+    loggedIn('sellers', 2);
+    expect(await screen.findByText('Rejected: your documents were not accepted.')).toBeVisible();
+    expect(screen.getByText('What you will need')).toBeVisible();
+    expect(screen.queryByText(AWAITING_SELLER_TEXT)).toBeNull();
+  });
+
+  it('shows an approved team member its approved status', async () => {
+    loggedIn('team_members', 1);
+    expect(await screen.findByText('Approved: your identity is verified.')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+  });
+});
