@@ -1,12 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { api, unwrap } from '../openapi/client';
+import { api, type DataOf, unwrap } from '../openapi/client';
 
-export interface SupportInfo {
-  title: string;
-  sub_title: string;
-  phone: string;
-  email: string;
-}
+export type SupportInfo = DataOf<'/ui-settings/support-info', 'get'>;
 
 export type SupportEvent = { type: 'support.opened' } | { type: 'support.closed' } | { type: 'retry' };
 
