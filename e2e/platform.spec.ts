@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_PASSWORD, logIn, logInAsSeller } from './support';
+import { actAs, DEMO_PASSWORD, logIn, openAs } from './support';
 
 const ACCESS_DENIED =
   "You don't have permission to access this page. Please contact your administrator if you believe this is an error.";
@@ -45,10 +45,10 @@ test.describe('the login form (the form machine on the contract’s constraints)
 });
 
 test.describe('page identity', () => {
+  actAs('seller');
+
   test('each page has its document title and one h1 naming it', async ({ page }) => {
-    await page.goto('/login');
-    await expect(page).toHaveTitle('Log in · SB Portal');
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     for (const [path, title, greeting] of [
       ['/dashboard', 'Dashboard', true],
       ['/notifications/home', 'Notifications', true],
@@ -67,26 +67,29 @@ test.describe('page identity', () => {
     }
   });
 
-  test('a mistyped address shows Page not found, a page the user may not open Access Denied', async ({ page }) => {
-    await logIn(page, 'member@demo.test');
-    await expect(page.getByText('Welcome Mia')).toBeVisible();
-    for (const path of ['/dashbord', '/sales/pendng', '/reports/history']) {
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
-      await expect(page).toHaveTitle('Page not found · SB Portal');
-      await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
-    }
-    await page.getByRole('link', { name: 'Go to the dashboard', exact: true }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto('/reports/wallet');
-    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wallet');
+  test.describe('as a team member', () => {
+    actAs('member');
+
+    test('a mistyped address shows Page not found, a page the user may not open Access Denied', async ({ page }) => {
+      await openAs(page, 'member');
+      for (const path of ['/dashbord', '/sales/pendng', '/reports/history']) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+        await expect(page).toHaveTitle('Page not found · SB Portal');
+        await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
+      }
+      await page.getByRole('link', { name: 'Go to the dashboard', exact: true }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await page.goto('/reports/wallet');
+      await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Wallet');
+    });
   });
 
   test('the sales badges say they count orders in every currency, the dashboard which one it counts', async ({
     page,
   }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await expect(page.getByRole('region', { name: 'Sales overview (GBP)' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Awaiting delivery (GBP)' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Main menu' });

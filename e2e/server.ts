@@ -1,15 +1,36 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { hashPassword } from '../server/auth/passwords';
+import { newUserToken } from '../server/auth/tokens';
+import { systemClock } from '../server/clock';
+import { type Db, openDatabase } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrate';
+import { DEMO_PASSWORD, PERMISSIONS, seed } from '../server/db/seed';
+import { recordOrder } from '../server/domain/sales';
 import { startServer } from '../server/main';
+import { HOSTILE_ACCOUNT, LONG_EVENT, LONG_WORD } from './hostile';
 
 // The real server, on a database that exists only for this run, serving the e2e build.
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-portal-e2e-'));
+const databaseFile = join(dataDir, 'portal.sqlite');
+
+// The demo data, then the e2e run's hostile data, are written before the server listens: the first answer
+// of /api/health (Playwright's signal that the run may start) comes from a database that holds all of it.
+const db = openDatabase(databaseFile);
+try {
+  await migrateToLatest(db);
+  await seed(db, systemClock);
+  await seedHostileData(db);
+} finally {
+  await db.destroy();
+}
+
 const { close } = await startServer({
   port: Number(process.env.E2E_PORT ?? 4178),
   host: '127.0.0.1',
   dataDir,
-  databaseFile: join(dataDir, 'portal.sqlite'),
+  databaseFile,
   // the browser tests run on a SQLite file of their own, even where DATABASE_URL points at a Postgres server
   databaseUrl: null,
   staticDir: resolve('dist-e2e'),
@@ -23,5 +44,113 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });
+  });
+}
+
+/**
+ * A seller (every permission, KYC approved) whose name, notifications, activity and sales are long unbroken
+ * strings (e2e/hostile.ts): the layouts must hold them at 375 and 1280 px.
+ */
+async function seedHostileData(database: Db) {
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const password_hash = await hashPassword(DEMO_PASSWORD);
+  await database.transaction().execute(async (trx) => {
+    const { id: userId } = await trx
+      .insertInto('users')
+      .values({
+        email: HOSTILE_ACCOUNT.email,
+        password_hash,
+        first_name: HOSTILE_ACCOUNT.firstName,
+        last_name: HOSTILE_ACCOUNT.lastName,
+        user_type: 'sellers',
+        kyc_status: 1,
+        kyc_rejection_reason: null,
+        team_owner_id: null,
+        currency: 'GBP',
+        user_token: newUserToken(),
+        created_at: iso(now),
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('user_permissions')
+      .values(PERMISSIONS.map((p) => ({ user_id: userId, permission_name: p.name, is_can_access: 1 })))
+      .execute();
+
+    const london = await trx
+      .selectFrom('cities')
+      .innerJoin('countries', 'countries.id', 'cities.country_id')
+      .select(['cities.id as city_id', 'countries.id as country_id'])
+      .where('countries.short_name', '=', 'EN')
+      .where('cities.name', '=', 'London')
+      .executeTakeFirstOrThrow();
+    const { id: eventId } = await trx
+      .insertInto('events')
+      .values({
+        name: LONG_EVENT,
+        home_team: LONG_EVENT.split(' vs ')[0] ?? LONG_EVENT,
+        away_team: 'Wolverhampton Wanderers Women',
+        tournament: 'Invitational',
+        event_date: iso(now + 9 * 86_400_000).slice(0, 10),
+        event_time: '19:45',
+        stadium_name: `Stadium${'S'.repeat(90)}`,
+        city_id: london.city_id,
+        country_id: london.country_id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id: listingId } = await trx
+      .insertInto('listings')
+      .values({
+        seller_id: userId,
+        event_id: eventId,
+        category: `Category${'C'.repeat(60)}`,
+        ticket_block: 'Block 1',
+        row: '1',
+        ticket_type_id: 1,
+        quantity: 4,
+        // a large amount: its figure is as wide as a figure gets
+        price: 99_999_999,
+        currency: 'GBP',
+        created_at: iso(now - 30 * 86_400_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const [i, status] of (['confirmed', 'confirmed', 'completed'] as const).entries()) {
+      await recordOrder(trx, {
+        booking_no: `SB-E2E-${'9'.repeat(20)}-${i}`,
+        listing_id: listingId,
+        seller_id: userId,
+        event_id: eventId,
+        quantity: 2,
+        amount: 199_999_998,
+        currency: 'GBP',
+        status,
+        created_at: iso(now - (i + 1) * 3_600_000),
+        updated_at: iso(now - (i + 1) * 3_600_000),
+      });
+    }
+    await trx
+      .insertInto('notifications')
+      .values([
+        { user_id: userId, name: 'new_order', description: `New order: ${LONG_WORD}`, viewed: 0, created_at: iso(now) },
+        {
+          user_id: userId,
+          name: `very_long_notification_name_${'n'.repeat(80)}`,
+          description: LONG_WORD,
+          viewed: 1,
+          created_at: iso(now - 60_000),
+        },
+      ])
+      .execute();
+    await trx
+      .insertInto('activity_log')
+      .values([
+        { user_id: userId, type: 'logged_in', description: 'Logged in', created_at: iso(now - 120_000) },
+        { user_id: userId, type: `listing_created_${'t'.repeat(60)}`, description: LONG_WORD, created_at: iso(now) },
+      ])
+      .execute();
   });
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { logIn, logInAsSeller } from './support';
+import { ACCOUNTS, actAs, logIn, openAs } from './support';
 
 test('the page title is the product name', async ({ page }) => {
   await page.goto('/login');
@@ -7,16 +7,11 @@ test('the page title is the product name', async ({ page }) => {
 });
 
 test('a seller logs in and lands on the dashboard with a welcome', async ({ page, context }) => {
-  await logInAsSeller(page);
+  await logIn(page, ACCOUNTS.seller.email);
+  await expect(page.getByText('Welcome Sam')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
   const names = (await context.cookies()).map((c) => c.name).sort();
   expect(names).toEqual(['auth_token', 'auth_token_validity', 'user_token']);
-});
-
-test('the session survives a reload', async ({ page }) => {
-  await logInAsSeller(page);
-  await page.reload();
-  await expect(page.getByText('Welcome Sam')).toBeVisible();
 });
 
 test("a wrong password shows the server's message and keeps the user on /login", async ({ page }) => {
@@ -51,7 +46,9 @@ test('the form is usable with the keyboard alone', async ({ page }) => {
 });
 
 test('logging out clears the cookies and storage and goes to /login', async ({ page, context }) => {
-  await logInAsSeller(page);
+  // a session of its own: logging out revokes the token, which the stored session of the others must keep
+  await logIn(page, ACCOUNTS.seller.email);
+  await expect(page.getByText('Welcome Sam')).toBeVisible();
   await page.evaluate(() => {
     localStorage.setItem('leftover', '1');
     sessionStorage.setItem('leftover', '1');
@@ -62,36 +59,6 @@ test('logging out clears the cookies and storage and goes to /login', async ({ p
   expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
-});
-
-test('logging out still ends on /login when the server call fails', async ({ page, context }) => {
-  await logInAsSeller(page);
-  await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'));
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  expect(await context.cookies()).toEqual([]);
-});
-
-test('a validity cookie older than 24 hours sends you to /login', async ({ page, context }) => {
-  await logInAsSeller(page);
-  const cookies = await context.cookies();
-  const validity = cookies.find((c) => c.name === 'auth_token_validity');
-  if (!validity) throw new Error('no auth_token_validity cookie after login');
-  const dayAndAMinuteAgo = Date.now() - 24 * 60 * 60 * 1000 - 60_000;
-  await context.addCookies([{ ...validity, value: String(dayAndAMinuteAgo) }]);
-  await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
-  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
-});
-
-test('a token the server no longer accepts reloads to /login', async ({ page, context }) => {
-  await logInAsSeller(page);
-  const token = (await context.cookies()).find((c) => c.name === 'auth_token');
-  if (!token) throw new Error('no auth_token cookie after login');
-  await context.addCookies([{ ...token, value: 'revoked-or-tampered-token-value-000000000' }]);
-  await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/login/);
-  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
 });
 
 test('a deep link comes back after login', async ({ page }) => {
@@ -109,4 +76,44 @@ test('a next parameter pointing off-site is ignored', async ({ page }) => {
   await page.getByLabel('Password').fill('Demo1234!');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard$/);
+});
+
+test.describe('a stored session', () => {
+  actAs('seller');
+
+  test('the session survives a reload', async ({ page }) => {
+    await openAs(page, 'seller');
+    await page.reload();
+    await expect(page.getByText('Welcome Sam')).toBeVisible();
+  });
+
+  test('logging out still ends on /login when the server call fails', async ({ page, context }) => {
+    await openAs(page, 'seller');
+    await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'));
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await context.cookies()).toEqual([]);
+  });
+
+  test('a validity cookie older than 24 hours sends you to /login', async ({ page, context }) => {
+    await openAs(page, 'seller');
+    const cookies = await context.cookies();
+    const validity = cookies.find((c) => c.name === 'auth_token_validity');
+    if (!validity) throw new Error('no auth_token_validity cookie after login');
+    const dayAndAMinuteAgo = Date.now() - 24 * 60 * 60 * 1000 - 60_000;
+    await context.addCookies([{ ...validity, value: String(dayAndAMinuteAgo) }]);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  });
+
+  test('a token the server no longer accepts reloads to /login', async ({ page, context }) => {
+    await openAs(page, 'seller');
+    const token = (await context.cookies()).find((c) => c.name === 'auth_token');
+    if (!token) throw new Error('no auth_token cookie after login');
+    await context.addCookies([{ ...token, value: 'revoked-or-tampered-token-value-000000000' }]);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  });
 });

@@ -1,6 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { logIn, logInAsSeller } from './support';
+import { actAs, logIn, openAs, startLoggedOut } from './support';
+
+// the seller's stored session, unless a block says otherwise
+actAs('seller');
 
 const ACCESS_DENIED =
   "You don't have permission to access this page. Please contact your administrator if you believe this is an error.";
@@ -35,62 +38,87 @@ async function menuEntries(page: Page) {
 }
 
 test.describe('the menu each account sees', () => {
-  test('a seller with every permission', async ({ page }) => {
-    await logInAsSeller(page);
-    expect(await menuEntries(page)).toEqual(['Minimise', 'Sam Seller', ...EVERY_ENTRY]);
+  test.describe('a seller', () => {
+    actAs('seller');
+
+    test('a seller with every permission', async ({ page }) => {
+      await openAs(page, 'seller');
+      expect(await menuEntries(page)).toEqual(['Minimise', 'Sam Seller', ...EVERY_ENTRY]);
+    });
+
+    test('an unknown page says so (not Access Denied)', async ({ page }) => {
+      await openAs(page, 'seller');
+      await page.goto('/no-such-area/at-all');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+      await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
+    });
   });
 
-  test('a team member with dashboard, sales and notification only', async ({ page }) => {
-    await logIn(page, 'member@demo.test');
-    await expect(page.getByText('Welcome Mia')).toBeVisible();
-    expect(await menuEntries(page)).toEqual(['Minimise', 'Dashboard', 'Notifications', 'Sales', 'Logout']);
+  test.describe('a team member', () => {
+    actAs('member');
+
+    test('a team member with dashboard, sales and notification only', async ({ page }) => {
+      await openAs(page, 'member');
+      expect(await menuEntries(page)).toEqual(['Minimise', 'Dashboard', 'Notifications', 'Sales', 'Logout']);
+    });
+
+    test('the team member is blocked from the wallet with the spec’s text', async ({ page }) => {
+      await openAs(page, 'member');
+      await page.goto('/reports/wallet');
+      await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+      await page.goto('/report-history');
+      await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+    });
   });
 
-  test('the back office account, with every permission', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await expect(page.getByText('Welcome Ada')).toBeVisible();
-    expect(await menuEntries(page)).toEqual(['Minimise', 'Ada Admin', ...EVERY_ENTRY]);
+  test.describe('the back office', () => {
+    actAs('admin');
+
+    test('the back office account, with every permission', async ({ page }) => {
+      await openAs(page, 'admin');
+      expect(await menuEntries(page)).toEqual(['Minimise', 'Ada Admin', ...EVERY_ENTRY]);
+    });
   });
 
-  test('the team member is blocked from the wallet with the spec’s text', async ({ page }) => {
-    await logIn(page, 'member@demo.test');
-    await expect(page.getByText('Welcome Mia')).toBeVisible();
-    await page.goto('/reports/wallet');
-    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
-    await page.goto('/report-history');
-    await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
-  });
-
-  test('an unknown page says so (not Access Denied)', async ({ page }) => {
-    await logInAsSeller(page);
-    await page.goto('/no-such-area/at-all');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
-    await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
-  });
-
-  for (const [email, status] of [
-    ['newseller@demo.test', 'Not submitted'],
-    ['rejected@demo.test', 'Rejected'],
+  for (const [account, status] of [
+    ['newseller', 'Not submitted'],
+    ['rejected', 'Rejected'],
   ] as const) {
-    test(`${email} is held on the KYC page with a one-item menu`, async ({ page }) => {
-      await logIn(page, email);
+    test.describe(`held by KYC (${account})`, () => {
+      actAs(account);
+
+      test(`${account} is held on the KYC page with a one-item menu`, async ({ page }) => {
+        await page.goto('/dashboard');
+        await expect(page).toHaveURL(/\/settings\/kyc\?handle=true$/);
+        await expect(page.getByText(new RegExp(`^${status}:`))).toBeVisible();
+        expect(await menuEntries(page)).toEqual(['Minimise']);
+        // the logo is not a way out
+        await expect(page.getByRole('link', { name: /SB Portal/ })).toHaveCount(0);
+        await page.goto('/sales/pending');
+        await expect(page).toHaveURL(/\/settings\/kyc\?handle=true$/);
+        if (status === 'Rejected') await expect(page.getByText(/Reason: The photo ID was unreadable/)).toBeVisible();
+        await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+      });
+    });
+  }
+
+  test.describe('logging in', () => {
+    startLoggedOut();
+
+    test('a held seller logs in to the KYC page and logs out from it', async ({ page }) => {
+      // a session of its own: logging out revokes the token the stored session holds
+      await logIn(page, 'rejected@demo.test');
       await expect(page).toHaveURL(/\/settings\/kyc\?handle=true$/);
-      await expect(page.getByText(new RegExp(`^${status}:`))).toBeVisible();
-      expect(await menuEntries(page)).toEqual(['Minimise']);
-      // the logo is not a way out
-      await expect(page.getByRole('link', { name: /SB Portal/ })).toHaveCount(0);
-      await page.goto('/dashboard');
-      await expect(page).toHaveURL(/\/settings\/kyc\?handle=true$/);
-      if (status === 'Rejected') await expect(page.getByText(/Reason: The photo ID was unreadable/)).toBeVisible();
+      await expect(page.getByText(/^Rejected:/)).toBeVisible();
       await page.getByRole('button', { name: 'Logout' }).click();
       await expect(page).toHaveURL(/\/login$/);
     });
-  }
+  });
 });
 
 test('the menu collapses to 60 px and expands to 200 px, and remembers', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await logInAsSeller(page);
+  await openAs(page, 'seller');
   const aside = page.getByTestId('side-menu');
   await expect.poll(async () => (await aside.boundingBox())?.width).toBe(200);
   await page.getByRole('button', { name: 'Minimise menu' }).click();
@@ -120,7 +148,7 @@ test('a collapsed Sales leads to the first status with orders', async ({ page })
       },
     }),
   );
-  await logInAsSeller(page);
+  await openAs(page, 'seller');
   await page.getByRole('button', { name: 'Minimise menu' }).click();
   await page.getByRole('link', { name: 'Sales', exact: true }).click();
   await expect(page).toHaveURL(/\/sales\/delivered$/);
@@ -137,14 +165,14 @@ test('a collapsed Sales leads to the first status with orders', async ({ page })
 });
 
 test('the active entry follows the path; a trade page highlights Search Tickets', async ({ page }) => {
-  await logInAsSeller(page);
+  await openAs(page, 'seller');
   await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toHaveAttribute('aria-current', 'page');
   await page.goto('/trade/purchase?success=true&booking_no=SB-1');
   await expect(page.getByRole('link', { name: 'Search Tickets' })).toHaveAttribute('aria-current', 'page');
 });
 
 test('header titles follow the path', async ({ page }) => {
-  await logInAsSeller(page);
+  await openAs(page, 'seller');
   for (const [path, title] of [
     ['/my-listings', 'Inventory'],
     ['/add-listings', 'Add Inventory'],
@@ -160,7 +188,7 @@ test('header titles follow the path', async ({ page }) => {
 });
 
 test('the bot icon opens the support popup; Got it closes it', async ({ page }) => {
-  await logInAsSeller(page);
+  await openAs(page, 'seller');
   await page.getByRole('button', { name: 'Support' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'Need help?' })).toBeVisible();
@@ -175,7 +203,7 @@ test.describe('on a phone (375 px)', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
   test('the menu is a top bar with a drawer; the name leads to my account', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await expect(page.getByTestId('side-menu')).toBeHidden();
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Menu' });
@@ -189,7 +217,7 @@ test.describe('on a phone (375 px)', () => {
   });
 
   test('notifications open as a card that fits the screen', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page
       .getByRole('dialog', { name: 'Menu' })
@@ -204,7 +232,7 @@ test.describe('on a phone (375 px)', () => {
   });
 
   test('Escape closes the drawer', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
     await page.keyboard.press('Escape');
@@ -214,23 +242,27 @@ test.describe('on a phone (375 px)', () => {
 
 test.describe('the notifications panel', () => {
   test('scrolls through every page to "All notifications loaded"', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
     const list = panel.getByRole('tabpanel');
     await expect(list.getByRole('listitem').first()).toBeVisible();
-    for (let i = 0; i < 20; i++) {
-      if (await panel.getByText('All notifications loaded').isVisible()) break;
-      await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      await page.waitForTimeout(250);
-    }
-    await expect(panel.getByText('All notifications loaded')).toBeVisible();
+    // scrolls to the bottom until the last page has come (no fixed waits: the poll asks again until it has)
+    await expect
+      .poll(
+        async () => {
+          await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+          return panel.getByText('All notifications loaded').isVisible();
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
     const total = (await panel.getByRole('tab', { name: /Notifications/ }).textContent()) ?? '';
     expect(await list.getByRole('button').count()).toBe(Number(total.replace(/\D/g, '')));
   });
 
   test('switching to the activity log starts at page 1 and shows type badges', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
     const requests: string[] = [];
@@ -253,7 +285,7 @@ test.describe('the notifications panel', () => {
         await route.continue();
       }
     });
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
     const list = panel.getByRole('tabpanel');
@@ -270,7 +302,7 @@ test.describe('the notifications panel', () => {
   });
 
   test('opening an unread notification marks it read and lowers the unread badge', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     const entry = page.getByRole('button', { name: /^Notifications/ });
     const unreadOf = async () => Number(/(\d+) unread/.exec((await entry.textContent()) ?? '')?.[1]);
     await expect.poll(unreadOf).toBeGreaterThan(0);
@@ -285,7 +317,7 @@ test.describe('the notifications panel', () => {
   });
 
   test('View all opens /notifications/home with the same lists', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     await page.getByRole('button', { name: 'View all' }).click();
     await expect(page).toHaveURL(/\/notifications\/home$/);
@@ -294,7 +326,7 @@ test.describe('the notifications panel', () => {
   });
 
   test('an expired token mid-scroll goes to /login', async ({ page, context }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     const list = page.getByRole('dialog', { name: 'Notifications' }).getByRole('tabpanel');
     await expect(list.getByRole('listitem').first()).toBeVisible();
@@ -306,18 +338,22 @@ test.describe('the notifications panel', () => {
   });
 });
 
-test('a deep link to a sales page survives the login', async ({ page }) => {
-  await page.goto('/sales/pending');
-  await expect(page).toHaveURL(/\/login\?next=%2Fsales%2Fpending$/);
-  await page.getByLabel('Email').fill('seller@demo.test');
-  await page.getByLabel('Password').fill('Demo1234!');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/sales\/pending$/);
+test.describe('no session', () => {
+  startLoggedOut();
+
+  test('a deep link to a sales page survives the login', async ({ page }) => {
+    await page.goto('/sales/pending');
+    await expect(page).toHaveURL(/\/login\?next=%2Fsales%2Fpending$/);
+    await page.getByLabel('Email').fill('seller@demo.test');
+    await page.getByLabel('Password').fill('Demo1234!');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/sales\/pending$/);
+  });
 });
 
 test.describe('the dashboard', () => {
   test('shows the seller’s figures from the server', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     const overview = page.getByRole('region', { name: 'Sales overview' });
     await expect(overview.getByText('Total sales')).toBeVisible();
     await expect(overview.getByText(/£/).first()).toBeVisible();
@@ -326,21 +362,25 @@ test.describe('the dashboard', () => {
     await expect(overview.getByText(/€/).first()).toBeVisible();
   });
 
-  test('an account with no sales sees empty states', async ({ page }) => {
-    await logIn(page, 'admin@demo.test');
-    await expect(page.getByText('Welcome Ada')).toBeVisible();
-    await expect(page.getByText('No orders are waiting for delivery.')).toBeVisible();
-    await expect(page.getByText('No tickets sold yet.')).toBeVisible();
+  test.describe('the back office', () => {
+    actAs('admin');
+
+    test('an account with no sales sees empty states', async ({ page }) => {
+      await openAs(page, 'admin');
+      await expect(page.getByText('No orders are waiting for delivery.')).toBeVisible();
+      await expect(page.getByText('No tickets sold yet.')).toBeVisible();
+    });
   });
 });
 
 test.describe('accessibility', () => {
   for (const path of ['/dashboard', '/notifications/home', '/settings/myAccount', '/reports/wallet']) {
     test(`no serious or critical axe issues on ${path}`, async ({ page }) => {
-      await logInAsSeller(page);
+      await openAs(page, 'seller');
       await page.goto(path);
       await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      // every widget and list has come (or failed): nothing is busy
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
@@ -348,7 +388,7 @@ test.describe('accessibility', () => {
   }
 
   test('no serious or critical axe issues with the notifications panel open', async ({ page }) => {
-    await logInAsSeller(page);
+    await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();
     await expect(page.getByRole('dialog', { name: 'Notifications' }).getByRole('listitem').first()).toBeVisible();
     const results = await new AxeBuilder({ page }).analyze();

@@ -1,7 +1,35 @@
-import { expect, type Page } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page, test } from '@playwright/test';
+import { HOSTILE_ACCOUNT } from './hostile';
 
 export const DEMO_PASSWORD = 'Demo1234!';
 
+/** The accounts the specs act as; e2e/auth.setup.ts logs each in once and stores its session. */
+export const ACCOUNTS = {
+  seller: { email: 'seller@demo.test', lands: 'Welcome Sam' },
+  member: { email: 'member@demo.test', lands: 'Welcome Mia' },
+  admin: { email: 'admin@demo.test', lands: 'Welcome Ada' },
+  rival: { email: 'rival@demo.test', lands: 'Welcome Rory' },
+  newseller: { email: 'newseller@demo.test', lands: 'Not submitted:' },
+  rejected: { email: 'rejected@demo.test', lands: 'Rejected:' },
+  longname: { email: HOSTILE_ACCOUNT.email, lands: `Welcome ${HOSTILE_ACCOUNT.firstName}` },
+} as const;
+export type AccountName = keyof typeof ACCOUNTS;
+
+/** Where the setup project keeps an account's cookies and storage (git-ignored). */
+export const stateFile = (account: AccountName) => fileURLToPath(new URL(`.auth/${account}.json`, import.meta.url));
+
+/** The specs of a file or describe block start logged in as this account, from its stored session. */
+export function actAs(account: AccountName) {
+  test.use({ storageState: stateFile(account) });
+}
+
+/** The specs of a file or describe block start with no session (the login form's own tests). */
+export function startLoggedOut() {
+  test.use({ storageState: { cookies: [], origins: [] } });
+}
+
+/** Fills and sends the login form: for the tests about the login itself, or about a session they end. */
 export async function logIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
@@ -9,7 +37,8 @@ export async function logIn(page: Page, email: string, password = DEMO_PASSWORD)
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-export async function logInAsSeller(page: Page) {
-  await logIn(page, 'seller@demo.test');
-  await expect(page.getByText('Welcome Sam')).toBeVisible();
+/** Opens a page with the stored session and waits until the account's greeting shows. */
+export async function openAs(page: Page, account: AccountName, path = '/dashboard') {
+  await page.goto(path);
+  await expect(page.getByText(ACCOUNTS[account].lands).first()).toBeVisible();
 }
