@@ -33,6 +33,8 @@ export default defineConfig(({ mode }) => ({
           include: ['machines/**/*.test.ts', 'server/**/*.test.ts', 'openapi/**/*.test.ts'],
           // the seeded database every server test file copies (built once: seeding hashes passwords)
           globalSetup: ['server/testing/global-setup.ts'],
+          // cheap password hashes in the server tests (server/auth/passwords.ts says why and where it stops)
+          env: { SB_TEST_FAST_HASH: '1' },
           testTimeout: 30_000,
           // a fresh server per file hashes the demo passwords at OWASP cost: allow for a busy machine
           hookTimeout: 60_000,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultHashConcurrency, HashPool, hashPool, PoolFullError } from './hash-pool';
-import { SCRYPT } from './passwords';
+import { OWASP_SCRYPT, SCRYPT, scryptParameters } from './passwords';
 
 /** A task the test finishes by hand. */
 function deferred() {
@@ -61,10 +61,20 @@ describe('the password hashing pool', () => {
     expect(await pool.tryRun(async () => 'next')).toBe('next');
   });
 
+  it('hashes at OWASP cost everywhere but inside the test runner when its configuration asks', () => {
+    expect(OWASP_SCRYPT).toEqual({ N: 65536, r: 8, p: 2 });
+    expect(scryptParameters({})).toEqual(OWASP_SCRYPT);
+    expect(scryptParameters({ SB_TEST_FAST_HASH: '1' })).toEqual(OWASP_SCRYPT);
+    expect(scryptParameters({ VITEST: 'true' })).toEqual(OWASP_SCRYPT);
+    expect(scryptParameters({ VITEST: 'true', SB_TEST_FAST_HASH: '1' }).N).toBeLessThan(OWASP_SCRYPT.N);
+    // this run asked for it (vite.config.ts)
+    expect(SCRYPT.N).toBeLessThan(OWASP_SCRYPT.N);
+  });
+
   it('keeps a core and a libuv thread free, and the memory of a flood under 400 MiB', () => {
     expect([1, 2, 3, 4, 8, 64].map((cores) => defaultHashConcurrency(cores))).toEqual([1, 1, 2, 3, 3, 3]);
     // scrypt holds 128 * N * r bytes while it runs
-    const perHash = 128 * SCRYPT.N * SCRYPT.r;
+    const perHash = 128 * OWASP_SCRYPT.N * OWASP_SCRYPT.r;
     expect(perHash).toBe(64 * 1024 * 1024);
     expect(hashPool.options.concurrency * perHash).toBeLessThanOrEqual(3 * 64 * 1024 * 1024);
   });

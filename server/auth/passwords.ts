@@ -7,7 +7,19 @@ import { hashPool } from './hash-pool';
  * at once. Hashes are self-describing, `scrypt$N$r$p$salt$hash` (salt and hash base64url), so older hashes
  * still verify, and a successful login rehashes them at these parameters (`needsRehash`).
  */
-export const SCRYPT = { N: 2 ** 16, r: 8, p: 2 } as const;
+export const OWASP_SCRYPT = { N: 2 ** 16, r: 8, p: 2 } as const;
+
+/**
+ * The parameters new hashes get. Only inside the test runner (VITEST set) and when its configuration asks for
+ * it (SB_TEST_FAST_HASH=1, vite.config.ts) is the cost cut to N=2^12 (4 MiB, a few ms): hundreds of logins in
+ * the server tests would otherwise spend minutes hashing, and the throttle, the pool and the rehash work the
+ * same at any cost. Everything else (npm start, the browser tests, the benchmarks) hashes at OWASP's cost.
+ */
+export function scryptParameters(env: NodeJS.ProcessEnv = process.env): { N: number; r: number; p: number } {
+  return env.VITEST && env.SB_TEST_FAST_HASH === '1' ? { N: 2 ** 12, r: 8, p: 1 } : OWASP_SCRYPT;
+}
+
+export const SCRYPT = scryptParameters();
 const KEY_LENGTH = 64;
 /** Enough for the largest parameters we ever stored (N=2^17, r=8: 128 MiB). */
 const MAX_MEM = 160 * 1024 * 1024;

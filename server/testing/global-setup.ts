@@ -1,11 +1,13 @@
 import type { TestProject } from 'vitest/node';
-import { buildSeededTemplate } from '../test-support';
 
 /**
  * Once per run of the node project: the migrated and seeded database every freshServer() starts from (see
- * freshSeededDatabase in server/test-support.ts), on the engine of this run.
+ * freshSeededDatabase in server/test-support.ts), on the engine of this run. It runs in vitest's main process,
+ * which does not get the project's `env`: that is copied in first, before the modules that read it load.
  */
 export default async function setup(project: TestProject) {
+  for (const [name, value] of Object.entries(project.config.env ?? {})) process.env[name] ??= String(value);
+  const { buildSeededTemplate } = await import('../test-support');
   const template = await buildSeededTemplate();
   project.provide('seededTemplate', template.target);
   return () => template.drop();
