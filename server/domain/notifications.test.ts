@@ -123,6 +123,54 @@ describe('the notification and activity counts', () => {
     );
   });
 
+  it('follow bulk writes, and leave with a deleted user', async () => {
+    const { id } = await s.db
+      .insertInto('users')
+      .values({
+        email: 'gone@example.test',
+        password_hash: 'x',
+        first_name: 'G',
+        last_name: 'One',
+        user_type: 'sellers',
+        kyc_status: 1,
+        kyc_rejection_reason: null,
+        team_owner_id: null,
+        currency: 'GBP',
+        user_token: 'gone',
+        created_at: '2026-03-01T00:00:00.000Z',
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const at = (i: number) => new Date(Date.UTC(2026, 3, 1, 0, 0, i)).toISOString();
+    await s.db
+      .insertInto('notifications')
+      .values(
+        Array.from({ length: 1500 }, (_, i) => ({
+          user_id: id,
+          name: 'bulk',
+          description: `${i}`,
+          viewed: i % 3 ? 1 : 0,
+          created_at: at(i),
+        })),
+      )
+      .execute();
+    await s.db
+      .insertInto('activity_log')
+      .values(
+        Array.from({ length: 700 }, (_, i) => ({ user_id: id, type: 'bulk', description: `${i}`, created_at: at(i) })),
+      )
+      .execute();
+    expect(await feedCountsOf(s.db, id)).toEqual({ total: 1500, unread: 500, activity: 700 });
+    await s.db.updateTable('notifications').set({ viewed: 1 }).where('user_id', '=', id).execute();
+    await s.db.deleteFrom('activity_log').where('user_id', '=', id).where('description', '<', '5').execute();
+    await expectCountsEqualRecount();
+    // deleting the user takes its rows with it (ON DELETE CASCADE), counts included
+    await s.db.deleteFrom('users').where('id', '=', id).execute();
+    expect(await s.db.selectFrom('user_feed_counts').selectAll().where('user_id', '=', id).execute()).toEqual([]);
+    await expectCountsEqualRecount();
+  });
+
   it('roll back with the write they count', async () => {
     const before = await feedCountsOf(s.db, users[0] ?? -1);
     await expect(

@@ -95,8 +95,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   else await sqliteFeedTriggers(db);
 }
 
-// A row's share of the counts: (user, notifications, unread, activity), added on insert, taken on delete, and
-// moved on an update that changes `viewed` (or the user).
+// SQLite: a row's share of the counts (user, notifications, unread, activity), added on insert, taken on
+// delete, and moved on an update that changes `viewed` (or the user).
 const addNotification = (row: 'NEW') =>
   sql.raw(`
     INSERT INTO user_feed_counts (user_id, notifications, unread_notifications, activity)
@@ -118,16 +118,15 @@ const addActivity = (row: 'NEW') =>
 const takeActivity = (row: 'OLD') =>
   sql.raw(`
     UPDATE user_feed_counts SET activity = activity - 1 WHERE user_id = ${row}.user_id;`);
-const changed = 'OLD.viewed IS DISTINCT FROM NEW.viewed OR OLD.user_id IS DISTINCT FROM NEW.user_id';
 
+/** SQLite has row triggers only; updating one row many times in a transaction costs it nothing special. */
 async function sqliteFeedTriggers(db: Kysely<unknown>) {
-  const sqliteChanged = changed.replaceAll('IS DISTINCT FROM', 'IS NOT');
   await sql`CREATE TRIGGER notifications_count_insert AFTER INSERT ON notifications
     BEGIN ${addNotification('NEW')} END`.execute(db);
   await sql`CREATE TRIGGER notifications_count_delete AFTER DELETE ON notifications
     BEGIN ${takeNotification('OLD')} END`.execute(db);
   await sql`CREATE TRIGGER notifications_count_update AFTER UPDATE OF viewed, user_id ON notifications
-    WHEN ${sql.raw(sqliteChanged)}
+    WHEN OLD.viewed IS NOT NEW.viewed OR OLD.user_id IS NOT NEW.user_id
     BEGIN ${takeNotification('OLD')} ${addNotification('NEW')} END`.execute(db);
   await sql`CREATE TRIGGER activity_count_insert AFTER INSERT ON activity_log
     BEGIN ${addActivity('NEW')} END`.execute(db);
@@ -135,22 +134,60 @@ async function sqliteFeedTriggers(db: Kysely<unknown>) {
     BEGIN ${takeActivity('OLD')} END`.execute(db);
 }
 
+/**
+ * On Postgres the counts change once per statement, from its transition tables (rows added, rows removed),
+ * grouped by user: a bulk insert of 100,000 rows updates each user's counts once, where a row trigger would
+ * update one row 100,000 times in one transaction (each update a new version of it to step over). Rows taken
+ * away only ever update a count (never insert one), so deleting a user, whose counts row its cascade deletes
+ * too, cannot bring that row back.
+ */
 async function postgresFeedTriggers(db: Kysely<unknown>) {
+  const add = (rows: string, notifications: string, unread: string, activity: string) => `
+    INSERT INTO user_feed_counts (user_id, notifications, unread_notifications, activity)
+    SELECT user_id, ${notifications}, ${unread}, ${activity} FROM ${rows} GROUP BY user_id
+    ON CONFLICT (user_id) DO UPDATE SET
+      notifications = user_feed_counts.notifications + excluded.notifications,
+      unread_notifications = user_feed_counts.unread_notifications + excluded.unread_notifications,
+      activity = user_feed_counts.activity + excluded.activity;`;
+  const take = (rows: string, notifications: string, unread: string, activity: string) => `
+    UPDATE user_feed_counts SET
+      notifications = user_feed_counts.notifications - gone.n,
+      unread_notifications = user_feed_counts.unread_notifications - gone.u,
+      activity = user_feed_counts.activity - gone.a
+    FROM (SELECT user_id, ${notifications} AS n, ${unread} AS u, ${activity} AS a FROM ${rows} GROUP BY user_id) AS gone
+    WHERE user_feed_counts.user_id = gone.user_id;`;
+  const unread = 'SUM(CASE WHEN viewed = 0 THEN 1 ELSE 0 END)';
+  // an update moves a row's share only when it changes what is counted (viewed, or the user)
+  const moved = (
+    side: 'o' | 'n',
+  ) => `(SELECT ${side}.user_id, ${side}.viewed FROM old_rows o JOIN new_rows n ON n.id = o.id
+    WHERE o.viewed IS DISTINCT FROM n.viewed OR o.user_id IS DISTINCT FROM n.user_id) AS moved`;
   await sql`CREATE FUNCTION notifications_count() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP IN ('DELETE', 'UPDATE') THEN ${takeNotification('OLD')} END IF;
-      IF TG_OP IN ('INSERT', 'UPDATE') THEN ${addNotification('NEW')} END IF;
+      IF TG_OP = 'INSERT' THEN ${sql.raw(add('new_rows', 'COUNT(*)', unread, '0'))}
+      ELSIF TG_OP = 'DELETE' THEN ${sql.raw(take('old_rows', 'COUNT(*)', unread, '0'))}
+      ELSE
+        ${sql.raw(take(moved('o'), 'COUNT(*)', unread, '0'))}
+        ${sql.raw(add(moved('n'), 'COUNT(*)', unread, '0'))}
+      END IF;
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER notifications_count_write AFTER INSERT OR DELETE ON notifications
-    FOR EACH ROW EXECUTE FUNCTION notifications_count()`.execute(db);
-  await sql`CREATE TRIGGER notifications_count_update AFTER UPDATE OF viewed, user_id ON notifications
-    FOR EACH ROW WHEN (${sql.raw(changed)}) EXECUTE FUNCTION notifications_count()`.execute(db);
+  await sql`CREATE TRIGGER notifications_count_insert AFTER INSERT ON notifications
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION notifications_count()`.execute(db);
+  await sql`CREATE TRIGGER notifications_count_delete AFTER DELETE ON notifications
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION notifications_count()`.execute(db);
+  await sql`CREATE TRIGGER notifications_count_update AFTER UPDATE ON notifications
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+    EXECUTE FUNCTION notifications_count()`.execute(db);
   await sql`CREATE FUNCTION activity_count() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP = 'DELETE' THEN ${takeActivity('OLD')} ELSE ${addActivity('NEW')} END IF;
+      IF TG_OP = 'INSERT' THEN ${sql.raw(add('new_rows', '0', '0', 'COUNT(*)'))}
+      ELSE ${sql.raw(take('old_rows', '0', '0', 'COUNT(*)'))}
+      END IF;
       RETURN NULL;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER activity_count_write AFTER INSERT OR DELETE ON activity_log
-    FOR EACH ROW EXECUTE FUNCTION activity_count()`.execute(db);
+  await sql`CREATE TRIGGER activity_count_insert AFTER INSERT ON activity_log
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_count()`.execute(db);
+  await sql`CREATE TRIGGER activity_count_delete AFTER DELETE ON activity_log
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_count()`.execute(db);
 }
