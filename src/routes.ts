@@ -164,6 +164,33 @@ export type RouteKey = keyof typeof routes;
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;
 
+/** The path without its query or hash, and without a trailing slash ('/sales/pending/' is '/sales/pending'). */
+export function pathPart(path: string): string {
+  const bare = path.split(/[?#]/)[0] ?? '';
+  return bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
+}
+
+/** A path against a pattern: the parameters it names, or null when the path is not the pattern's. */
+export function matchPattern(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const have = pathPart(path).split('/');
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] ?? '';
+    const h = have[i] ?? '';
+    if (w.startsWith(':')) {
+      if (!h) return null;
+      try {
+        params[w.slice(1)] = decodeURIComponent(h);
+      } catch {
+        return null;
+      }
+    } else if (w !== h) return null;
+  }
+  return params;
+}
+
 /** A page's name for its parameters. */
 export function routeTitle<Params>(page: Route<string, Params>, params: Params): string {
   return typeof page.title === 'function' ? page.title(params) : page.title;

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { cookieSessionStore } from '../../openapi/auth-cookies';
@@ -6,12 +6,19 @@ import { LoginPage } from '../features/auth/login-page';
 import { href, paths, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
+import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
+import { hasLiveSession, preloadRoute, shellModules } from './pages';
 import { Session } from './session';
 
-const ShellLayout = lazy(() => import('./shell/shell-layout'));
-const Gated = lazy(() => import('./gated-routes'));
+const ShellLayout = lazy(shellModules.layout);
+const Gated = lazy(shellModules.gated);
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
+
+// A page opened with a live session: its chunks load now, beside the profile calls, not after them.
+if (typeof window !== 'undefined' && window.location.pathname !== paths.login) {
+  if (hasLiveSession(cookieSessionStore.read())) preloadRoute(window.location.pathname);
+}
 
 export function App() {
   return (
@@ -23,18 +30,23 @@ export function App() {
         </Route>
         {GalleryPage ? (
           <Route path="/dev/ui">
-            <Suspense fallback={<FullPageLoader />}>
-              <GalleryPage />
-            </Suspense>
+            <LoadBoundary>
+              <Suspense fallback={<FullPageLoader />}>
+                <GalleryPage />
+              </Suspense>
+            </LoadBoundary>
           </Route>
         ) : null}
         <Route>
           <RequireSession>
-            <Suspense fallback={<FullPageLoader />}>
-              <ShellLayout>
-                <Gated />
-              </ShellLayout>
-            </Suspense>
+            {/* the shell's own chunk: when it fails there is no shell to keep, so the message takes the page */}
+            <LoadBoundary fallback={(error) => <FullPageFailure error={error} />}>
+              <Suspense fallback={<FullPageLoader />}>
+                <ShellLayout>
+                  <Gated />
+                </ShellLayout>
+              </Suspense>
+            </LoadBoundary>
           </RequireSession>
         </Route>
       </Switch>
@@ -46,7 +58,13 @@ function LoginRoute() {
   const search = useSearch();
   const loggedIn = Session.useSelector((s) => s.matches('loggedIn'));
   const profileFailed = Session.useSelector((s) => s.matches('profileFailed'));
-  if (loggedIn) return <Redirect to={safeNext(new URLSearchParams(search).get('next')) ?? paths.dashboard} replace />;
+  const loadingProfile = Session.useSelector((s) => s.matches('loadingProfile'));
+  const next = safeNext(new URLSearchParams(search).get('next')) ?? paths.dashboard;
+  // the login was accepted: the next page's chunks load beside the profile calls
+  useEffect(() => {
+    if (loadingProfile) preloadRoute(next);
+  }, [loadingProfile, next]);
+  if (loggedIn) return <Redirect to={next} replace />;
   if (profileFailed) return <ProfileFailed />;
   return <LoginPage />;
 }
@@ -71,6 +89,15 @@ function RequireSession({ children }: { children: ReactNode }) {
   if (state === 'out') return <Redirect to={href.login(`${location}${search ? `?${search}` : ''}`)} replace />;
   if (state === 'failed') return <ProfileFailed />;
   return <FullPageLoader />;
+}
+
+/** The shell itself did not load: the message and Reload on an otherwise empty page. */
+function FullPageFailure({ error }: { error: unknown }) {
+  return (
+    <main className={css({ minHeight: '100dvh', display: 'grid', placeItems: 'center', p: '4', bg: 'bg.subtle' })}>
+      <LoadFailed error={error} />
+    </main>
+  );
 }
 
 function ProfileFailed() {

@@ -5,15 +5,16 @@ import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
 import { href, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
+import { comingSoon, pageModules } from './pages';
 import { matchRoute, pageAccess } from './route-access';
 import { Session } from './session';
 import { useKycGate } from './shell/shell-actors';
 
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
-const NotificationsPage = lazy(() => import('../features/notifications/notifications-page'));
-const KycPage = lazy(() => import('../features/settings/kyc-page'));
-const MyAccountPage = lazy(() => import('../features/settings/my-account-page'));
-const ComingSoon = lazy(() => import('../features/access/coming-soon'));
+const DashboardPage = lazy(pageModules.dashboard);
+const NotificationsPage = lazy(pageModules.notifications);
+const KycPage = lazy(pageModules.kyc);
+const MyAccountPage = lazy(pageModules.myAccount);
+const ComingSoon = lazy(comingSoon);
 
 /** A page that is not built yet: its real title (the shell's h1) over a plain note. */
 const NotBuiltYet = () => <ComingSoon title="Coming soon" />;

@@ -1,20 +1,26 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AnyActorRef } from 'xstate';
 import type { NotifyEvent } from '../../machines/notify';
+import { LoadBoundary } from './load-boundary';
 import { Session } from './session';
 
 export type Notice = Omit<NotifyEvent, 'type'>;
 
 /**
- * Machines announce; this turns their `notify` events into toasts. The toast library loads after the
- * first paint (it is not needed to show /login), so notices wait in a queue until it is there.
+ * Machines announce; this turns their `notify` events into toasts. The toast library loads with the first
+ * notice (a page that has nothing to say never fetches it: /login stays within its budget), so notices wait
+ * in a queue until it is there.
  */
 const queue: Notice[] = [];
 let deliver: ((notice: Notice) => void) | null = null;
+let wake: (() => void) | null = null;
 
 export function notify(notice: Notice) {
   if (deliver) deliver(notice);
-  else queue.push(notice);
+  else {
+    queue.push(notice);
+    wake?.();
+  }
 }
 
 export function attachToasts(show: (notice: Notice) => void) {
@@ -51,9 +57,22 @@ export function NotifyBridge() {
       for (const sub of subs) sub.unsubscribe();
     };
   }, [views]);
+  // the toasts' code is asked for when the first notice comes
+  const [wanted, setWanted] = useState(queue.length > 0);
+  useEffect(() => {
+    if (queue.length > 0) setWanted(true);
+    wake = () => setWanted(true);
+    return () => {
+      wake = null;
+    };
+  }, []);
+  if (!wanted) return null;
+  // without its chunk there are no toasts, and the page goes on
   return (
-    <Suspense fallback={null}>
-      <Toasts />
-    </Suspense>
+    <LoadBoundary fallback={() => null}>
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
+    </LoadBoundary>
   );
 }

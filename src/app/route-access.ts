@@ -1,5 +1,14 @@
 import type { PermissionName } from '../../machines/session.machine';
-import { type MenuEntry, type Route, type RouteKey, type RouteParams, routes, routeTitle } from '../routes';
+import {
+  type MenuEntry,
+  matchPattern,
+  pathPart,
+  type Route,
+  type RouteKey,
+  type RouteParams,
+  routes,
+  routeTitle,
+} from '../routes';
 
 // Reading the route registry (src/routes.ts): which page a path is, its title, the menu, and the gates. Kept
 // apart from the registry so that /login, which needs only hrefs and titles, does not load it.
@@ -9,31 +18,6 @@ export interface RouteMatch<K extends RouteKey = RouteKey> {
   key: K;
   route: Route<string, RouteParams<K>>;
   params: RouteParams<K>;
-}
-
-const pathPart = (path: string) => {
-  const bare = path.split(/[?#]/)[0] ?? '';
-  return bare.length > 1 && bare.endsWith('/') ? bare.slice(0, -1) : bare;
-};
-
-function matchPattern(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split('/');
-  const have = pathPart(path).split('/');
-  if (want.length !== have.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i] ?? '';
-    const h = have[i] ?? '';
-    if (w.startsWith(':')) {
-      if (!h) return null;
-      try {
-        params[w.slice(1)] = decodeURIComponent(h);
-      } catch {
-        return null;
-      }
-    } else if (w !== h) return null;
-  }
-  return params;
 }
 
 /** The page at `path` (query and hash ignored), or null when no page has this address. */

@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { selectFirstName } from '../../../machines/session.machine';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { documentTitle } from '../../routes';
+import { FloatingFailure, LoadBoundary, LoadFailed } from '../load-boundary';
 import { headerTitle, matchRoute, pageTitle } from '../route-access';
 import { Session } from '../session';
 import { icons } from './icons';
@@ -64,9 +65,17 @@ export function Header() {
         {icons.bot}
       </button>
       {open ? (
-        <Suspense fallback={null}>
-          <SupportPopup />
-        </Suspense>
+        <LoadBoundary
+          fallback={(error) => (
+            <FloatingFailure label="Support">
+              <LoadFailed error={error} compact onDismiss={() => support.send({ type: 'support.closed' })} />
+            </FloatingFailure>
+          )}
+        >
+          <Suspense fallback={null}>
+            <SupportPopup />
+          </Suspense>
+        </LoadBoundary>
       ) : null}
     </header>
   );

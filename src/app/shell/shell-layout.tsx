@@ -1,8 +1,10 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
+import { FullPageLoader } from '../../ui/full-page-loader';
 import { useEscapeKey } from '../../ui/use-escape-key';
 import { useFocusTrap } from '../../ui/use-focus-trap';
+import { FloatingFailure, LoadBoundary, LoadFailed } from '../load-boundary';
 import { matchRoute } from '../route-access';
 import { Header } from './header';
 import { icons } from './icons';
@@ -134,15 +136,32 @@ function Frame({ children }: { children: ReactNode }) {
       >
         <Header />
         <main id="main" tabIndex={-1} className={css({ px: { base: '4', desktop: '6' }, pb: '8', outline: 'none' })}>
-          {children}
+          {/* a page whose code does not arrive shows why, with Reload; the menu and the header keep working */}
+          <LoadBoundary resetKey={location}>
+            <Suspense fallback={<FullPageLoader />}>{children}</Suspense>
+          </LoadBoundary>
         </main>
       </div>
       {panelOpen ? (
-        <Suspense fallback={null}>
-          <NotificationsPanel />
-        </Suspense>
+        <LoadBoundary fallback={(error) => <PanelFailed error={error} />}>
+          <Suspense fallback={null}>
+            <NotificationsPanel />
+          </Suspense>
+        </LoadBoundary>
       ) : null}
     </div>
+  );
+}
+
+/** The notifications panel's code did not arrive: the message where the panel opens; Close or Escape. */
+function PanelFailed({ error }: { error: unknown }) {
+  const menu = SideMenu.useActorRef();
+  const close = () => menu.send({ type: 'notifications.closed' });
+  useEscapeKey(true, close);
+  return (
+    <FloatingFailure label="Notifications">
+      <LoadFailed error={error} compact onDismiss={close} />
+    </FloatingFailure>
   );
 }
 

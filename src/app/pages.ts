@@ -1,0 +1,51 @@
+import type { ComponentType } from 'react';
+import { SESSION_TTL_MS, type StoredSession } from '../../openapi/auth-cookies';
+import { matchPattern, type RouteKey, routes } from '../routes';
+
+/** The page of the routes whose page is not built yet (its title comes from the shell). */
+export const comingSoon = () => import('../features/access/coming-soon');
+
+/**
+ * The code of the shell and of each logged-in page (the route registry's keys), loaded on demand: the gated
+ * routes render them through `lazy`, and `preloadRoute` asks for them before the session is ready. An import
+ * asked for twice is fetched once (the browser's module map), so the preload and the render share it.
+ */
+export const shellModules = {
+  layout: () => import('./shell/shell-layout'),
+  gated: () => import('./gated-routes'),
+};
+
+export const pageModules = {
+  dashboard: () => import('../features/dashboard/dashboard-page'),
+  myAccount: () => import('../features/settings/my-account-page'),
+  kyc: () => import('../features/settings/kyc-page'),
+  notifications: () => import('../features/notifications/notifications-page'),
+  addListings: comingSoon,
+  myListings: comingSoon,
+  bulkListings: comingSoon,
+  sales: comingSoon,
+  reportHistory: comingSoon,
+  wallet: comingSoon,
+  tradeHome: comingSoon,
+  tradePurchase: comingSoon,
+} as const satisfies Record<Exclude<RouteKey, 'login'>, () => Promise<{ default: ComponentType<never> }>>;
+
+const ignore = () => {};
+
+/**
+ * Starts loading the shell and the page at `path` now, beside the profile calls, instead of after them: the
+ * route's chunks no longer wait for the session (a failure is left to the page's own load, which shows it).
+ */
+export function preloadRoute(path: string) {
+  void shellModules.layout().catch(ignore);
+  void shellModules.gated().catch(ignore);
+  const key = (Object.keys(pageModules) as Array<keyof typeof pageModules>).find(
+    (k) => matchPattern(routes[k].pattern, path) !== null,
+  );
+  if (key) void pageModules[key]().catch(ignore);
+}
+
+/** A stored session that the session machine will take (younger than 24 hours): the shell is coming. */
+export function hasLiveSession(stored: StoredSession | null, now = Date.now()): boolean {
+  return stored !== null && stored.issuedAt > now - SESSION_TTL_MS && stored.issuedAt <= now;
+}
