@@ -107,6 +107,20 @@ test.describe('a stored session', () => {
     await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
   });
 
+  test('a profile that fails to load: its message and title, Retry loads it', async ({ page }) => {
+    let failing = true;
+    await page.route('**/api/settings/my-account', (route) =>
+      failing ? route.fulfill({ status: 500, json: { success: false, message: 'boom' } }) : route.continue(),
+    );
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error loading account details');
+    await expect(page).toHaveTitle('Error loading account details · SB Portal');
+    failing = false;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByText('Welcome Sam')).toBeVisible();
+    await expect(page).toHaveTitle('Dashboard · SB Portal');
+  });
+
   test('a token the server no longer accepts reloads to /login', async ({ page, context }) => {
     await openAs(page, 'seller');
     const token = (await context.cookies()).find((c) => c.name === 'auth_token');

@@ -45,6 +45,32 @@ export interface FormContext<Values, Output, Result> {
   result: Result | null;
 }
 
+/** A field's length limits as the schema states them, for the input's own `maxLength` and `minLength`. */
+export interface FieldLimits {
+  maxLength?: number;
+  minLength?: number;
+}
+
+/**
+ * The length limits of each top-level field of an object schema (the contract's, through openapi/valibot.ts),
+ * so that an input's `maxLength` is the contract's number and not a second copy of it.
+ */
+export function fieldLimits(schema: unknown): Readonly<Record<string, FieldLimits>> {
+  const entries = (schema as { entries?: Record<string, unknown> }).entries ?? {};
+  const limits: Record<string, FieldLimits> = {};
+  for (const [field, entry] of Object.entries(entries)) {
+    // an optional field wraps its schema
+    const inner = (entry as { wrapped?: unknown }).wrapped ?? entry;
+    const found: FieldLimits = {};
+    for (const action of (inner as { pipe?: ReadonlyArray<{ type?: string; requirement?: unknown }> }).pipe ?? []) {
+      if (action.type === 'max_length' && typeof action.requirement === 'number') found.maxLength = action.requirement;
+      if (action.type === 'min_length' && typeof action.requirement === 'number') found.minLength = action.requirement;
+    }
+    limits[field] = found;
+  }
+  return limits;
+}
+
 const pathOf = (issue: v.BaseIssue<unknown>) =>
   (issue.path ?? [])
     .map((item) => String(item.key))

@@ -1,8 +1,9 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../openapi/client';
-import { issuesToErrors, serverErrorsToFields } from './form.machine';
-import { type LoginOutput, loginFormMachine } from './login-form.machine';
+import { fieldLimits, issuesToErrors, serverErrorsToFields } from './form.machine';
+import { type LoginOutput, loginFormMachine, loginLimits } from './login-form.machine';
 import { controllableActors, flush, modelPaths, replay, uncovered } from './testing/model';
 
 const accepted: LoginOutput = {
@@ -198,5 +199,17 @@ describe('form errors', () => {
         { message: 'whole' },
       ] as never),
     ).toEqual({ email: 'first', '': 'whole' });
+  });
+});
+
+describe('fieldLimits', () => {
+  it("reads each field's length limits from the contract's schema", () => {
+    expect(loginLimits).toEqual({ email: { maxLength: 254, minLength: 3 }, password: { maxLength: 128 } });
+  });
+
+  it('sees through optional fields and ignores what is not an object schema', () => {
+    const schema = v.object({ note: v.optional(v.pipe(v.string(), v.maxLength(5))), n: v.number() });
+    expect(fieldLimits(schema)).toEqual({ note: { maxLength: 5 }, n: {} });
+    expect(fieldLimits(v.string())).toEqual({});
   });
 });

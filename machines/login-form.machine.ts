@@ -1,7 +1,7 @@
 import { api, type DataOf, unwrap } from '../openapi/client';
 import { formMessages } from '../openapi/form-messages';
 import { loginBody } from '../openapi/valibot';
-import { createFormMachine } from './form.machine';
+import { createFormMachine, fieldLimits } from './form.machine';
 
 export type LoginOutput = DataOf<'/auth/login', 'post'>;
 
@@ -20,6 +20,9 @@ export const loginSchema = loginBody(
     },
   }),
 );
+
+/** The fields' length limits, from the same schema: the inputs' `maxLength`. */
+export const loginLimits = fieldLimits(loginSchema);
 
 /**
  * The login form on the form machine. It runs as a child of the session (`loginForm`): when the server

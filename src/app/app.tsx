@@ -3,7 +3,8 @@ import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { cookieSessionStore } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
-import { href, paths, safeNext } from '../routes';
+import { useDocumentTitle } from '../lib/use-document-title';
+import { documentTitle, href, paths, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
 import { LoadBoundary, LoadFailed } from './load-boundary';
@@ -100,14 +101,17 @@ function FullPageFailure({ error }: { error: unknown }) {
   );
 }
 
+const PROFILE_FAILED = 'Error loading account details';
+
 function ProfileFailed() {
+  useDocumentTitle(documentTitle(PROFILE_FAILED));
   const session = Session.useActorRef();
   const message = Session.useSelector((s) => s.context.error);
   return (
     <main className={css({ minHeight: '100dvh', display: 'grid', placeItems: 'center', p: '4' })}>
       <div role="alert" className={css({ textAlign: 'center', display: 'flex', flexDirection: 'column', gap: '4' })}>
-        <h1 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Error loading account details</h1>
-        {message && message !== 'Error loading account details' ? <p>{message}</p> : null}
+        <h1 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{PROFILE_FAILED}</h1>
+        {message && message !== PROFILE_FAILED ? <p>{message}</p> : null}
         <div className={css({ display: 'flex', gap: '3', justifyContent: 'center' })}>
           <Button onClick={() => session.send({ type: 'profile.retried' })}>Retry</Button>
           <Button tone="secondary" onClick={() => session.send({ type: 'logout.requested' })}>

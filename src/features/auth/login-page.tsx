@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
-import type { loginFormMachine } from '../../../machines/login-form.machine';
+import { type loginFormMachine, loginLimits } from '../../../machines/login-form.machine';
 import { useSessionChild } from '../../app/session';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { documentTitle, routes, routeTitle } from '../../routes';
@@ -91,7 +91,7 @@ function LoginForm({ form }: { form: LoginForm }) {
             autoComplete="username"
             inputMode="email"
             required
-            maxLength={254}
+            maxLength={loginLimits.email?.maxLength}
             value={values.email}
             error={errors.email}
             onChange={(e) => form.send({ type: 'field.changed', field: 'email', value: e.target.value })}
@@ -102,7 +102,7 @@ function LoginForm({ form }: { form: LoginForm }) {
             type="password"
             autoComplete="current-password"
             required
-            maxLength={128}
+            maxLength={loginLimits.password?.maxLength}
             value={values.password}
             error={errors.password}
             onChange={(e) => form.send({ type: 'field.changed', field: 'password', value: e.target.value })}
