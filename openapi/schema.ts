@@ -1336,7 +1336,7 @@ export interface paths {
         };
         /**
          * The caller's current seller level (summary)
-         * @description Default currency GBP; reads data.seller_level (level 'Level N', quarter, days_left, gtv, required_to_maintain). Also the purchase flow's "seller level summary".
+         * @description Default currency GBP; reads data.seller_level (level 'Level N', quarter, days_left, gtv, required_to_maintain). Also the purchase flow's "seller level summary". GTV is the total of the seller's completed sales priced in GBP whose order date falls in the quarter (calendar quarters, UTC). The level is the higher of the levels last quarter's GTV and this quarter's reach; required_to_maintain is what this quarter still needs to reach the level's threshold. The forecast projects this quarter's GTV at its pace so far. Thresholds and benefits: getSellerLevelList.
          */
         get: operations["getSellerLevel"];
         put?: never;
@@ -1356,7 +1356,7 @@ export interface paths {
         };
         /**
          * The seller levels and their benefits
-         * @description Reads data.seller_levels (level, is_active 1 = current, quarterly_gtv, benefits with name and available). Also the purchase flow's "seller levels".
+         * @description Reads data.seller_levels (level, is_active 1 = current, quarterly_gtv, benefits with name and available). Also the purchase flow's "seller levels". Three levels; quarterly_gtv is the GTV (GBP minor units) a quarter needs for the level: Level 1 from 0, Level 2 from 25,000.00, Level 3 from 100,000.00. Benefits: 'Sell on the marketplace' (all), 'Payouts within 7 days' (all), 'Priority support' (2 and 3), 'Reduced service fee' (2 and 3), 'Payouts within 48 hours' (3), 'Dedicated account manager' (3).
          */
         get: operations["getSellerLevelList"];
         put?: never;
@@ -1816,7 +1816,7 @@ export interface paths {
         };
         /**
          * SB Pay transaction history
-         * @description Shown on reports/wallet (lmt-pay permission). Paged, page 1 by default.
+         * @description Shown on reports/wallet (lmt-pay permission). The lines of the ledger on the wallets of the seller the caller works for (a team member's are its seller's), newest first, each with the balance it left; paged by number or by cursor like the notifications feed, filtered by date range, type and currency.
          */
         get: operations["getWalletTransactionHistory"];
         put?: never;
@@ -1836,9 +1836,49 @@ export interface paths {
         };
         /**
          * SB Pay deposit history
-         * @description Deposits are pending admin approval after submission. Paged, page 1 by default.
+         * @description The deposit (top-up) requests of the seller the caller works for, newest first: pending admin approval after submission, then approved or rejected (with the reason). Paged by number or by cursor like the notifications feed, filtered by date range (of submission), status and currency.
          */
         get: operations["getWalletDepositHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lmt-pay/deposits/{deposit_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One deposit request (the detail view)
+         * @description Path chosen by us. One deposit request of the seller the caller works for; another seller's id, or an unknown one, answers 404.
+         */
+        get: operations["getDeposit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lmt-pay/deposits/{deposit_id}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof file of one of the caller's deposit requests
+         * @description Path chosen by us. The proof of payment as stored (its kind read from its first bytes), base64 in the envelope: the same bearer token guards it as every call, and no file is ever served from a folder. Only the seller the deposit belongs to (and its team members with lmt-pay) read it here, admins through getAdminDepositProof; another seller's deposit, or an unknown one, answers 404. A deposit request sent without a proof answers `data: null`.
+         */
+        get: operations["getDepositProof"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1856,7 +1896,7 @@ export interface paths {
         };
         /**
          * SB Pay wallet details
-         * @description Balance and details of the SB Pay wallet.
+         * @description The SB Pay balance of the seller the caller works for in every currency (0 where it has none), what is pending admin approval in each, and the wallet's top-up reference. A balance is the sum of its ledger lines and never below zero.
          */
         get: operations["getWalletDetails"];
         put?: never;
@@ -2376,7 +2416,7 @@ export interface paths {
         };
         /**
          * Currencies
-         * @description The SPA reads code.
+         * @description The currencies the portal trades in, by code, with their name, symbol and decimals (the SPA reads code; the deposit form offers them).
          */
         get: operations["listCurrencies"];
         put?: never;
@@ -2518,7 +2558,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an SB Pay deposit (top-up) request
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Multipart deposit_amount, currency, payment_transfer_by (ONLINE, CASH, CHEQUE), notes, proof; then pending admin approval. Toast 'Unable to save deposit request...'.
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Multipart deposit_amount (an integer of minor units, 1 to 100,000,000: at most 1,000,000.00 a request), currency, payment_transfer_by (ONLINE, CASH, CHEQUE), notes, and an optional proof (pdf, jpg, jpeg or png, read from its first bytes, at most 10 MB; a file name with a path or a control character is refused). The request is then pending admin approval (up to 24 hours); it tops up the wallet of the seller the caller works for. Toast 'Unable to save deposit request. Please try again or reach out to support if the issue persists.'.
          */
         post: operations["sendDepositRequest"];
         delete?: never;
@@ -2696,7 +2736,7 @@ export interface paths {
         };
         /**
          * Bank details for an SB Pay top-up
-         * @description Path chosen by us. Reads data.bank_account_details (account_name, iban, swiftcode, reference); top-ups can take up to 24 hours to show.
+         * @description Path chosen by us. Reads data.bank_account_details (account_name, iban, swiftcode, reference): the platform's account to transfer to in `currency` (the caller's own currency when absent), swiftcode null where the account has none (shown as a dash), and the reference unique to the wallet of the seller the caller works for, to put on the transfer. Top-ups can take up to 24 hours to show.
          */
         get: operations["getTopUpBankAccountDetails"];
         put?: never;
@@ -2747,6 +2787,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deposit requests for the back office
+         * @description Path chosen by us. Every seller's deposit requests in one status (pending by default), oldest first (the order to work through them), with the seller and the proof's name, kind and size.
+         */
+        get: operations["listAdminDeposits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/deposits/{id}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The proof file of any deposit request (back office)
+         * @description Path chosen by us. As getDepositProof, for any seller's deposit: an unknown one answers 404, one sent without a proof `data: null`.
+         */
+        get: operations["getAdminDepositProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/deposits/{id}/approve": {
         parameters: {
             query?: never;
@@ -2758,9 +2838,29 @@ export interface paths {
         put?: never;
         /**
          * Approve a deposit request
-         * @description Path chosen by us. Back office.
+         * @description Path chosen by us. Back office. Credits the seller's wallet through the ledger and tells the seller ('Deposit approved'), in one transaction. Exactly once by nature: the request changes from pending to approved by one conditional update, so a second click, a replay or a second admin at the same moment finds it approved and answers 200 with it again, crediting nothing. A rejected request answers 409.
          */
         post: operations["approveDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/deposits/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a deposit request, with a reason
+         * @description Path chosen by us. Back office. Stores the reason and tells the seller ('Deposit rejected: <reason>'), in one transaction; the wallet is not touched. Exactly once by nature like approval: rejecting a rejected request again answers 200 with it (its first reason kept); an approved one answers 409.
+         */
+        post: operations["rejectDeposit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3101,6 +3201,236 @@ export interface components {
             message?: string;
             data: {
                 activity_list: components["schemas"]["Activity"][];
+            };
+        };
+        Currency: {
+            code: components["schemas"]["CurrencyCode"];
+            name: string;
+            symbol: string;
+            /** @description How many decimals the currency has (2 for pence and cents). */
+            minor_unit: number;
+        };
+        CurrenciesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Currency"][];
+        };
+        /** @description A deposit in minor units of its currency (pence, cents, fils): at least 1 (0.01), at most 100,000,000 (1,000,000.00) a request. Zero, negative, fractional, non-numeric and larger amounts are refused with 422. */
+        DepositAmount: number;
+        /**
+         * @description How the money was sent.
+         * @enum {string}
+         */
+        PaymentTransferBy: "ONLINE" | "CASH" | "CHEQUE";
+        /**
+         * @description A deposit request is pending admin approval until an admin approves or rejects it.
+         * @enum {string}
+         */
+        DepositStatus: "pending" | "approved" | "rejected";
+        /**
+         * @description What moved the balance (an approved top-up; a purchase paid from SB Pay).
+         * @enum {string}
+         */
+        WalletTransactionType: "deposit" | "purchase";
+        WalletBalance: {
+            currency: components["schemas"]["CurrencyCode"];
+            balance: components["schemas"]["MinorUnits"];
+            /** @description The sum of the deposit requests in this currency still pending admin approval. */
+            pending: components["schemas"]["MinorUnits"];
+        };
+        WalletDetailsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description The wallet's top-up reference (as in getTopUpBankAccountDetails). */
+                reference: string;
+                balances: components["schemas"]["WalletBalance"][];
+            };
+        };
+        WalletTransaction: {
+            /** @description The ledger line. */
+            id: number;
+            /** @description The ledger entry the line belongs to. */
+            entry_id: number;
+            type: components["schemas"]["WalletTransactionType"];
+            description: string;
+            /** @description Signed, in minor units; positive adds to the balance. */
+            amount: components["schemas"]["MinorUnits"];
+            currency: components["schemas"]["CurrencyCode"];
+            balance_after: components["schemas"]["MinorUnits"];
+            /** @description The deposit request this line credits, for a deposit. */
+            deposit_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WalletTransactionHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                transaction_list: components["schemas"]["WalletTransaction"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        DepositProof: {
+            /** @description The file name the client gave (shown, never used on disk). */
+            name: string;
+            /** @description What its first bytes show (pdf, jpg, png). */
+            kind: string;
+            size: number;
+        };
+        Deposit: {
+            deposit_id: number;
+            amount: components["schemas"]["MinorUnits"];
+            currency: components["schemas"]["CurrencyCode"];
+            payment_transfer_by: components["schemas"]["PaymentTransferBy"];
+            notes: string | null;
+            /** @description The wallet's top-up reference when the request was made. */
+            reference: string;
+            status: components["schemas"]["DepositStatus"];
+            /** @enum {string} */
+            status_label: "pending admin approval" | "approved" | "rejected";
+            rejection_reason: string | null;
+            proof: components["schemas"]["DepositProof"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the 24-hour promise ends (created_at plus 24 hours).
+             */
+            expected_by: string;
+            /** Format: date-time */
+            decided_at: string | null;
+        };
+        DepositResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Deposit"];
+        };
+        DepositHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                deposit_list: components["schemas"]["Deposit"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        ProofFileResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            /** @description The file; null when the request was sent without one. */
+            data: {
+                name: string;
+                kind: string;
+                mime: string;
+                size: number;
+                content_base64: string;
+            } | null;
+        };
+        BankAccountDetailsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                bank_account_details: {
+                    account_name: string;
+                    iban: string;
+                    /** @description Null where the account has none (the panel shows a dash). */
+                    swiftcode: string | null;
+                    /** @description Unique to the wallet; to be put on the transfer. */
+                    reference: string;
+                    currency: components["schemas"]["CurrencyCode"];
+                };
+            };
+        };
+        AdminDeposit: components["schemas"]["Deposit"] & {
+            /** @description The deposit request (the same as deposit_id), for the back-office paths. */
+            id: number;
+            seller_id: number;
+            seller_name: string;
+            seller_email: string;
+        };
+        AdminDepositResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AdminDeposit"];
+        };
+        AdminDepositListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                deposit_list: components["schemas"]["AdminDeposit"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        RejectDepositRequest: {
+            /** @description Why it is rejected; the seller reads it. */
+            reason: string;
+        };
+        SellerLevelBenefit: {
+            name: string;
+            /** @enum {integer} */
+            available: 0 | 1;
+        };
+        SellerLevel: {
+            level: number;
+            /** @description 'Level N' */
+            name: string;
+            /**
+             * @description 1 for the caller's current level.
+             * @enum {integer}
+             */
+            is_active: 0 | 1;
+            /** @description The quarterly GTV (GBP minor units) the level needs. */
+            quarterly_gtv: components["schemas"]["MinorUnits"];
+            benefits: components["schemas"]["SellerLevelBenefit"][];
+        };
+        SellerLevelListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                seller_levels: components["schemas"]["SellerLevel"][];
+            };
+        };
+        SellerLevelForecast: {
+            /** @description This quarter's GTV at its pace so far (GTV / days elapsed x days in the quarter). */
+            projected_gtv: components["schemas"]["MinorUnits"];
+            projected_level: number;
+            /** @description The level above the current one; null at Level 3. */
+            next_level: number | null;
+            /** @description What this quarter still needs to reach the next level; null at Level 3. */
+            required_for_next_level: number | null;
+        };
+        SellerLevelSummary: {
+            /** @description 'Level N' */
+            level: string;
+            level_number: number;
+            /** @description 'Q4 2026' */
+            quarter: string;
+            /** @description Whole days left in the quarter after today (UTC). */
+            days_left: number;
+            /** @enum {string} */
+            currency: "GBP";
+            /** @description This quarter's GTV so far. */
+            gtv: components["schemas"]["MinorUnits"];
+            /** @description What this quarter still needs to keep the current level (0 when reached). */
+            required_to_maintain: components["schemas"]["MinorUnits"];
+            forecast: components["schemas"]["SellerLevelForecast"];
+        };
+        SellerLevelResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                seller_level: components["schemas"]["SellerLevelSummary"];
             };
         };
     };
@@ -4327,17 +4657,28 @@ export interface operations {
     };
     getSellerLevel: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the figures; GTV is counted in GBP only. */
+                currency?: "GBP";
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The seller level summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellerLevelResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getSellerLevelList: {
@@ -4349,10 +4690,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The levels, the caller's current one active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellerLevelListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSellerContacts: {
@@ -4693,32 +5041,130 @@ export interface operations {
     };
     getWalletTransactionHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+                /** @description The `next_cursor` of the page before: reads the next page straight from the index, however deep (a `page` number is read by skipping the rows before it). When given, `page` is not read. A cursor this list did not give answers 422. Give the same filters with it. */
+                cursor?: string;
+                /** @description The first day (UTC) of the date range, inclusive. After `to` answers 422. */
+                from?: string;
+                /** @description The last day (UTC) of the date range, inclusive. */
+                to?: string;
+                /** @description Only rows in this currency. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description Only rows of this type (`deposit` an approved top-up; `purchase` a payment from the balance). */
+                type?: components["schemas"]["WalletTransactionType"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of wallet transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletTransactionHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getWalletDepositHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+                /** @description The `next_cursor` of the page before: reads the next page straight from the index, however deep (a `page` number is read by skipping the rows before it). When given, `page` is not read. A cursor this list did not give answers 422. Give the same filters with it. */
+                cursor?: string;
+                /** @description The first day (UTC) of the date range, inclusive. After `to` answers 422. */
+                from?: string;
+                /** @description The last day (UTC) of the date range, inclusive. */
+                to?: string;
+                /** @description Only rows in this currency. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description Only requests in this status. */
+                status?: components["schemas"]["DepositStatus"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of deposit requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deposit_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deposit request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getDepositProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deposit_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofFileResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getWalletDetails: {
@@ -4730,10 +5176,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The wallet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletDetailsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     searchTradeEvents: {
@@ -5207,10 +5660,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The currencies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrenciesResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     requestEvent: {
@@ -5306,16 +5766,46 @@ export interface operations {
     sendDepositRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: a key the client makes for one intended deposit and sends again when it retries the same request. */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    deposit_amount: components["schemas"]["DepositAmount"];
+                    currency: components["schemas"]["CurrencyCode"];
+                    payment_transfer_by: components["schemas"]["PaymentTransferBy"];
+                    notes?: string;
+                    /**
+                     * Format: binary
+                     * @description The proof of payment (pdf, jpg, jpeg or png, at most 10 MB).
+                     */
+                    proof?: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The request is stored, pending admin approval. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     proxySaveSellerContract: {
@@ -5440,17 +5930,28 @@ export interface operations {
     };
     getTopUpBankAccountDetails: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the transfer; the caller's own currency when absent. */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Where to transfer to, and the reference. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountDetailsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     createPaymentIntent: {
@@ -5490,6 +5991,62 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listAdminDeposits: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["DepositStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deposit requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDepositListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAdminDepositProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProofFileResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     approveDeposit: {
         parameters: {
             query?: never;
@@ -5501,11 +6058,70 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The request is approved (now, or before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDepositResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The request was rejected; it cannot be approved. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    rejectDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The request is rejected (now, or before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDepositResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The request was approved; it cannot be rejected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     approveKyc: {
@@ -5553,6 +6169,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsSettingsSellerLevelGetParametersQueryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/settings/seller-level"]["get"]["parameters"]["query"]["currency"]> = ["GBP"];
 export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
 export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];
@@ -5560,3 +6177,10 @@ export const permissionIs_can_accessValues: ReadonlyArray<FlattenedDeepRequired<
 export const orderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatus"]> = ["pending", "confirmed", "delivered", "completed", "cancelled", "replaced"];
 export const currencyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CurrencyCode"]> = ["GBP", "EUR", "USD", "AED"];
 export const notificationViewedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Notification"]["viewed"]> = [0, 1];
+export const paymentTransferByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTransferBy"]> = ["ONLINE", "CASH", "CHEQUE"];
+export const depositStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositStatus"]> = ["pending", "approved", "rejected"];
+export const walletTransactionTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletTransactionType"]> = ["deposit", "purchase"];
+export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Deposit"]["status_label"]> = ["pending admin approval", "approved", "rejected"];
+export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
+export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
+export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];

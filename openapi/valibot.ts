@@ -13,3 +13,11 @@ export const getNotificationDetailsBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /notification/update-notification (updateNotification). */
 export const updateNotificationBody = (m: Messages = defaultMessages) =>
   v.strictObject({ id: v.pipe(v.number(m('id', 'type')), v.integer(m('id', 'integer')), v.minValue(1, m('id', 'minimum', 1)), v.maxValue(2147483647, m('id', 'maximum', 2147483647))) }, m('', 'type'));
+
+/** The multipart/form-data body of POST /api/send-deposit-request (sendDepositRequest). */
+export const sendDepositRequestBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ deposit_amount: v.pipe(v.number(m('deposit_amount', 'type')), v.integer(m('deposit_amount', 'integer')), v.minValue(1, m('deposit_amount', 'minimum', 1)), v.maxValue(100000000, m('deposit_amount', 'maximum', 100000000))), currency: v.picklist(['GBP','EUR','USD','AED'], m('currency', 'enum')), payment_transfer_by: v.picklist(['ONLINE','CASH','CHEQUE'], m('payment_transfer_by', 'enum')), notes: v.optional(v.pipe(v.string(m('notes', 'type')), v.maxLength(500, m('notes', 'maxLength', 500)))), proof: v.optional(v.pipe(v.blob(m('proof', 'type')), v.maxSize(10485760, m('proof', 'maxBytes', 10485760)))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/deposits/{id}/reject (rejectDeposit). */
+export const rejectDepositBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));

@@ -13,11 +13,13 @@ import { SECURITY_HEADERS } from './http/security-headers';
 import { builtApp } from './http/static';
 import type { Logger } from './logger';
 import { accountRoutes } from './routes/account';
+import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { notificationRoutes } from './routes/notifications';
 import { salesRoutes } from './routes/sales';
 import { uiSettingsRoutes } from './routes/ui-settings';
+import { walletRoutes } from './routes/wallet';
 
 export interface AppOptions {
   db: Db;
@@ -94,6 +96,8 @@ export function createApp(options: AppOptions) {
     notificationRoutes(router);
     salesRoutes(router);
     uiSettingsRoutes(router);
+    walletRoutes(router);
+    adminRoutes(router);
   }
   router.bindPlanned();
   api.get('/health', (c) => c.json({ success: true, message: 'ok' }));

@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003-login-failures';
 import * as m0004 from './migrations/0004-idempotency-files';
 import * as m0005 from './migrations/0005-login-throttle';
 import * as m0006 from './migrations/0006-kept-totals';
+import * as m0007 from './migrations/0007-wallet-ledger';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-idempotency-files': m0004,
   '0005-login-throttle': m0005,
   '0006-kept-totals': m0006,
+  '0007-wallet-ledger': m0007,
 };
 
 /** The migrations' names in the order they apply. */

@@ -132,6 +132,36 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['user_id', 'notifications', 'unread_notifications', 'activity'],
     [],
   ),
+  ledger_accounts: table<Database['ledger_accounts']>()(
+    ['id', 'account_key', 'kind', 'owner_id', 'currency', 'allow_negative', 'balance', 'created_at'],
+    ['owner_id'],
+  ),
+  ledger_entries: table<Database['ledger_entries']>()(['id', 'kind', 'reference', 'description', 'created_at'], []),
+  ledger_lines: table<Database['ledger_lines']>()(
+    ['id', 'entry_id', 'account_id', 'currency', 'amount', 'balance_after', 'created_at'],
+    [],
+  ),
+  deposits: table<Database['deposits']>()(
+    [
+      'id',
+      'user_id',
+      'submitted_by',
+      'amount',
+      'currency',
+      'payment_transfer_by',
+      'notes',
+      'reference',
+      'proof_file_id',
+      'status',
+      'rejection_reason',
+      'decided_by',
+      'decided_at',
+      'ledger_entry_id',
+      'created_at',
+      'updated_at',
+    ],
+    ['notes', 'proof_file_id', 'rejection_reason', 'decided_by', 'decided_at', 'ledger_entry_id'],
+  ),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

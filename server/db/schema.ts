@@ -26,6 +26,10 @@ export interface Database {
   seller_order_totals: SellerOrderTotalTable;
   seller_event_totals: SellerEventTotalTable;
   user_feed_counts: UserFeedCountTable;
+  ledger_accounts: LedgerAccountTable;
+  ledger_entries: LedgerEntryTable;
+  ledger_lines: LedgerLineTable;
+  deposits: DepositTable;
 }
 
 export interface CurrencyTable {
@@ -248,4 +252,71 @@ export interface FileTable {
   sha256: string;
   original_name: string;
   created_at: string;
+}
+
+/**
+ * An account of the double-entry ledger (server/domain/ledger.ts): a user's SB Pay wallet in one currency
+ * (`wallet`), the platform's bank account in one currency (`platform_bank`)... Its balance changes only by
+ * the conditional updates of `postEntry`, in the transaction that writes the entry's lines.
+ */
+export interface LedgerAccountTable {
+  id: Generated<number>;
+  /** 'wallet:12:GBP', 'platform_bank:GBP': one account per key. */
+  account_key: string;
+  kind: string;
+  owner_id: number | null;
+  currency: string;
+  /** 1 for the platform's own accounts; 0 (a wallet): the balance never goes below zero. */
+  allow_negative: ColumnType<number, number | undefined, number>;
+  /** minor units of `currency`, the sum of the account's lines */
+  balance: ColumnType<number, number | undefined, number>;
+  created_at: string;
+}
+
+/** One posting: unique by (kind, reference), so a business event is posted once. */
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  /** 'deposit', 'purchase'... */
+  kind: string;
+  /** what it posts, e.g. the deposit's id */
+  reference: string;
+  description: string;
+  created_at: string;
+}
+
+/** A line of an entry: a signed amount on one account; an entry's lines sum to zero per currency. */
+export interface LedgerLineTable {
+  id: Generated<number>;
+  entry_id: number;
+  account_id: number;
+  currency: string;
+  amount: number;
+  /** the account's balance just after this line */
+  balance_after: number;
+  created_at: string;
+}
+
+export type DepositStatus = 'pending' | 'approved' | 'rejected';
+export type PaymentTransferBy = 'ONLINE' | 'CASH' | 'CHEQUE';
+
+/** A top-up request: pending until an admin approves it (the ledger credits the wallet) or rejects it. */
+export interface DepositTable {
+  id: Generated<number>;
+  /** the seller whose wallet it tops up (a team member's deposit is its seller's) */
+  user_id: number;
+  submitted_by: number;
+  amount: number;
+  currency: string;
+  payment_transfer_by: PaymentTransferBy;
+  notes: string | null;
+  /** the top-up reference of the wallet, as it was when the request was made */
+  reference: string;
+  proof_file_id: string | null;
+  status: DepositStatus;
+  rejection_reason: string | null;
+  decided_by: number | null;
+  decided_at: string | null;
+  ledger_entry_id: number | null;
+  created_at: string;
+  updated_at: string;
 }

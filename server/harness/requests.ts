@@ -47,11 +47,15 @@ export interface Built {
   curl: string;
 }
 
+const wellFormed = (s: string) =>
+  s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 /** The path with its parameters encoded in (a missing one left as `{name}`, which no route matches). */
 export function urlOf(attack: Attack): string {
   const path = attack.op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const v = attack.path?.[name];
-    return v === undefined ? `{${name}}` : encodeURIComponent(v);
+    // a lone surrogate (a naughty string) has no UTF-8 form: a URL carries U+FFFD in its place, as a browser sends
+    return v === undefined ? `{${name}}` : encodeURIComponent(wellFormed(v));
   });
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(attack.query ?? {})) {

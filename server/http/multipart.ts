@@ -22,6 +22,8 @@ export interface StoredFile {
   sha256: string;
   /** The name the client gave, cleaned of paths and control characters (shown back, never used on disk). */
   originalName: string;
+  /** The name exactly as the client sent it (paths and control characters included), for calls that refuse them. */
+  clientName: string;
 }
 
 export interface ReceivedBody {
@@ -118,6 +120,8 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
   const stream = request.body ? Readable.fromWeb(request.body as never) : Readable.from([]);
   const parser = busboy({
     headers: { 'content-type': contentType },
+    // the name as sent: cleanFileName makes originalName of it, and a call may refuse a name with a path
+    preservePath: true,
     limits: {
       fileSize: largest + 1,
       files: totalFiles,
@@ -184,6 +188,7 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
         mime: '',
         sha256: '',
         originalName: cleanFileName(info.filename),
+        clientName: info.filename ?? '',
       };
       list.push(stored);
       written.push(stored);

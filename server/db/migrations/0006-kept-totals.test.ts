@@ -139,7 +139,8 @@ describe('migration 0006 on a database that has orders', () => {
       .values([1, 2, 3].map((i) => ({ user_id: ids.seller, type: 'logged_in', description: 'd', created_at: at(i) })))
       .execute();
 
-    expect(await migrateToLatest(d.db)).toEqual(['0006-kept-totals']);
+    // 0006 and whatever came after it
+    expect(await migrateToLatest(d.db)).toEqual(MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf('0006-kept-totals')));
   });
   afterAll(async () => {
     await d?.close();

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
+import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
 import { CITIES, COUNTRIES } from './geo-data';
 
 export const DEMO_PASSWORD = 'Demo1234!';
@@ -121,6 +122,9 @@ async function applyOnce(db: Db, clock: Clock, name: string, fill: (trx: Db) => 
 const DEMO_SALES_FIXTURE = 'demo-sales-v1';
 /** The second seller's few sales, notifications and activity (applied after the demo events exist). */
 const RIVAL_SALES_FIXTURE = 'rival-sales-v1';
+/** The demo wallets: approved, rejected and pending deposits of the seller and of the rival. */
+const SELLER_WALLET_FIXTURE = 'seller-wallet-v1';
+const RIVAL_WALLET_FIXTURE = 'rival-wallet-v1';
 
 /**
  * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, the demo
@@ -236,5 +240,15 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     await seedDemoNotifications(trx, clock, rival, orders, { notifications: 8, activity: 6, seed: 3 });
   });
   if (rivalApplied) appliedFixtures.push(RIVAL_SALES_FIXTURE);
+  // each account's wallet history in its own transaction (deposits, their decisions, the ledger's entries)
+  const admin = await idOf('admin@demo.test');
+  for (const [fixture, id, deposits] of [
+    [SELLER_WALLET_FIXTURE, seller, DEMO_WALLETS.seller],
+    [RIVAL_WALLET_FIXTURE, rival, DEMO_WALLETS.rival],
+  ] as const) {
+    if (await applyOnce(db, clock, fixture, (trx) => seedDemoWallet(trx, clock, id, admin, deposits))) {
+      appliedFixtures.push(fixture);
+    }
+  }
   return { createdUsers, appliedFixtures };
 }

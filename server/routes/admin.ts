@@ -1,0 +1,83 @@
+import type { Router } from '../contract/router';
+import { metaOf } from '../domain/paging';
+import { adminDepositPage, decideDeposit, depositProof } from '../domain/wallet';
+
+const NOT_FOUND = { status: 404, body: { success: false, message: 'Deposit request not found.' } } as const;
+
+/**
+ * The back office's deposit queue (x-role admin): list, read a proof, approve, reject with a reason. A decision is
+ * exactly once by nature (see decideDeposit): a replay, a second click or a second admin answers the decided
+ * request again and changes nothing; the opposite decision answers 409.
+ */
+export function adminRoutes({ route }: Router) {
+  route('/admin/deposits', 'get', async ({ query }, { db }) => {
+    const perPage = query.per_page ?? 20;
+    const page = query.page ?? 1;
+    const { rows, total } = await adminDepositPage(db, query.status ?? 'pending', {
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    return {
+      status: 200,
+      body: {
+        success: true,
+        data: { deposit_list: rows, meta: metaOf({ page, perPage, limit: perPage, offset: 0 }, total) },
+      },
+    };
+  });
+
+  route('/admin/deposits/{id}/proof', 'get', async ({ params }, { db, dataDir }) => {
+    const proof = await depositProof(db, dataDir, params.id, null);
+    return proof === undefined
+      ? NOT_FOUND
+      : {
+          status: 200,
+          body: { success: true, ...(proof ? {} : { message: 'This deposit request has no proof.' }), data: proof },
+        };
+  });
+
+  route('/admin/deposits/{id}/approve', 'post', async ({ user, params }, { db, clock }) => {
+    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'approve' }, clock.now());
+    switch (outcome.kind) {
+      case 'not_found':
+        return NOT_FOUND;
+      case 'conflict':
+        return {
+          status: 409,
+          body: { success: false, message: 'This deposit request was rejected; it cannot be approved.' },
+        };
+      case 'already':
+        return { status: 200, body: { success: true, message: 'Deposit already approved.', data: outcome.deposit } };
+      case 'decided':
+        return { status: 200, body: { success: true, message: 'Deposit approved.', data: outcome.deposit } };
+    }
+  });
+
+  route('/admin/deposits/{id}/reject', 'post', async ({ user, params, body }, { db, clock }) => {
+    const reason = body.reason.trim();
+    if (!reason) {
+      return {
+        status: 422,
+        body: {
+          success: false,
+          message: 'Some fields are missing or invalid.',
+          errors: [{ path: '/body/reason', message: 'must not be blank' }],
+        },
+      };
+    }
+    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'reject', reason }, clock.now());
+    switch (outcome.kind) {
+      case 'not_found':
+        return NOT_FOUND;
+      case 'conflict':
+        return {
+          status: 409,
+          body: { success: false, message: 'This deposit request was approved; it cannot be rejected.' },
+        };
+      case 'already':
+        return { status: 200, body: { success: true, message: 'Deposit already rejected.', data: outcome.deposit } };
+      case 'decided':
+        return { status: 200, body: { success: true, message: 'Deposit rejected.', data: outcome.deposit } };
+    }
+  });
+}
