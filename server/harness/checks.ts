@@ -96,12 +96,19 @@ export interface Answered {
 export const SIZE_REFUSAL_FROM = 16 * 1024;
 
 /** Every rule an answer must keep, whatever the request; the list of what it breaks (empty when none). */
-export function checkAnswer(attack: Attack, answer: Answered, validators: Validators): string[] {
+export function checkAnswer(
+  attack: Attack,
+  answer: Answered,
+  validators: Validators,
+  /** strings earlier accepted requests sent: stored, they come back in lists (a deposit's notes), not leaks */
+  stored: Iterable<string> = [],
+): string[] {
   const problems: string[] = [];
   const { status, text } = answer;
   // a planned operation answers 501 by design until it is built; any other 5xx is a failure
   if (status >= 500 && !(status === 501 && attack.op.planned)) problems.push(`answered ${status} (a server error)`);
-  for (const leak of leaksIn(withoutEcho(text, sentStrings(attack)))) problems.push(`leaks ${leak}`);
+  const echoes = [...sentStrings(attack), ...[...stored].filter((x) => text.includes(x))];
+  for (const leak of leaksIn(withoutEcho(text, echoes))) problems.push(`leaks ${leak}`);
   if (!/^application\/json\b/i.test(answer.contentType))
     problems.push(`content-type is '${answer.contentType}', not JSON`);
   let body: unknown;

@@ -14,7 +14,7 @@ import {
   samples,
   validCases,
 } from './cases';
-import { checkAnswer } from './checks';
+import { checkAnswer, sentStrings } from './checks';
 import { type ContractModel, type Op, readContract } from './contract-model';
 import { loadPrincipal, mintToken, PRINCIPALS, type Principal, refusalFor, tokenAlive } from './principals';
 import { type Attack, buildRequest, type Expectation } from './requests';
@@ -158,6 +158,9 @@ export async function createHarness(
     return { ...attack, headers: { ...headers, ...Object.fromEntries(names.map((p) => [p.name, key])) } };
   };
 
+  /** What accepted requests sent: a later answer may show it back as stored data (not as a leak). */
+  const stored = new Set<string>();
+
   async function send(given: Attack) {
     const attack = withFreshKey(given);
     const built = buildRequest(attack, tokenOf);
@@ -188,7 +191,8 @@ export async function createHarness(
     const after = await snapshots.take();
     // an error nothing caught would have killed a real server process: give it a moment to surface
     await new Promise((resolve) => setImmediate(resolve));
-    const problems = checkAnswer(attack, { status, contentType, text, bodyBytes: sentBytes }, validators);
+    const problems = checkAnswer(attack, { status, contentType, text, bodyBytes: sentBytes }, validators, stored);
+    if (status < 300) for (const x of sentStrings(attack)) stored.add(x);
     for (const e of uncaught.splice(0))
       problems.push(`an uncaught exception during or just after it (a real server dies of it): ${e}`);
     if (status >= 400 && status < 500) {
