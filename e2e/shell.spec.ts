@@ -358,7 +358,13 @@ test.describe('the dashboard', () => {
     await expect(overview.getByText('Total sales')).toBeVisible();
     await expect(overview.getByText(/£/).first()).toBeVisible();
     await expect(page.getByRole('region', { name: 'Top selling events' }).getByRole('listitem').first()).toBeVisible();
-    await page.getByLabel('Currency').selectOption('EUR');
+    // the kit's dropdown; the choice is remembered for this user
+    await page.getByRole('combobox', { name: 'Currency' }).click();
+    await page.getByRole('listbox', { name: 'Currency' }).getByRole('option', { name: 'EUR' }).click();
+    await expect(overview.getByText(/€/).first()).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Currency' })).toHaveValue('EUR');
+    await expect(page.getByRole('heading', { name: 'Sales overview (EUR)' })).toBeVisible();
     await expect(overview.getByText(/€/).first()).toBeVisible();
   });
 

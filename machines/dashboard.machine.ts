@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, fromPromise, raise, setup } from 'xstate';
 import { api, type DataOf, unwrap } from '../openapi/client';
 import { type components, currencyCodeValues } from '../openapi/schema';
 
@@ -12,8 +12,23 @@ export type DashboardNotifications = DataOf<'/dashboard/notifications', 'get'>;
 export type TopSellingEvents = DataOf<'/dashboard/top-selling-events', 'get'>;
 export type DashboardActivity = DataOf<'/dashboard/activity', 'get'>;
 
+/** Where the chosen currency is kept between visits (local storage per user in the browser). */
+export interface CurrencyMemory {
+  read(): string | null;
+  write(currency: Currency): void;
+}
+
+export interface DashboardInput {
+  /** The user's own currency: the dashboard opens in it unless another was chosen before. */
+  currency?: Currency;
+  memory?: CurrencyMemory;
+}
+
+const isCurrency = (value: unknown): value is Currency => CURRENCIES.includes(value as Currency);
+
 export interface DashboardContext {
   currency: Currency;
+  memory: CurrencyMemory | null;
   overview: SalesOverview | null;
   awaiting: AwaitingDelivery | null;
   notifications: DashboardNotifications | null;
@@ -21,7 +36,11 @@ export interface DashboardContext {
   activity: DashboardActivity | null;
 }
 
-export type DashboardEvent = { type: 'currency.changed'; currency: Currency } | { type: 'widget.retried' };
+export type DashboardEvent =
+  | { type: 'currency.changed'; currency: Currency }
+  | { type: 'widget.retried' }
+  /** Raised once the chosen currency is set: the money widgets reload in it. */
+  | { type: 'currency.applied' };
 
 export const FAILED = 'Failed to fetch data';
 
@@ -49,18 +68,7 @@ function widget(id: string, key: keyof DashboardContext, currencyBound: boolean)
       ready: {},
       failed: { tags: ['error'], on: { 'widget.retried': 'loading' as const } },
     },
-    on: currencyBound
-      ? {
-          'currency.changed': {
-            target: '.loading' as const,
-            reenter: true,
-            actions: assign({
-              currency: ({ event }: { event: DashboardEvent }) =>
-                event.type === 'currency.changed' ? event.currency : 'GBP',
-            } as never),
-          },
-        }
-      : {},
+    on: currencyBound ? { 'currency.applied': { target: '.loading' as const, reenter: true } } : {},
   };
   // one shape for five regions: XState's config types cannot follow a factory, the model tests do
   return region as never;
@@ -68,14 +76,24 @@ function widget(id: string, key: keyof DashboardContext, currencyBound: boolean)
 
 /**
  * The dashboard: sales overview, awaiting delivery, notifications, top selling events and activity, loaded
- * side by side in the user's currency (GBP by default). Changing the currency reloads the money widgets.
+ * side by side in the currency chosen last time, else the user's own (GBP by default). Choosing another
+ * currency remembers it and reloads the money widgets.
  */
 export const dashboardMachine = setup({
   types: {
     context: {} as DashboardContext,
-    input: {} as { currency?: Currency },
+    input: {} as DashboardInput,
     events: {} as DashboardEvent,
     emitted: {} as { type: 'notify'; level: 'error'; message: string },
+  },
+  guards: {
+    isOtherCurrency: ({ context, event }) => event.type === 'currency.changed' && event.currency !== context.currency,
+  },
+  actions: {
+    chooseCurrency: assign({
+      currency: ({ context, event }) => (event.type === 'currency.changed' ? event.currency : context.currency),
+    }),
+    rememberCurrency: ({ context }) => context.memory?.write(context.currency),
   },
   actors: {
     loadOverview: fromPromise<SalesOverview, { currency: Currency }>(async ({ input }) =>
@@ -94,15 +112,26 @@ export const dashboardMachine = setup({
   },
 }).createMachine({
   id: 'dashboard',
-  context: ({ input }) => ({
-    currency: input.currency ?? 'GBP',
-    overview: null,
-    awaiting: null,
-    notifications: null,
-    topEvents: null,
-    activity: null,
-  }),
+  context: ({ input }) => {
+    // the currency chosen last time (read once, as the dashboard opens), else the user's own
+    const remembered = input.memory?.read();
+    return {
+      currency: isCurrency(remembered) ? remembered : (input.currency ?? 'GBP'),
+      memory: input.memory ?? null,
+      overview: null,
+      awaiting: null,
+      notifications: null,
+      topEvents: null,
+      activity: null,
+    };
+  },
   type: 'parallel',
+  on: {
+    'currency.changed': {
+      guard: 'isOtherCurrency',
+      actions: ['chooseCurrency', 'rememberCurrency', raise({ type: 'currency.applied' })],
+    },
+  },
   states: {
     overview: widget('loadOverview', 'overview', true),
     awaiting: widget('loadAwaiting', 'awaiting', true),

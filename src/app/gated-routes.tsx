@@ -65,7 +65,9 @@ export default function GatedRoutes() {
 /** No page has this address (the shell's h1 says 'Page not found'). */
 function NotFound() {
   return (
-    <section className={css({ bg: 'bg', borderRadius: 'lg', p: '8', maxWidth: '640px', display: 'grid', gap: '2' })}>
+    <section
+      className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '5', desktop: '8' }, display: 'grid', gap: '2' })}
+    >
       <p>
         There is no page at this address. <Link href={routes.dashboard.href({})}>Go to the dashboard</Link>
       </p>

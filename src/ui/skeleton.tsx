@@ -9,21 +9,35 @@ const bone = css({
   _motionReduce: { animation: 'none' },
 });
 
-/** A grey placeholder shaped like the content that is loading. Hidden from readers: wrap it in `Loading`. */
+const inlineBone = css({
+  display: 'inline-block',
+  verticalAlign: 'middle',
+  bg: 'bg.muted',
+  borderRadius: 'sm',
+  animation: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite',
+  _motionReduce: { animation: 'none' },
+});
+
+/**
+ * A grey placeholder shaped like the content that is loading. Hidden from readers: wrap it in `Loading`.
+ * `inline` makes it sit in a line of text, so that the line keeps the height the text will have.
+ */
 export function Skeleton({
   width = '100%',
   height = '16px',
   radius,
+  inline = false,
 }: {
   width?: string | number;
   height?: string | number;
   radius?: 'sm' | 'md' | 'pill';
+  inline?: boolean;
 }) {
   return (
     <span
       aria-hidden="true"
       data-skeleton=""
-      className={bone}
+      className={inline ? inlineBone : bone}
       style={{ width, height, borderRadius: radius ? `var(--radii-${radius})` : undefined }}
     />
   );

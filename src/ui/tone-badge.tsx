@@ -9,10 +9,11 @@ const tones: Record<Tone, string> = {
   neutral: css({ bg: 'bg.muted', color: 'ink.700' }),
 };
 
-/** A small coloured label: an activity's type, a 'New' tag. */
+/** A small coloured label: an activity's type, a 'New' tag. One line, cut with an ellipsis if it is too long. */
 export function ToneBadge({ tone, children }: { tone: Tone; children: ReactNode }) {
   return (
     <span
+      title={typeof children === 'string' ? children : undefined}
       className={cx(
         css({
           display: 'inline-block',
@@ -22,6 +23,10 @@ export function ToneBadge({ tone, children }: { tone: Tone; children: ReactNode 
           fontWeight: 'semibold',
           lineHeight: '18px',
           whiteSpace: 'nowrap',
+          maxWidth: '100%',
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          verticalAlign: 'middle',
         }),
         tones[tone],
       )}

@@ -39,9 +39,13 @@ export function Header() {
     >
       <div className={css({ display: 'grid', gap: '0.5', minWidth: 0 })}>
         {greeting ? (
-          <p className={css({ fontSize: 'sm', color: 'fg.muted', fontWeight: 'medium' })}>{greeting}</p>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted', fontWeight: 'medium', overflowWrap: 'anywhere' })}>
+            {greeting}
+          </p>
         ) : null}
-        <h1 className={css({ fontSize: { base: 'xl', desktop: '2xl' }, fontWeight: 'bold' })}>{title}</h1>
+        <h1 className={css({ fontSize: { base: 'xl', desktop: '2xl' }, fontWeight: 'bold', overflowWrap: 'anywhere' })}>
+          {title}
+        </h1>
       </div>
       <button
         type="button"
@@ -52,6 +56,7 @@ export function Header() {
         className={css({
           display: 'grid',
           placeItems: 'center',
+          flexShrink: 0,
           width: '40px',
           height: '40px',
           borderRadius: 'pill',

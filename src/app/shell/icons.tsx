@@ -14,6 +14,8 @@ function Icon({ children }: { children: ReactNode }) {
       strokeLinejoin="round"
       aria-hidden="true"
       focusable="false"
+      // a long label beside it wraps or is cut; the icon keeps its 20 px
+      style={{ flexShrink: 0 }}
     >
       {children}
     </svg>

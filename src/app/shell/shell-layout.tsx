@@ -135,7 +135,18 @@ function Frame({ children }: { children: ReactNode }) {
         style={{ '--menu-width': collapsed ? '60px' : '200px' } as React.CSSProperties}
       >
         <Header />
-        <main id="main" tabIndex={-1} className={css({ px: { base: '4', desktop: '6' }, pb: '8', outline: 'none' })}>
+        {/* the page takes the width of a wide screen (up to 1760 px); its paragraphs keep a reading measure */}
+        <main
+          id="main"
+          tabIndex={-1}
+          className={css({
+            px: { base: '4', desktop: '6' },
+            pb: '8',
+            outline: 'none',
+            maxWidth: '110rem',
+            '& p': { maxWidth: '75ch' },
+          })}
+        >
           {/* a page whose code does not arrive shows why, with Reload; the menu and the header keep working */}
           <LoadBoundary resetKey={location}>
             <Suspense fallback={<FullPageLoader />}>{children}</Suspense>
@@ -202,7 +213,7 @@ function PhoneDrawer() {
         })}
       >
         <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
-          <Logo />
+          <Logo onNavigate={close} />
           <button
             type="button"
             aria-label="Close menu"

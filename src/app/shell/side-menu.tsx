@@ -45,10 +45,17 @@ const itemClass = css({
   cursor: 'pointer',
   textDecoration: 'none',
   whiteSpace: 'nowrap',
+  minWidth: 0,
   _hover: { bg: 'bg.muted', color: 'fg' },
   '&[aria-current=page]': { bg: 'brand.50', color: 'brand.700', fontWeight: 'semibold' },
 });
 const collapsedItem = css({ justifyContent: 'center', px: '0' });
+/** An entry's label: one line, cut with an ellipsis when the 200 px menu (or the drawer) is too narrow for it. */
+const labelClass = css({ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' });
+
+function Label({ children }: { children: ReactNode }) {
+  return <span className={labelClass}>{children}</span>;
+}
 
 function Badge({ count, collapsed, label }: { count: number; collapsed: boolean; label: string }) {
   const text = badgeText(count, collapsed);
@@ -58,19 +65,21 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
       data-badge=""
       className={css({
         ml: collapsed ? '0' : 'auto',
+        flexShrink: 0,
         position: collapsed ? 'absolute' : 'static',
-        // collapsed, the badge sits on the item's top-right corner, clear of the icon
-        top: collapsed ? '-4px' : undefined,
-        right: collapsed ? '-8px' : undefined,
-        minWidth: '20px',
-        height: '18px',
+        // collapsed, the badge sits above the item's top-right corner: the icon (10 px down the 40 px item)
+        // stays clear even with '10+'
+        top: collapsed ? '-8px' : undefined,
+        right: collapsed ? '-6px' : undefined,
+        minWidth: collapsed ? '16px' : '20px',
+        height: collapsed ? '16px' : '18px',
         px: '1',
         borderRadius: 'pill',
         bg: 'danger',
         color: 'white',
-        fontSize: '11px',
+        fontSize: collapsed ? '10px' : '11px',
         fontWeight: 'bold',
-        lineHeight: '18px',
+        lineHeight: collapsed ? '16px' : '18px',
         textAlign: 'center',
       })}
     >
@@ -83,8 +92,11 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
   );
 }
 
-/** The logo: a link to /dashboard only once KYC is approved (status 1). */
-export function Logo({ collapsed = false }: { collapsed?: boolean }) {
+/**
+ * The logo: a link to /dashboard only once KYC is approved (status 1). `onNavigate` runs on a click (the phone
+ * drawer closes: on /dashboard itself the path does not change, so the route change would not close it).
+ */
+export function Logo({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
   const kycApproved = Session.useSelector((s) => selectKycStatus(s) === 1);
   const mark = (
     <>
@@ -110,7 +122,12 @@ export function Logo({ collapsed = false }: { collapsed?: boolean }) {
   );
   const box = css({ display: 'flex', alignItems: 'center', gap: '2', textDecoration: 'none', minHeight: '40px' });
   return kycApproved ? (
-    <Link href={routes.dashboard.href({})} className={box} aria-label="SB Portal, go to the dashboard">
+    <Link
+      href={routes.dashboard.href({})}
+      className={box}
+      aria-label="SB Portal, go to the dashboard"
+      onClick={onNavigate}
+    >
       {mark}
     </Link>
   ) : (
@@ -160,7 +177,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
               onClick={() => menu.send({ type: 'menu.toggled' })}
             >
               {collapsed ? icons.expand : icons.collapse}
-              {collapsed ? null : <span>Minimise</span>}
+              {collapsed ? null : <Label>Minimise</Label>}
             </button>
           </li>
         ) : null}
@@ -179,9 +196,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                       onClick={onNavigate}
                     >
                       {MENU_ICONS[entry.icon]}
-                      {collapsed ? null : (
-                        <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis' })}>{name}</span>
-                      )}
+                      {collapsed ? null : <Label>{name}</Label>}
                     </Link>
                   </li>
                 );
@@ -203,7 +218,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                       }}
                     >
                       {MENU_ICONS[entry.icon]}
-                      {collapsed ? null : <span>{entry.label}</span>}
+                      {collapsed ? null : <Label>{entry.label}</Label>}
                       <Badge count={unread} collapsed={collapsed} label="unread notifications" />
                     </button>
                   </li>
@@ -237,9 +252,11 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                       onClick={() => menu.send({ type: 'sales.toggled' })}
                     >
                       {MENU_ICONS[entry.icon]}
-                      <span>{entry.label}</span>
+                      <Label>{entry.label}</Label>
                       <span
                         className={css({
+                          display: 'inline-flex',
+                          flexShrink: 0,
                           ml: 'auto',
                           transition: 'transform 0.15s',
                           transform: salesOpen ? 'rotate(180deg)' : 'none',
@@ -251,7 +268,15 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                     {salesOpen ? (
                       <ul
                         id={`sales-list-${variant}`}
-                        className={css({ listStyle: 'none', p: 0, m: 0, pl: '8', display: 'grid', gap: '0.5' })}
+                        className={css({
+                          listStyle: 'none',
+                          p: 0,
+                          m: 0,
+                          pl: '3',
+                          display: 'grid',
+                          gridTemplateColumns: 'minmax(0, 1fr)',
+                          gap: '0.5',
+                        })}
                       >
                         {SALES_STATUSES.map(({ status, label }) => {
                           const to = href.sales(status);
@@ -260,13 +285,16 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                             <li key={status}>
                               <Link
                                 href={to}
-                                className={cx(itemClass, css({ minHeight: '34px' }))}
+                                className={cx(
+                                  itemClass,
+                                  css({ minHeight: '34px', px: '2', gap: '2', fontSize: '13px' }),
+                                )}
                                 aria-current={location === to ? 'page' : undefined}
                                 // the badges count orders in every currency; the dashboard says which one it counts
                                 title={count > 0 ? `${count} ${label} orders, all currencies` : undefined}
                                 onClick={onNavigate}
                               >
-                                <span>{label}</span>
+                                <Label>{label}</Label>
                                 <Badge
                                   count={count}
                                   collapsed={false}
@@ -292,7 +320,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                     onClick={onNavigate}
                   >
                     {MENU_ICONS[entry.icon]}
-                    {collapsed ? null : <span>{entry.label}</span>}
+                    {collapsed ? null : <Label>{entry.label}</Label>}
                   </Link>
                 </li>
               );
@@ -307,7 +335,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
           onClick={() => session.send({ type: 'logout.requested' })}
         >
           {icons.logout}
-          {collapsed ? null : <span>Logout</span>}
+          {collapsed ? null : <Label>Logout</Label>}
         </button>
       )}
     </nav>

@@ -8,7 +8,7 @@ export function AccessDenied() {
   return (
     <section
       role="alert"
-      className={css({ bg: 'bg', borderRadius: 'lg', p: '8', maxWidth: '640px', display: 'grid', gap: '2' })}
+      className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '5', desktop: '8' }, display: 'grid', gap: '2' })}
     >
       <h2 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>Access Denied</h2>
       <p className={css({ color: 'ink.700' })}>{ACCESS_DENIED_TEXT}</p>

@@ -5,27 +5,49 @@ import { Link } from 'wouter';
 import {
   CURRENCIES,
   type Currency,
+  type CurrencyMemory,
   type DashboardContext,
   dashboardMachine,
 } from '../../../machines/dashboard.machine';
 import { SALES_STATUSES } from '../../../machines/menu-counts.machine';
 import { notify } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
+import { useMenuCounts } from '../../app/shell/shell-actors';
 import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { href, paths } from '../../routes';
 import { Button } from '../../ui/button';
+import { Dropdown, type Option } from '../../ui/dropdown';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { ToneBadge } from '../../ui/tone-badge';
 
 const Dashboard = createActorContext(dashboardMachine);
 
+const CURRENCY_OPTIONS: Option<Currency>[] = CURRENCIES.map((c) => ({ label: c, value: c }));
+/** The most rows the 'Awaiting delivery' widget shows (the server's limit). */
+const AWAITING_ROWS = 10;
+/** The most rows the top events, notifications and activity widgets show. */
+const LATEST_ROWS = 5;
+
+/** The dashboard's currency, kept in local storage per user (cleared with the rest of it at logout). */
+export function localCurrencyMemory(userId: number): CurrencyMemory {
+  const key = `sb.dashboard-currency.${userId}`;
+  return {
+    read: () => globalThis.localStorage?.getItem(key) ?? null,
+    write: (currency) => globalThis.localStorage?.setItem(key, currency),
+  };
+}
+
 export default function DashboardPage() {
   const currency = Session.useSelector((s) => s.context.account?.currency);
+  const userId = Session.useSelector((s) => s.context.account?.id);
   const known = CURRENCIES.includes(currency as Currency) ? (currency as Currency) : 'GBP';
   return (
-    <Dashboard.Provider options={{ input: { currency: known } }}>
+    <Dashboard.Provider
+      key={userId}
+      options={{ input: { currency: known, memory: userId === undefined ? undefined : localCurrencyMemory(userId) } }}
+    >
       <DashboardGrid />
     </Dashboard.Provider>
   );
@@ -40,34 +62,27 @@ function DashboardGrid() {
   const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
     <div className={css({ display: 'grid', gap: '4' })}>
-      <div className={css({ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: '2' })}>
-        <label htmlFor="dashboard-currency" className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-          Currency
-        </label>
-        <select
-          id="dashboard-currency"
-          value={currency}
-          onChange={(e) => dashboard.send({ type: 'currency.changed', currency: e.target.value as Currency })}
-          className={css({
-            height: '36px',
-            px: '2',
-            borderRadius: 'md',
-            border: '1px solid {colors.border}',
-            bg: 'bg',
-          })}
-        >
-          {CURRENCIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+      <div className={css({ display: 'flex', justifyContent: 'flex-end' })}>
+        <div className={css({ width: '10rem' })}>
+          <Dropdown
+            label="Currency"
+            searchable={false}
+            options={CURRENCY_OPTIONS}
+            value={currency}
+            onChange={(value) => {
+              if (value) dashboard.send({ type: 'currency.changed', currency: value });
+            }}
+          />
+        </div>
       </div>
       <div
+        data-testid="dashboard-grid"
         className={css({
           display: 'grid',
           gap: '4',
-          gridTemplateColumns: { base: '1fr', desktop: 'repeat(2, minmax(0, 1fr))' },
+          // as many columns of at least 22rem as the width holds: one on a phone, two at 1280 px, four at 1920;
+          // minmax(0, ...) inside: a long word in a widget wraps inside it instead of widening the page
+          gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 22rem), 1fr))',
         })}
       >
         <SalesOverviewCard />
@@ -86,10 +101,13 @@ type Region = 'overview' | 'awaiting' | 'topEvents' | 'notifications' | 'activit
 function Card<K extends Region>({
   region,
   title,
+  skeleton,
   children,
 }: {
   region: K;
   title: string;
+  /** Placeholders with the size of what will show, so that nothing moves when it comes. */
+  skeleton: ReactNode;
   children: (data: NonNullable<DashboardContext[K]>) => ReactNode;
 }) {
   const dashboard = Dashboard.useActorRef();
@@ -124,25 +142,91 @@ function Card<K extends Region>({
           </Button>
         </div>
       ) : (
-        <Loading label={`Loading ${title.toLowerCase()}`}>
-          <Skeleton width="70%" height="14px" />
-          <Skeleton width="90%" height="14px" />
-          <Skeleton width="55%" height="14px" />
-        </Loading>
+        <Loading label={`Loading ${title.toLowerCase()}`}>{skeleton}</Loading>
       )}
     </section>
   );
 }
 const empty = css({ color: 'fg.muted', fontSize: 'sm' });
-const rowList = css({ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: '2' });
-const row = css({ display: 'flex', justifyContent: 'space-between', gap: '3', fontSize: 'sm', alignItems: 'baseline' });
+
+/**
+ * Placeholder rows shaped like the lists' rows: each line keeps the height of a line of their text (a bone
+ * sits in it like a word), so the list is as high loading as loaded.
+ */
+function SkeletonRows({ count, lines, side = true }: { count: number; lines: 1 | 2; side?: boolean }) {
+  return (
+    <ul aria-hidden="true" className={rowList}>
+      {Array.from({ length: count }, (_, i) => `row-${i}`).map((key, i) => (
+        <li key={key} className={row}>
+          <span className={css({ flex: 1, minWidth: 0 })}>
+            <span className={css({ display: 'block' })}>
+              <Skeleton inline width={`${60 + ((i * 17) % 30)}%`} height="0.85em" />
+            </span>
+            {lines === 2 ? (
+              <span className={css({ display: 'block' })}>
+                <Skeleton inline width="45%" height="0.75em" />
+              </span>
+            ) : null}
+          </span>
+          {side ? <Skeleton inline width="4.5rem" height="0.85em" /> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A line of text's height holding a bone: the link under a list. */
+function SkeletonLine({ width }: { width: string }) {
+  return (
+    <span aria-hidden="true" className={css({ display: 'block', fontSize: 'sm' })}>
+      <Skeleton inline width={width} height="0.85em" />
+    </span>
+  );
+}
+const rowList = css({
+  listStyle: 'none',
+  m: 0,
+  p: 0,
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  gap: '2',
+});
+const row = css({
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: '3',
+  fontSize: 'sm',
+  alignItems: 'baseline',
+  overflowWrap: 'anywhere',
+});
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
     <div className={css({ display: 'grid', gap: '0.5' })}>
       <dt className={css({ fontSize: 'xs', color: 'fg.muted' })}>{label}</dt>
-      <dd className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{value}</dd>
+      <dd className={figureValue}>{value}</dd>
     </div>
+  );
+}
+
+const figures = css({ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(9rem, 1fr))', gap: '3' });
+const figureValue = css({ fontSize: { base: 'lg', desktop: 'xl' }, fontWeight: 'bold', overflowWrap: 'anywhere' });
+
+function OverviewSkeleton() {
+  return (
+    <>
+      <div aria-hidden="true" className={figures}>
+        {['Total sales', 'Orders', 'Tickets sold'].map((label) => (
+          <div key={label} className={css({ display: 'grid', gap: '0.5' })}>
+            <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{label}</span>
+            <span className={figureValue}>
+              <Skeleton inline width="5rem" height="0.8em" />
+            </span>
+          </div>
+        ))}
+      </div>
+      <SkeletonRows count={SALES_STATUSES.length} lines={1} />
+    </>
   );
 }
 
@@ -150,10 +234,11 @@ function SalesOverviewCard() {
   // the figures count the orders of one currency (the menu's badges count every currency): say which
   const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
-    <Card region="overview" title={`Sales overview (${currency})`}>
+    <Card region="overview" title={`Sales overview (${currency})`} skeleton={<OverviewSkeleton />}>
       {(o) => (
         <>
-          <dl className={css({ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: '3' })}>
+          {/* as many figures to a line as fit at their full width: on a phone 'Total sales £16,830.00' takes a line */}
+          <dl className={figures}>
             <Figure label="Total sales" value={formatMoney({ minor: o.total_sales, currency: o.currency })} />
             <Figure label="Orders" value={String(o.orders)} />
             <Figure label="Tickets sold" value={String(o.tickets_sold)} />
@@ -181,10 +266,34 @@ function SalesOverviewCard() {
   );
 }
 
+/**
+ * How many rows 'Awaiting delivery' will show, for its skeleton (up to 10): the confirmed orders in this
+ * currency once the overview has them, else the menu's confirmed orders in every currency (at least as many),
+ * else the most it can show.
+ */
+function useExpectedAwaitingRows(): number {
+  const fromOverview = Dashboard.useSelector((s) =>
+    (s.value as Record<Region, string>).overview === 'ready'
+      ? s.context.overview?.statuses.find((x) => x.status === 'confirmed')?.orders
+      : undefined,
+  );
+  const fromMenu = useMenuCounts((s) =>
+    s?.matches({ sales: 'ready' }) ? (s.context.sales.find((x) => x.status === 'confirmed')?.orders ?? 0) : undefined,
+  );
+  const expected = fromOverview ?? fromMenu ?? AWAITING_ROWS;
+  return Math.min(AWAITING_ROWS, expected);
+}
+
+function AwaitingSkeleton() {
+  const rows = useExpectedAwaitingRows();
+  // no order: the empty text's one line
+  return rows === 0 ? <SkeletonLine width="60%" /> : <SkeletonRows count={rows} lines={2} />;
+}
+
 function AwaitingDeliveryCard() {
   const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
-    <Card region="awaiting" title={`Awaiting delivery (${currency})`}>
+    <Card region="awaiting" title={`Awaiting delivery (${currency})`} skeleton={<AwaitingSkeleton />}>
       {(a) =>
         a.orders.length === 0 ? (
           <p className={empty}>No orders are waiting for delivery.</p>
@@ -221,7 +330,7 @@ function AwaitingDeliveryCard() {
 function TopEventsCard() {
   const currency = Dashboard.useSelector((s) => s.context.currency);
   return (
-    <Card region="topEvents" title="Top selling events">
+    <Card region="topEvents" title="Top selling events" skeleton={<SkeletonRows count={LATEST_ROWS} lines={2} />}>
       {(t) =>
         t.events.length === 0 ? (
           <p className={empty}>No tickets sold yet.</p>
@@ -262,7 +371,16 @@ function DatedRow({ date, children }: { date: string; children: ReactNode }) {
 
 function NotificationsCard() {
   return (
-    <Card region="notifications" title="Notifications">
+    <Card
+      region="notifications"
+      title="Notifications"
+      skeleton={
+        <>
+          <SkeletonRows count={LATEST_ROWS} lines={2} />
+          <SkeletonLine width="55%" />
+        </>
+      }
+    >
       {(n) =>
         n.notification_list.length === 0 ? (
           <p className={empty}>No notifications found</p>
@@ -290,7 +408,7 @@ function NotificationsCard() {
 
 function ActivityCard() {
   return (
-    <Card region="activity" title="Activity">
+    <Card region="activity" title="Activity" skeleton={<SkeletonRows count={LATEST_ROWS} lines={1} />}>
       {(a) =>
         a.activity_list.length === 0 ? (
           <p className={empty}>No recent activity</p>

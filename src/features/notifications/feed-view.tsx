@@ -57,6 +57,9 @@ export function FeedTabs({ idPrefix }: { idPrefix: string }) {
             borderBottom: tab === t ? '2px solid {colors.accent}' : '2px solid transparent',
             mb: '-1px',
             cursor: 'pointer',
+            // 'Activity log 51' stays on one line on a phone
+            whiteSpace: 'nowrap',
+            flexShrink: 0,
           })}
         >
           {TAB_LABEL[t]}
@@ -99,7 +102,7 @@ function Row({ item }: { item: FeedItem }) {
           onClick={() => feed.send({ type: 'item.opened', key: item.id })}
           className={css({
             display: 'grid',
-            gridTemplateColumns: '12px 1fr',
+            gridTemplateColumns: '12px minmax(0, 1fr)',
             gap: '2',
             width: '100%',
             textAlign: 'left',
@@ -119,10 +122,11 @@ function Row({ item }: { item: FeedItem }) {
               bg: unread ? 'success' : 'transparent',
             })}
           />
-          <span className={css({ display: 'grid', gap: '1' })}>
+          <span className={css({ display: 'grid', gap: '1', minWidth: 0, overflowWrap: 'anywhere' })}>
             <span
               className={css({
                 display: 'flex',
+                flexWrap: 'wrap',
                 alignItems: 'center',
                 gap: '2',
                 fontWeight: 'semibold',
@@ -143,13 +147,15 @@ function Row({ item }: { item: FeedItem }) {
     <li
       className={css({
         display: 'grid',
+        gridTemplateColumns: 'minmax(0, 1fr)',
         gap: '1',
         py: '3',
         px: '1',
         borderBottom: '1px solid {colors.bg.muted}',
+        overflowWrap: 'anywhere',
       })}
     >
-      <span className={css({ justifySelf: 'start' })}>
+      <span className={css({ justifySelf: 'start', maxWidth: '100%', minWidth: 0 })}>
         <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge>
       </span>
       <span className={css({ fontSize: 'sm' })}>{item.description}</span>

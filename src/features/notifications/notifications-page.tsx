@@ -6,10 +6,7 @@ import { FeedList, FeedTabs } from './feed-view';
 export default function NotificationsPage() {
   return (
     <FeedProvider viewKey="notifications-page" tab="notifications">
-      <section
-        aria-label="Notifications and activity"
-        className={css({ bg: 'bg', borderRadius: 'lg', p: '4', maxWidth: '760px' })}
-      >
+      <section aria-label="Notifications and activity" className={css({ bg: 'bg', borderRadius: 'lg', p: '4' })}>
         <FeedTabs idPrefix="page" />
         <FeedList idPrefix="page" maxHeight="calc(100dvh - 220px)" />
       </section>

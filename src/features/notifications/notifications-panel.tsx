@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
 import { SideMenu } from '../../app/shell/shell-actors';
@@ -8,8 +8,46 @@ import { useEscapeKey } from '../../ui/use-escape-key';
 import { FeedProvider } from './feed-actor';
 import { FeedList, FeedTabs } from './feed-view';
 
+/** Room kept between the panel and the window's edges, and between the menu and the panel. */
+const MARGIN = 8;
+
 /**
- * The notifications panel: a popup beside the menu on desktop, a dropdown card under the top bar on phones.
+ * On a desktop, the panel opens beside the side menu level with its Notifications entry (moved up as much as
+ * it needs to fit the window); on a phone (the entry is in the closed drawer, not shown) it stays the card.
+ */
+function useAnchorTop(panel: RefObject<HTMLElement | null>): number | null {
+  const [top, setTop] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const place = () => {
+      const entry = [...document.querySelectorAll<HTMLElement>('[data-notifications-toggle]')].find(
+        (el) => el.getClientRects().length > 0,
+      );
+      const box = panel.current;
+      if (!entry || !box) {
+        setTop(null);
+        return;
+      }
+      const wanted = entry.getBoundingClientRect().top;
+      setTop(Math.max(MARGIN, Math.min(wanted, window.innerHeight - box.offsetHeight - MARGIN)));
+    };
+    place();
+    const resize = new ResizeObserver(place);
+    if (panel.current) resize.observe(panel.current);
+    window.addEventListener('resize', place);
+    // the side menu scrolls on a short window: the entry moves
+    document.addEventListener('scroll', place, true);
+    return () => {
+      resize.disconnect();
+      window.removeEventListener('resize', place);
+      document.removeEventListener('scroll', place, true);
+    };
+  }, [panel]);
+  return top;
+}
+
+/**
+ * The notifications panel: a popup beside the menu on desktop, next to its Notifications entry, and a
+ * dropdown card under the top bar on phones.
  * Escape or a click outside closes it; View all opens /notifications/home.
  */
 export default function NotificationsPanel() {
@@ -17,6 +55,7 @@ export default function NotificationsPanel() {
   const collapsed = SideMenu.useSelector((s) => s.matches({ width: 'collapsed' }));
   const [, navigate] = useLocation();
   const panel = useRef<HTMLDivElement>(null);
+  const anchorTop = useAnchorTop(panel);
 
   const close = () => menu.send({ type: 'notifications.closed' });
   useEscapeKey(true, close);
@@ -60,6 +99,7 @@ export default function NotificationsPanel() {
         right: { base: '2', desktop: 'auto' },
         width: { base: 'auto', desktop: '380px' },
       })}
+      style={anchorTop === null ? undefined : { top: anchorTop }}
     >
       <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
         <h2 className={css({ fontWeight: 'bold' })}>Notifications</h2>

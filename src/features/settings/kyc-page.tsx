@@ -1,4 +1,4 @@
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { useSearch } from 'wouter';
 import { Session } from '../../app/session';
 import { useKycGate } from '../../app/shell/shell-actors';
@@ -8,9 +8,15 @@ const box = css({
   bg: 'bg',
   borderRadius: 'lg',
   p: { base: '5', desktop: '8' },
-  maxWidth: '720px',
   display: 'grid',
   gap: '4',
+});
+/** Where the seller stands beside what they will need, once the width allows it. */
+const columns = css({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 24rem), 1fr))',
+  gap: { base: '4', desktop: '8' },
+  alignItems: 'start',
 });
 
 const REQUIRED = [
@@ -52,26 +58,31 @@ export default function KycPage() {
     );
   }
   return (
-    <section className={box}>
-      {status === 1 ? (
-        <p role="status" className={css({ color: 'success', fontWeight: 'semibold' })}>
-          Approved: your identity is verified.
-        </p>
-      ) : status === 2 ? (
-        <div role="status" className={css({ display: 'grid', gap: '1' })}>
-          <p className={css({ color: 'error', fontWeight: 'semibold' })}>Rejected: your documents were not accepted.</p>
-          {kyc?.rejection_reason ? <p>Reason: {kyc.rejection_reason}</p> : null}
-        </div>
-      ) : (
-        <p role="status" className={css({ fontWeight: 'semibold' })}>
-          Not submitted: you have not sent your documents yet.
-        </p>
-      )}
-      {status !== 1 && (userType === 'sellers' || handled) ? (
-        <p className={css({ color: 'fg.muted' })}>
-          You can use the portal once your identity is verified. An administrator reviews what you send.
-        </p>
-      ) : null}
+    <section className={cx(box, columns)}>
+      <div className={css({ display: 'grid', gap: '4' })}>
+        {status === 1 ? (
+          <p role="status" className={css({ color: 'success', fontWeight: 'semibold' })}>
+            Approved: your identity is verified.
+          </p>
+        ) : status === 2 ? (
+          <div role="status" className={css({ display: 'grid', gap: '1' })}>
+            <p className={css({ color: 'error', fontWeight: 'semibold' })}>
+              Rejected: your documents were not accepted.
+            </p>
+            {kyc?.rejection_reason ? <p>Reason: {kyc.rejection_reason}</p> : null}
+          </div>
+        ) : (
+          <p role="status" className={css({ fontWeight: 'semibold' })}>
+            Not submitted: you have not sent your documents yet.
+          </p>
+        )}
+        {status !== 1 && (userType === 'sellers' || handled) ? (
+          <p className={css({ color: 'fg.muted' })}>
+            You can use the portal once your identity is verified. An administrator reviews what you send.
+          </p>
+        ) : null}
+        {held ? logout : null}
+      </div>
       {status !== 1 ? (
         <div>
           <h3 className={css({ fontWeight: 'semibold', mb: '2' })}>What you will need</h3>
@@ -85,7 +96,6 @@ export default function KycPage() {
           </p>
         </div>
       ) : null}
-      {held ? logout : null}
     </section>
   );
 }

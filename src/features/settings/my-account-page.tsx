@@ -17,13 +17,20 @@ export default function MyAccountPage() {
   return (
     <section
       aria-label="Account details"
-      className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '5', desktop: '8' }, maxWidth: '720px' })}
+      className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '5', desktop: '8' } })}
     >
-      <dl className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', desktop: '160px 1fr' }, gap: '2' })}>
+      {/* the details side by side as the width allows: one column on a phone, all four on a wide screen */}
+      <dl
+        className={css({
+          display: 'grid',
+          gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 16rem), 1fr))',
+          gap: '5',
+        })}
+      >
         {rows.map(([term, value]) => (
-          <div key={term} className={css({ display: 'contents' })}>
-            <dt className={css({ color: 'fg.muted' })}>{term}</dt>
-            <dd className={css({ fontWeight: 'medium', mb: { base: '2', desktop: '0' } })}>{value}</dd>
+          <div key={term} className={css({ display: 'grid', gap: '1', minWidth: 0 })}>
+            <dt className={css({ color: 'fg.muted', fontSize: 'sm' })}>{term}</dt>
+            <dd className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{value}</dd>
           </div>
         ))}
       </dl>
