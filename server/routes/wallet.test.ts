@@ -54,12 +54,33 @@ describe('the SB Pay wallet', () => {
 
   beforeAll(async () => {
     s = await freshServer();
+    // a second back-office account (the demo has one), with the first's password hash
+    const first = await s.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'admin@demo.test')
+      .executeTakeFirstOrThrow();
+    const { id: _id, ...rest } = first;
+    const second = await s.db
+      .insertInto('users')
+      .values({ ...rest, email: 'admin2@demo.test', first_name: 'Otto', user_token: `${first.user_token}-2` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await s.db
+      .insertInto('user_permissions')
+      .values(
+        (await s.db.selectFrom('user_permissions').selectAll().where('user_id', '=', first.id).execute()).map((p) => ({
+          ...p,
+          user_id: second.id,
+        })),
+      )
+      .execute();
     [seller, rival, member, admin, admin2] = await Promise.all([
       s.loginAs('seller@demo.test'),
       s.loginAs('rival@demo.test'),
       s.loginAs('member@demo.test'),
       s.loginAs('admin@demo.test'),
-      s.loginAs('admin@demo.test'),
+      s.loginAs('admin2@demo.test'),
     ]);
     for (const u of await s.db.selectFrom('users').select(['id', 'email']).execute()) {
       ids[u.email.split('@')[0] as string] = u.id;
@@ -326,6 +347,12 @@ describe('the SB Pay wallet', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(answers.filter((a) => a.body.message === 'Deposit approved.')).toHaveLength(1);
     expect((await balanceOf(seller, 'EUR')).balance).toBe(before + 777);
+    const decided = await s.db
+      .selectFrom('deposits')
+      .select('decided_by')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect([ids.admin, ids.admin2]).toContain(decided.decided_by);
   });
 
   it('rejects with a reason the seller reads; a decided request cannot be decided the other way (409)', async () => {
