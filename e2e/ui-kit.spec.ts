@@ -162,6 +162,25 @@ test.describe('file field', () => {
     await expect(card.getByText('10.0 MB')).toBeVisible();
     await expect(card.getByText(/exceeds|Invalid/)).toHaveCount(0);
   });
+
+  test("an upload shows its progress as the uploader reports it: 'Uploading… 42%'", async ({ page }) => {
+    const card = demo(page, 'Deposit proof, uploading (advance it by hand)');
+    await expect(card.getByRole('progressbar')).toHaveCount(0);
+    await card.getByRole('button', { name: 'Start upload' }).click();
+    const bar = card.getByRole('progressbar', { name: 'Uploading deposit-proof.pdf' });
+    await expect(bar).toHaveAttribute('aria-valuenow', '0');
+    await card.getByRole('button', { name: 'Advance upload' }).click();
+    await expect(bar).toHaveAttribute('aria-valuenow', '42');
+    await expect(bar).toHaveAttribute('aria-valuetext', 'Uploading… 42%');
+    await expect(card.getByText('Uploading… 42%')).toBeVisible();
+    // while it uploads, the file cannot be removed
+    await expect(card.getByRole('button', { name: 'Remove deposit-proof.pdf' })).toBeDisabled();
+    await card.getByRole('button', { name: 'Advance upload' }).click();
+    await expect(bar).toHaveAttribute('aria-valuenow', '84');
+    await card.getByRole('button', { name: 'Advance upload' }).click();
+    await expect(card.getByRole('status').filter({ hasText: 'deposit-proof.pdf uploaded' })).toBeVisible();
+    await expect(card.getByRole('progressbar')).toHaveCount(0);
+  });
 });
 
 test.describe('numeric inputs', () => {

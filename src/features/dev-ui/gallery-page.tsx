@@ -1,6 +1,7 @@
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { DateRangeValue } from '../../../machines/date-range.machine';
+import { createUploader } from '../../../openapi/upload';
 import { DEPOSIT_PROOF_RULES } from '../../lib/file-rules';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits } from '../../lib/money';
@@ -16,7 +17,7 @@ import { Modal } from '../../ui/modal';
 import { CurrencyInput, DecimalInput, NumericInput } from '../../ui/numeric-input';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
-import { UploadProgress } from '../../ui/upload-progress';
+import { UploadProgress, useUploadProgress } from '../../ui/upload-progress';
 
 /** The gallery's dates are fixed so that people and the browser tests see the same calendar. */
 export const GALLERY_TODAY = '2026-11-18';
@@ -293,7 +294,92 @@ function FileFields() {
       <Demo title="Upload progress">
         <UploadProgress progress={80} label="Uploading report.csv" />
       </Demo>
+      <Demo title="Deposit proof, uploading (advance it by hand)">
+        <UploadDemo />
+      </Demo>
     </Section>
+  );
+}
+
+/**
+ * A stand-in for the browser's XMLHttpRequest under the real uploader (openapi/upload.ts): nothing is sent;
+ * `advance` reports upload progress as the browser would, and the last step answers 200.
+ */
+class HandDrivenRequest {
+  static latest: HandDrivenRequest | null = null;
+  static readonly TOTAL = 3_145_728;
+  readonly upload = new EventTarget();
+  private readonly events = new EventTarget();
+  status = 0;
+  responseText = '';
+  open() {}
+  setRequestHeader() {}
+  addEventListener(type: string, listener: EventListener) {
+    this.events.addEventListener(type, listener);
+  }
+  send() {
+    HandDrivenRequest.latest = this;
+  }
+  abort() {
+    this.events.dispatchEvent(new Event('abort'));
+  }
+  advance(fraction: number) {
+    const loaded = Math.round(fraction * HandDrivenRequest.TOTAL);
+    this.upload.dispatchEvent(
+      new ProgressEvent('progress', { lengthComputable: true, loaded, total: HandDrivenRequest.TOTAL }),
+    );
+    if (fraction >= 1) {
+      this.status = 200;
+      this.responseText = JSON.stringify({ success: true, data: {} });
+      this.events.dispatchEvent(new Event('load'));
+    }
+  }
+}
+
+const uploadByHand = createUploader({ XMLHttpRequest: HandDrivenRequest as unknown as typeof XMLHttpRequest });
+const DEMO_STEPS = [0.42, 0.84, 1];
+
+/** The deposit proof as the deposit form will upload it: the bar follows the uploader's onProgress. */
+function UploadDemo() {
+  const [proof, setProof] = useState<File | null>(() => sampleFile('deposit-proof.pdf', HandDrivenRequest.TOTAL));
+  const progress = useUploadProgress();
+  const [done, setDone] = useState(false);
+  const step = useRef(0);
+  const start = () => {
+    if (!proof) return;
+    const form = new FormData();
+    form.append('proof', proof);
+    step.current = 0;
+    setDone(false);
+    progress.start();
+    void uploadByHand('/api/upload-pop', form, { onProgress: progress.onProgress })
+      .then(() => setDone(true))
+      .finally(progress.finish);
+  };
+  const advance = () => {
+    HandDrivenRequest.latest?.advance(DEMO_STEPS[step.current] ?? 1);
+    step.current += 1;
+  };
+  const uploading = progress.percent !== null;
+  return (
+    <>
+      <FileField
+        label="Deposit proof (demo)"
+        rules={DEPOSIT_PROOF_RULES}
+        file={proof}
+        onFileChange={setProof}
+        progress={progress.percent}
+      />
+      <div className={css({ display: 'flex', gap: '2' })}>
+        <Button tone="secondary" onClick={start} disabled={uploading || !proof}>
+          Start upload
+        </Button>
+        <Button tone="secondary" onClick={advance} disabled={!uploading}>
+          Advance upload
+        </Button>
+      </div>
+      {done ? <p role="status">{proof?.name} uploaded</p> : null}
+    </>
   );
 }
 
