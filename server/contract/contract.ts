@@ -198,6 +198,29 @@ function uploadSpecOf(operationId: string, media: MediaObject): UploadSpec {
   return { files, fieldNames };
 }
 
+const DECIMAL = { integer: /^-?[0-9]+$/, number: /^-?[0-9]+(\.[0-9]+)?$/ } as const;
+
+/** The plain multipart fields declared integer or number (directly or by a components $ref) whose text is not decimal. */
+function decimalProblems(media: MediaObject, doc: Document, values: Record<string, unknown>): FieldError[] {
+  const props = ((media.schema ?? {}) as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+  const problems: FieldError[] = [];
+  for (const [name, declared] of Object.entries(props)) {
+    const ref = typeof declared.$ref === 'string' ? declared.$ref.replace('#/components/schemas/', '') : null;
+    const schemas = (doc.components?.schemas ?? {}) as Record<string, { type?: unknown }>;
+    const schema = (ref ? schemas[ref] : declared) as { type?: unknown } | undefined;
+    const type = schema?.type === 'integer' || schema?.type === 'number' ? schema.type : null;
+    const value = values[name];
+    if (!type || value === undefined) continue;
+    for (const text of [value].flat()) {
+      if (typeof text === 'string' && !DECIMAL[type].test(text)) {
+        problems.push({ path: `/body/${name}`, message: `must be ${type}` });
+        break;
+      }
+    }
+  }
+  return problems;
+}
+
 /** The multipart schema without its file fields: what the plain fields are validated against. */
 function fieldsSchemaOf(media: MediaObject, upload: UploadSpec): object {
   const schema = (media.schema ?? {}) as Record<string, unknown> & {
@@ -374,8 +397,12 @@ export function loadContract(file = CONTRACT_FILE): Contract {
           return v && !v(body) ? toFieldErrors('/body', v.errors) : [];
         },
         validateFields: (values) => {
+          // the text of a number field must be written in decimals: Ajv's coercion would take '0x10', '1e3' or
+          // ' 12 ' for 16, 1000 and 12 (JavaScript's reading), which no form sends for an amount
+          const written = upload && mediaObject ? decimalProblems(mediaObject, doc, values) : [];
           const v = fieldsValidator();
-          return v && !v(values) ? toFieldErrors('/body', v.errors) : [];
+          const errors = v && !v(values) ? toFieldErrors('/body', v.errors) : [];
+          return [...errors, ...written.filter((w) => !errors.some((e) => e.path === w.path))];
         },
         validateQuery: (query) => {
           const v = queryValidator();

@@ -273,6 +273,10 @@ describe('the SB Pay wallet', () => {
     ['huge', '1e300', 'must be <= 100000000'],
     ['not a number', 'ten pounds', 'must be integer'],
     ['fractional', '12.5', 'must be integer'],
+    ['hexadecimal', '0x10', 'must be integer'],
+    ['exponent', '1e3', 'must be integer'],
+    ['padded', ' 12 ', 'must be integer'],
+    ['empty', '', 'must be integer'],
   ])('refuses a %s amount with a 422 naming the field', async (_label, amount, message) => {
     const before = await counts();
     const res = await deposit(seller, { ...VALID, deposit_amount: amount });
