@@ -7,6 +7,7 @@ import {
   accountOf,
   auditLedger,
   InsufficientFunds,
+  payFromWallet,
   platformBankAccount,
   postEntry,
   UnbalancedEntry,
@@ -132,7 +133,7 @@ describe('the double-entry ledger', () => {
     expect(await auditLedger(db)).toEqual([]);
   });
 
-  it('keeps every invariant after any mix of deposits, approvals, rejections and replays (fast-check)', async () => {
+  it('keeps every invariant after any mix of deposits, approvals, rejections, purchases and replays (fast-check)', async () => {
     const step = fc.oneof(
       fc.record({
         op: fc.constant('submit' as const),
@@ -141,12 +142,43 @@ describe('the double-entry ledger', () => {
         currency: fc.constantFrom('GBP', 'EUR', 'USD', 'AED'),
       }),
       fc.record({ op: fc.constantFrom('approve' as const, 'reject' as const), pick: fc.nat() }),
+      fc.record({
+        op: fc.constant('purchase' as const),
+        who: fc.constantFrom('seller', 'rival'),
+        amount: fc.integer({ min: 1, max: 200_000_000 }),
+        currency: fc.constantFrom('GBP', 'EUR', 'USD', 'AED'),
+        // a booking paid again (a double click) reuses its reference
+        again: fc.boolean(),
+      }),
     );
+    let booking = 0;
+    const seen = { paid: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         const made: number[] = [];
         for (const s of steps) {
-          if (s.op === 'submit') {
+          if (s.op === 'purchase') {
+            const who = ids[s.who] as number;
+            const held = (await walletBalances(db, who)).get(s.currency) ?? 0;
+            const reference = `booking-${s.again && booking > 0 ? booking : ++booking}`;
+            const paid = await inTransaction(db, (trx) =>
+              payFromWallet(
+                trx,
+                { userId: who, currency: s.currency, amount: s.amount, reference, description: 'x' },
+                NOW,
+              ),
+            ).catch((e: unknown) => e as Error);
+            const after = (await walletBalances(db, who)).get(s.currency) ?? 0;
+            if (paid instanceof InsufficientFunds) {
+              seen.refused += 1;
+              expect(after).toBe(held);
+            } else if (paid instanceof Error) throw paid;
+            else {
+              if (paid.posted) seen.paid += 1;
+              expect(after).toBe(paid.posted ? held - s.amount : held);
+            }
+            expect(after).toBeGreaterThanOrEqual(0);
+          } else if (s.op === 'submit') {
             const deposit = await inTransaction(db, (trx) =>
               submitDeposit(
                 trx,
@@ -177,8 +209,17 @@ describe('the double-entry ledger', () => {
           }
         }
         expect(await auditLedger(db)).toEqual([]);
-        // each wallet holds exactly its approved deposits
+        // each wallet's deposit lines are exactly its approved deposits; its balance, deposits less purchases
         for (const who of [seller(), rival()]) {
+          const lines = await db
+            .selectFrom('ledger_lines')
+            .innerJoin('ledger_accounts', 'ledger_accounts.id', 'ledger_lines.account_id')
+            .select(['ledger_lines.currency', (eb) => eb.fn.sum<number>('ledger_lines.amount').as('total')])
+            .where('ledger_accounts.owner_id', '=', who)
+            .groupBy('ledger_lines.currency')
+            .execute();
+          const balances = await walletBalances(db, who);
+          for (const l of lines) expect(balances.get(l.currency)).toBe(Number(l.total));
           const approved = await db
             .selectFrom('deposits')
             .select(['currency', (eb) => eb.fn.sum<number>('amount').as('total')])
@@ -200,8 +241,11 @@ describe('the double-entry ledger', () => {
           expect(asMap(credited)).toEqual(asMap(approved));
         }
       }),
-      { numRuns: 15, seed: 10 },
+      { numRuns: 30, seed: 10 },
     );
+    // the mix did pay from wallets, and did find some too short
+    expect(seen.paid).toBeGreaterThan(0);
+    expect(seen.refused).toBeGreaterThan(0);
   }, 120_000);
 
   it('approves once when two connections approve the same deposit at the same moment', async () => {

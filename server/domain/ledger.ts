@@ -207,6 +207,42 @@ export async function postEntry(
   return { entryId: inserted.id, posted: true, lines: posted };
 }
 
+/** Where money paid from SB Pay for a purchase waits (the platform's, per currency) until the sale settles. */
+export const purchaseEscrowKey = (currency: string) => `purchase_escrow:${currency}`;
+export const purchaseEscrowAccount = (db: Db, currency: string, now: Date) =>
+  accountOf(
+    db,
+    { key: purchaseEscrowKey(currency), kind: 'purchase_escrow', ownerId: null, currency, allowNegative: true },
+    now,
+  );
+
+/**
+ * Pays `amount` from a user's SB Pay wallet into the purchase escrow, once per `reference` (a booking): the
+ * purchase flow's method 1. Throws `InsufficientFunds` when the wallet holds less (nothing is taken: the
+ * caller's transaction is undone); a second call with the same reference takes nothing more.
+ */
+export async function payFromWallet(
+  db: Db,
+  payment: { userId: number; currency: string; amount: number; reference: string; description: string },
+  now: Date,
+): Promise<Posting> {
+  const wallet = await walletAccount(db, payment.userId, payment.currency, now);
+  const escrow = await purchaseEscrowAccount(db, payment.currency, now);
+  return postEntry(
+    db,
+    {
+      kind: 'purchase',
+      reference: payment.reference,
+      description: payment.description,
+      lines: [
+        { accountId: wallet, currency: payment.currency, amount: -payment.amount },
+        { accountId: escrow, currency: payment.currency, amount: payment.amount },
+      ],
+    },
+    now,
+  );
+}
+
 /** A user's wallet balances, by currency (only the currencies it has an account in). */
 export async function walletBalances(db: Db, userId: number): Promise<Map<string, number>> {
   const rows = await db

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../db/transaction';
+import { InsufficientFunds, payFromWallet } from '../domain/ledger';
 import { topUpReference } from '../domain/wallet';
 import { freshServer } from '../test-support';
 
@@ -547,6 +549,51 @@ describe('the SB Pay wallet', () => {
       );
       expect(paged.body.data.meta.next_cursor).not.toBeNull();
     });
+  });
+
+  it('shows a purchase paid from SB Pay (the ledger issue 9 reuses) as a debit in the history, filtered by type', async () => {
+    type Line = { amount: number; balance_after: number; type: string; deposit_id: number | null; description: string };
+    const before = (await balanceOf(seller, 'GBP')).balance;
+    await inTransaction(s.db, (trx) =>
+      payFromWallet(
+        trx,
+        {
+          userId: ids.seller as number,
+          currency: 'GBP',
+          amount: 1500,
+          reference: 'booking-test-1',
+          description: 'Purchase SB-1',
+        },
+        s.clock.now(),
+      ),
+    );
+    const purchases = await get<{ transaction_list: Line[] }>('/lmt-pay/transaction-history?type=purchase', seller);
+    expect(purchases.body.data.transaction_list).toEqual([
+      expect.objectContaining({ type: 'purchase', amount: -1500, balance_after: before - 1500, deposit_id: null }),
+    ]);
+    expect((await balanceOf(seller, 'GBP')).balance).toBe(before - 1500);
+    const deposits = await get<{ transaction_list: Line[] }>(
+      '/lmt-pay/transaction-history?type=deposit&per_page=50',
+      seller,
+    );
+    expect(deposits.body.data.transaction_list.every((l) => l.type === 'deposit')).toBe(true);
+    // more than the balance: refused, nothing taken
+    await expect(
+      inTransaction(s.db, (trx) =>
+        payFromWallet(
+          trx,
+          {
+            userId: ids.seller as number,
+            currency: 'GBP',
+            amount: before,
+            reference: 'booking-test-2',
+            description: 'x',
+          },
+          s.clock.now(),
+        ),
+      ),
+    ).rejects.toThrow(InsufficientFunds);
+    expect((await balanceOf(seller, 'GBP')).balance).toBe(before - 1500);
   });
 
   describe('seller levels', () => {
