@@ -352,3 +352,33 @@ test.describe('a wide screen (1920 px)', () => {
     expect(panelBox?.x).toBeGreaterThanOrEqual(60);
   });
 });
+
+test.describe('loading does not move the dashboard (item 14)', () => {
+  actAs('seller');
+  for (const width of [375, 1280]) {
+    test(`at ${width} px the 'Awaiting delivery' skeleton is as high as the rows that replace it`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/dashboard/awaiting-delivery*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await openAs(page, 'seller');
+      const awaiting = page.getByRole('region', { name: /^Awaiting delivery/ });
+      const activity = page.getByRole('region', { name: 'Activity' });
+      // every other widget is in; only the awaiting list is still loading
+      await expect(page.locator('main section[aria-busy="true"]')).toHaveCount(1);
+      await expect(awaiting).toHaveAttribute('aria-busy', 'true');
+      const before = { awaiting: await awaiting.boundingBox(), activity: await activity.boundingBox() };
+      release();
+      await expect(awaiting.getByRole('listitem').first()).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+      const after = { awaiting: await awaiting.boundingBox(), activity: await activity.boundingBox() };
+      expect(Math.abs((after.awaiting?.height ?? 0) - (before.awaiting?.height ?? 0))).toBeLessThanOrEqual(2);
+      expect(Math.abs((after.activity?.y ?? 0) - (before.activity?.y ?? 0))).toBeLessThanOrEqual(2);
+    });
+  }
+});

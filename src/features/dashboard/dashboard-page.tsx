@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import { type ReactNode, useEffect } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { Link } from 'wouter';
 import {
   CURRENCIES,
@@ -142,12 +142,29 @@ function Card<K extends Region>({
           </Button>
         </div>
       ) : (
-        <Loading label={`Loading ${title.toLowerCase()}`}>{skeleton}</Loading>
+        <Loading label={`Loading ${title.toLowerCase()}`}>
+          {/* spaced like the card's content, which sits in the card's own grid */}
+          <div className={css({ display: 'grid', gap: '3' })}>{skeleton}</div>
+        </Loading>
       )}
     </section>
   );
 }
 const empty = css({ color: 'fg.muted', fontSize: 'sm' });
+// a widget's rows keep to one line per field (cut with an ellipsis, the whole text in its title): a row is as
+// high as its skeleton, whatever the names, so nothing moves when the widgets come in
+const nameLine = css({ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' });
+const metaLine = css({
+  display: 'block',
+  color: 'fg.muted',
+  fontSize: 'xs',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
+const medium = css({ fontWeight: 'medium' });
+const semibold = css({ fontWeight: 'semibold' });
+const rowText = css({ flex: 1, minWidth: 0 });
 
 /**
  * Placeholder rows shaped like the lists' rows: each line keeps the height of a line of their text (a bone
@@ -163,7 +180,7 @@ function SkeletonRows({ count, lines, side = true }: { count: number; lines: 1 |
               <Skeleton inline width={`${60 + ((i * 17) % 30)}%`} height="0.85em" />
             </span>
             {lines === 2 ? (
-              <span className={css({ display: 'block' })}>
+              <span className={css({ display: 'block', fontSize: 'xs' })}>
                 <Skeleton inline width="45%" height="0.75em" />
               </span>
             ) : null}
@@ -271,7 +288,7 @@ function SalesOverviewCard() {
  * currency once the overview has them, else the menu's confirmed orders in every currency (at least as many),
  * else the most it can show.
  */
-function useExpectedAwaitingRows(): number {
+function useExpectedAwaiting(): { rows: number; more: boolean } {
   const fromOverview = Dashboard.useSelector((s) =>
     (s.value as Record<Region, string>).overview === 'ready'
       ? s.context.overview?.statuses.find((x) => x.status === 'confirmed')?.orders
@@ -281,13 +298,19 @@ function useExpectedAwaitingRows(): number {
     s?.matches({ sales: 'ready' }) ? (s.context.sales.find((x) => x.status === 'confirmed')?.orders ?? 0) : undefined,
   );
   const expected = fromOverview ?? fromMenu ?? AWAITING_ROWS;
-  return Math.min(AWAITING_ROWS, expected);
+  return { rows: Math.min(AWAITING_ROWS, expected), more: expected > AWAITING_ROWS };
 }
 
 function AwaitingSkeleton() {
-  const rows = useExpectedAwaitingRows();
-  // no order: the empty text's one line
-  return rows === 0 ? <SkeletonLine width="60%" /> : <SkeletonRows count={rows} lines={2} />;
+  const { rows, more } = useExpectedAwaiting();
+  // no order: the empty text's one line; more than it shows: the 'See all' link's line too
+  if (rows === 0) return <SkeletonLine width="60%" />;
+  return (
+    <>
+      <SkeletonRows count={rows} lines={2} />
+      {more ? <SkeletonLine width="50%" /> : null}
+    </>
+  );
 }
 
 function AwaitingDeliveryCard() {
@@ -302,9 +325,11 @@ function AwaitingDeliveryCard() {
             <ul className={rowList}>
               {a.orders.map((o) => (
                 <li key={o.order_id} className={row}>
-                  <span className={css({ minWidth: 0 })}>
-                    <span className={css({ display: 'block', fontWeight: 'medium' })}>{o.event_name}</span>
-                    <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                  <span className={rowText}>
+                    <span className={cx(nameLine, medium)} title={o.event_name}>
+                      {o.event_name}
+                    </span>
+                    <span className={metaLine}>
                       {formatDate(o.event_date)} · {o.booking_no} · {o.quantity}{' '}
                       {o.quantity === 1 ? 'ticket' : 'tickets'}
                     </span>
@@ -338,9 +363,11 @@ function TopEventsCard() {
           <ol className={rowList}>
             {t.events.map((e) => (
               <li key={e.event_id} className={row}>
-                <span className={css({ minWidth: 0 })}>
-                  <span className={css({ display: 'block', fontWeight: 'medium' })}>{e.event_name}</span>
-                  <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
+                <span className={rowText}>
+                  <span className={cx(nameLine, medium)} title={e.event_name}>
+                    {e.event_name}
+                  </span>
+                  <span className={metaLine}>
                     {formatDate(e.event_date)} · {e.stadium_name}, {e.city_name}
                   </span>
                 </span>
@@ -363,7 +390,7 @@ function TopEventsCard() {
 function DatedRow({ date, children }: { date: string; children: ReactNode }) {
   return (
     <li className={row}>
-      <span className={css({ minWidth: 0 })}>{children}</span>
+      <span className={rowText}>{children}</span>
       <span className={css({ color: 'fg.muted', fontSize: 'xs', whiteSpace: 'nowrap' })}>{formatDate(date)}</span>
     </li>
   );
@@ -389,10 +416,12 @@ function NotificationsCard() {
             <ul className={rowList}>
               {n.notification_list.map((item) => (
                 <DatedRow key={item.id} date={item.created_at}>
-                  <span className={css({ display: 'block', fontWeight: item.viewed === 0 ? 'semibold' : 'normal' })}>
+                  <span className={cx(nameLine, item.viewed === 0 ? semibold : undefined)}>
                     {humanizeName(item.name)}
                   </span>
-                  <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{item.description}</span>
+                  <span className={metaLine} title={item.description}>
+                    {item.description}
+                  </span>
                 </DatedRow>
               ))}
             </ul>
@@ -416,7 +445,9 @@ function ActivityCard() {
           <ul className={rowList}>
             {a.activity_list.map((item) => (
               <DatedRow key={item.id} date={item.created_at}>
-                <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge> {item.description}
+                <span className={nameLine} title={item.description}>
+                  <ToneBadge tone={activityTone(item.type)}>{humanizeName(item.type)}</ToneBadge> {item.description}
+                </span>
               </DatedRow>
             ))}
           </ul>
