@@ -200,26 +200,42 @@ function uploadSpecOf(operationId: string, media: MediaObject): UploadSpec {
 
 const DECIMAL = { integer: /^-?[0-9]+$/, number: /^-?[0-9]+(\.[0-9]+)?$/ } as const;
 
-/** The plain multipart fields declared integer or number (directly or by a components $ref) whose text is not decimal. */
-function decimalProblems(media: MediaObject, doc: Document, values: Record<string, unknown>): FieldError[] {
-  const props = ((media.schema ?? {}) as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+/**
+ * The values of fields declared integer or number (directly, by a components $ref, or as the items of an array)
+ * whose text is not written in decimals: Ajv's coercion would take '0x10', '1e3' or ' 12 ' for 16, 1000 and 12
+ * (JavaScript's reading), which no form or link sends. For multipart fields and query and path parameters.
+ */
+function decimalProblems(
+  declared: ReadonlyArray<readonly [string, Record<string, unknown>]>,
+  doc: Document,
+  values: Record<string, unknown>,
+  base: string,
+): FieldError[] {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const resolve = (schema: Record<string, unknown> | undefined) =>
+    typeof schema?.$ref === 'string' ? schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
   const problems: FieldError[] = [];
-  for (const [name, declared] of Object.entries(props)) {
-    const ref = typeof declared.$ref === 'string' ? declared.$ref.replace('#/components/schemas/', '') : null;
-    const schemas = (doc.components?.schemas ?? {}) as Record<string, { type?: unknown }>;
-    const schema = (ref ? schemas[ref] : declared) as { type?: unknown } | undefined;
-    const type = schema?.type === 'integer' || schema?.type === 'number' ? schema.type : null;
+  for (const [name, schema] of declared) {
+    let resolved = resolve(schema);
+    if (resolved?.type === 'array') resolved = resolve(resolved.items as Record<string, unknown> | undefined);
+    const type = resolved?.type === 'integer' || resolved?.type === 'number' ? resolved.type : null;
     const value = values[name];
     if (!type || value === undefined) continue;
     for (const text of [value].flat()) {
       if (typeof text === 'string' && !DECIMAL[type].test(text)) {
-        problems.push({ path: `/body/${name}`, message: `must be ${type}` });
+        problems.push({ path: `${base}/${name}`, message: `must be ${type}` });
         break;
       }
     }
   }
   return problems;
 }
+
+/** Field errors with the decimal problems of fields the schema found nothing wrong with. */
+const withDecimal = (errors: FieldError[], written: FieldError[]) => [
+  ...errors,
+  ...written.filter((w) => !errors.some((e) => e.path === w.path)),
+];
 
 /** The multipart schema without its file fields: what the plain fields are validated against. */
 function fieldsSchemaOf(media: MediaObject, upload: UploadSpec): object {
@@ -316,6 +332,10 @@ export function loadContract(file = CONTRACT_FILE): Contract {
       const fieldsValidator = lazy(() =>
         upload && mediaObject ? fields.compile(inDocument(fieldsSchemaOf(mediaObject, upload))) : null,
       );
+      const declaredIn = (where: 'query' | 'path') =>
+        all.filter((p) => p.in === where).map((p) => [p.name, (p.schema ?? {}) as Record<string, unknown>] as const);
+      const queryDeclared = declaredIn('query');
+      const pathDeclared = declaredIn('path');
       const queryValidator = compileParams('query');
       const pathValidator = compileParams('path');
       const headerValidator = compileParams('header');
@@ -399,18 +419,21 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         validateFields: (values) => {
           // the text of a number field must be written in decimals: Ajv's coercion would take '0x10', '1e3' or
           // ' 12 ' for 16, 1000 and 12 (JavaScript's reading), which no form sends for an amount
-          const written = upload && mediaObject ? decimalProblems(mediaObject, doc, values) : [];
+          const props = ((mediaObject?.schema ?? {}) as { properties?: Record<string, Record<string, unknown>> })
+            .properties;
+          const written = upload ? decimalProblems(Object.entries(props ?? {}), doc, values, '/body') : [];
           const v = fieldsValidator();
-          const errors = v && !v(values) ? toFieldErrors('/body', v.errors) : [];
-          return [...errors, ...written.filter((w) => !errors.some((e) => e.path === w.path))];
+          return withDecimal(v && !v(values) ? toFieldErrors('/body', v.errors) : [], written);
         },
         validateQuery: (query) => {
           const v = queryValidator();
-          return v && !v(query) ? toFieldErrors('/query', v.errors) : [];
+          const written = decimalProblems(queryDeclared, doc, query, '/query');
+          return withDecimal(v && !v(query) ? toFieldErrors('/query', v.errors) : [], written);
         },
         validatePath: (p) => {
           const v = pathValidator();
-          return v && !v(p) ? toFieldErrors('/path', v.errors) : [];
+          const written = decimalProblems(pathDeclared, doc, p, '/path');
+          return withDecimal(v && !v(p) ? toFieldErrors('/path', v.errors) : [], written);
         },
         validateHeaders: (h) => {
           const v = headerValidator();

@@ -361,6 +361,11 @@ describe('notifications, activity and the menu count', () => {
       ['page=100001', '/query/page'],
       ['page=1.5', '/query/page'],
       ['page=', '/query/page'],
+      // written other than in decimals: JavaScript would read 2, 10, 2 and 16
+      ['page=0x2', '/query/page'],
+      ['page=1e1', '/query/page'],
+      ['page=%202%20', '/query/page'],
+      ['per_page=0x10', '/query/per_page'],
       ['per_page=0', '/query/per_page'],
       ['per_page=51', '/query/per_page'],
       ['per_page=ten', '/query/per_page'],

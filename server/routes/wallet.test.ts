@@ -410,6 +410,16 @@ describe('the SB Pay wallet', () => {
     expect((await get(`/lmt-pay/deposits/${id}`, rival)).status).toBe(404);
     expect((await get(`/lmt-pay/deposits/${id}/proof`, rival)).status).toBe(404);
     expect((await get(`/lmt-pay/deposits/${id}`, seller)).status).toBe(200);
+    // the same id written other than in decimals is not an id (JavaScript would read 0x.. and 1e.. as numbers)
+    for (const written of [`0x${id.toString(16)}`, `${id}e0`, `%20${id}`]) {
+      const odd = await get(`/lmt-pay/deposits/${written}`, seller);
+      expect(odd.status, written).toBe(422);
+      const { errors } = odd.body as { errors?: { path: string }[] };
+      expect(
+        errors?.map((e) => e.path),
+        written,
+      ).toEqual(['/path/deposit_id']);
+    }
     const read = await get<{ content_base64: string; name: string }>(`/admin/deposits/${id}/proof`, admin);
     expect(read.status).toBe(200);
     expect(Buffer.from(read.body.data.content_base64, 'base64').equals(PDF)).toBe(true);
