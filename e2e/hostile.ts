@@ -1,5 +1,5 @@
-// The e2e run's hostile data (written by e2e/server.ts before the server starts): long unbroken strings where
-// a layout has to cope with them. Kept apart from the server code so that the specs can read them.
+// The e2e run's own data (written by e2e/server.ts before the server starts): long unbroken strings where
+// a layout has to cope with them, and a team member held by its seller's KYC. Kept apart from the server code so that the specs can read them.
 
 /** A seller with every permission, KYC approved, whose own data is all long strings. */
 export const HOSTILE_ACCOUNT = {
@@ -14,3 +14,6 @@ export const LONG_WORD = `Unbreakable${'W'.repeat(289)}`;
 
 /** An event whose name is long, with a long unbroken word in it. */
 export const LONG_EVENT = `Borussia Mönchengladbach Reserves Under-23 Invitational ${'Q'.repeat(120)} vs Wolverhampton Wanderers Women`;
+
+/** A team member (every permission, its own KYC approved) of newseller@demo.test, whose KYC is not submitted. */
+export const HELD_MEMBER_EMAIL = 'heldmember@e2e.test';

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../server/db/migrate';
 import { DEMO_PASSWORD, PERMISSIONS, seed } from '../server/db/seed';
 import { recordOrder } from '../server/domain/sales';
 import { startServer } from '../server/main';
-import { HOSTILE_ACCOUNT, LONG_EVENT, LONG_WORD } from './hostile';
+import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT, LONG_EVENT, LONG_WORD } from './hostile';
 
 // The real server, on a database that exists only for this run, serving the e2e build.
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-portal-e2e-'));
@@ -22,6 +22,7 @@ try {
   await migrateToLatest(db);
   await seed(db, systemClock);
   await seedHostileData(db);
+  await seedHeldMember(db);
 } finally {
   await db.destroy();
 }
@@ -151,6 +152,43 @@ async function seedHostileData(database: Db) {
         { user_id: userId, type: 'logged_in', description: 'Logged in', created_at: iso(now - 120_000) },
         { user_id: userId, type: `listing_created_${'t'.repeat(60)}`, description: LONG_WORD, created_at: iso(now) },
       ])
+      .execute();
+  });
+}
+
+/**
+ * A team member of newseller@demo.test, whose KYC is not submitted: it inherits its seller's hold. Every
+ * permission its seller has, so that only the hold keeps it out.
+ */
+async function seedHeldMember(database: Db) {
+  const password_hash = await hashPassword(DEMO_PASSWORD);
+  await database.transaction().execute(async (trx) => {
+    const owner = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'newseller@demo.test')
+      .executeTakeFirstOrThrow();
+    const { id: userId } = await trx
+      .insertInto('users')
+      .values({
+        email: HELD_MEMBER_EMAIL,
+        password_hash,
+        first_name: 'Hal',
+        last_name: 'Held',
+        user_type: 'team_members',
+        kyc_status: 1,
+        kyc_rejection_reason: null,
+        team_owner_id: owner.id,
+        currency: 'GBP',
+        user_token: newUserToken(),
+        created_at: new Date().toISOString(),
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('user_permissions')
+      .values(PERMISSIONS.map((p) => ({ user_id: userId, permission_name: p.name, is_can_access: 1 })))
       .execute();
   });
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { HOSTILE_ACCOUNT } from './hostile';
+import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT } from './hostile';
 
 export const DEMO_PASSWORD = 'Demo1234!';
 
@@ -13,6 +13,7 @@ export const ACCOUNTS = {
   newseller: { email: 'newseller@demo.test', lands: 'Not submitted:' },
   rejected: { email: 'rejected@demo.test', lands: 'Rejected:' },
   longname: { email: HOSTILE_ACCOUNT.email, lands: `Welcome ${HOSTILE_ACCOUNT.firstName}` },
+  heldmember: { email: HELD_MEMBER_EMAIL, lands: "Your seller's identity verification (KYC) is not complete yet." },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 
