@@ -126,7 +126,8 @@ test.describe('a stored session', () => {
     const token = (await context.cookies()).find((c) => c.name === 'auth_token');
     if (!token) throw new Error('no auth_token cookie after login');
     await context.addCookies([{ ...token, value: 'revoked-or-tampered-token-value-000000000' }]);
-    await page.goto('/dashboard');
+    // the 401 may reload the page before its first load ends (the chunks load beside the profile calls)
+    await page.goto('/dashboard', { waitUntil: 'commit' });
     await expect(page).toHaveURL(/\/login/);
     await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
   });
