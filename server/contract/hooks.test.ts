@@ -508,7 +508,7 @@ describe('the NUL character', () => {
     const before = await noted('nul');
     const cases: [string, Promise<Response> | Response][] = [
       ['body', call('POST', '/t/transfer', { json: { note: 'nul\u0000' }, key: newKey() })],
-      ['body key', call('POST', '/t/transfer', { json: { note: 'nul', ['x\u0000']: 1 }, key: newKey() })],
+      ['body key', call('POST', '/t/transfer', { json: { note: 'nul', 'x\u0000': 1 }, key: newKey() })],
       ['query', call('GET', '/t/filter?status=pending%00')],
       [
         'multipart field',
