@@ -373,7 +373,7 @@ async function main() {
   const idem = await idempotentOps();
   console.info(
     `crash safety: ${rounds} rounds on ${engines.join(' and ')}, ${clients} clients, CRASH_SEED=${seed}; ` +
-      `writes: login, logout, update-notification${idem.length ? `, ${idem.map((o) => `${o.method} ${o.path}`).join(', ')} (x-idempotent)` : ' (no x-idempotent operation is built yet)'}`,
+      `writes: login, logout, update-notification${idem.length ? `, ${idem.map((o) => `${o.method} ${o.path}`).join(', ')} (x-idempotent)` : ' (no x-idempotent JSON operation without path parameters is built yet; multipart ones, like the deposit request, are not sent by this script)'}`,
   );
   let lostTotal = 0;
   const rows: string[] = [];
