@@ -1,15 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Insertable } from 'kysely';
 import { hashPassword } from '../server/auth/passwords';
 import { newUserToken } from '../server/auth/tokens';
 import { systemClock } from '../server/clock';
 import { type Db, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
+import type { Database } from '../server/db/schema';
 import { DEMO_PASSWORD, PERMISSIONS, seed } from '../server/db/seed';
 import { recordOrder } from '../server/domain/sales';
 import { startServer } from '../server/main';
 import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT, LONG_EVENT, LONG_WORD } from './hostile';
+
+/** The demo password's hash for the e2e run's own accounts, made once (each hash costs OWASP's scrypt). */
+let passwordHash: Promise<string> | undefined;
 
 // The real server, on a database that exists only for this run, serving the e2e build.
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-portal-e2e-'));
@@ -55,30 +60,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function seedHostileData(database: Db) {
   const now = Date.now();
   const iso = (ms: number) => new Date(ms).toISOString();
-  const password_hash = await hashPassword(DEMO_PASSWORD);
   await database.transaction().execute(async (trx) => {
-    const { id: userId } = await trx
-      .insertInto('users')
-      .values({
-        email: HOSTILE_ACCOUNT.email,
-        password_hash,
-        first_name: HOSTILE_ACCOUNT.firstName,
-        last_name: HOSTILE_ACCOUNT.lastName,
-        user_type: 'sellers',
-        kyc_status: 1,
-        kyc_rejection_reason: null,
-        team_owner_id: null,
-        currency: 'GBP',
-        user_token: newUserToken(),
-        created_at: iso(now),
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('user_permissions')
-      .values(PERMISSIONS.map((p) => ({ user_id: userId, permission_name: p.name, is_can_access: 1 })))
-      .execute();
+    const userId = await insertAccount(trx, {
+      email: HOSTILE_ACCOUNT.email,
+      first_name: HOSTILE_ACCOUNT.firstName,
+      last_name: HOSTILE_ACCOUNT.lastName,
+      user_type: 'sellers',
+      team_owner_id: null,
+      created_at: iso(now),
+    });
 
     const london = await trx
       .selectFrom('cities')
@@ -161,34 +151,50 @@ async function seedHostileData(database: Db) {
  * permission its seller has, so that only the hold keeps it out.
  */
 async function seedHeldMember(database: Db) {
-  const password_hash = await hashPassword(DEMO_PASSWORD);
   await database.transaction().execute(async (trx) => {
     const owner = await trx
       .selectFrom('users')
       .select('id')
       .where('email', '=', 'newseller@demo.test')
       .executeTakeFirstOrThrow();
-    const { id: userId } = await trx
-      .insertInto('users')
-      .values({
-        email: HELD_MEMBER_EMAIL,
-        password_hash,
-        first_name: 'Hal',
-        last_name: 'Held',
-        user_type: 'team_members',
-        kyc_status: 1,
-        kyc_rejection_reason: null,
-        team_owner_id: owner.id,
-        currency: 'GBP',
-        user_token: newUserToken(),
-        created_at: new Date().toISOString(),
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('user_permissions')
-      .values(PERMISSIONS.map((p) => ({ user_id: userId, permission_name: p.name, is_can_access: 1 })))
-      .execute();
+    await insertAccount(trx, {
+      email: HELD_MEMBER_EMAIL,
+      first_name: 'Hal',
+      last_name: 'Held',
+      user_type: 'team_members',
+      team_owner_id: owner.id,
+      created_at: new Date().toISOString(),
+    });
   });
+}
+
+/**
+ * An account of the e2e run: its own KYC approved, every permission, the demo password (hashed once per run).
+ */
+async function insertAccount(
+  trx: Db,
+  user: Pick<
+    Insertable<Database['users']>,
+    'email' | 'first_name' | 'last_name' | 'user_type' | 'team_owner_id' | 'created_at'
+  >,
+): Promise<number> {
+  passwordHash ??= hashPassword(DEMO_PASSWORD);
+  const { id } = await trx
+    .insertInto('users')
+    .values({
+      ...user,
+      password_hash: await passwordHash,
+      kyc_status: 1,
+      kyc_rejection_reason: null,
+      currency: 'GBP',
+      user_token: newUserToken(),
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('user_permissions')
+    .values(PERMISSIONS.map((p) => ({ user_id: id, permission_name: p.name, is_can_access: 1 })))
+    .execute();
+  return id;
 }

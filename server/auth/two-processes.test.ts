@@ -1,28 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock';
 import { migrateToLatest } from '../db/migrate';
 import { seed } from '../db/seed/index';
 import { type FreshDatabase, freshDatabase } from '../test-support';
-
-const CHILD = fileURLToPath(new URL('../testing/child-server.ts', import.meta.url));
-
-function startChild(target: string): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, DB_TARGET: target },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout?.on('data', (chunk) => {
-      out += String(chunk);
-      const port = /listening (\d+)/.exec(out)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.on('exit', (code) => reject(new Error(`the server process ended (${code}) before it listened`)));
-  });
-}
+import { startChildServer } from '../testing/spawn-server';
 
 /**
  * Several server processes on one database (behind a load balancer) must agree on shared state: the login
@@ -36,7 +18,7 @@ describe('two server processes on one database', () => {
     d = await freshDatabase();
     await migrateToLatest(d.db);
     await seed(d.db, systemClock);
-    servers.push(...(await Promise.all([startChild(d.target), startChild(d.target)])));
+    servers.push(...(await Promise.all([startChildServer(d.target), startChildServer(d.target)])));
   }, 120_000);
   afterAll(async () => {
     for (const { child } of servers) child.kill('SIGTERM');

@@ -1,27 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../db/seed/index';
 import { auditLedger } from '../domain/ledger';
 import { type FreshDatabase, freshSeededDatabase } from '../test-support';
-
-const CHILD = fileURLToPath(new URL('../testing/child-server.ts', import.meta.url));
-
-function startChild(target: string): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, DB_TARGET: target },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout?.on('data', (chunk) => {
-      out += String(chunk);
-      const port = /listening (\d+)/.exec(out)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    });
-    child.on('exit', (code) => reject(new Error(`the server process ended (${code}) before it listened`)));
-  });
-}
+import { startChildServer } from '../testing/spawn-server';
 
 /**
  * Two server processes on one database (behind a load balancer): admins clicking approve on both at the same
@@ -34,7 +16,7 @@ describe('deposit approval across two server processes', () => {
 
   beforeAll(async () => {
     d = await freshSeededDatabase();
-    servers.push(...(await Promise.all([startChild(d.target), startChild(d.target)])));
+    servers.push(...(await Promise.all([startChildServer(d.target), startChildServer(d.target)])));
   }, 120_000);
   afterAll(async () => {
     for (const { child } of servers) child.kill('SIGTERM');
