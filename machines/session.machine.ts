@@ -1,5 +1,5 @@
 import { type AnyActorLogic, type AnyActorRef, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { SESSION_TTL_MS, type StoredSession } from '../openapi/auth-cookies';
+import { isLiveSession, type StoredSession } from '../openapi/auth-cookies';
 import { ApiError, api, type DataOf, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
 import { kycGateMachine } from './kyc-gate.machine';
@@ -90,7 +90,7 @@ export const sessionMachine = setup({
   guards: {
     hasValidStoredSession: ({ context }) => {
       const stored = context.store.read();
-      return stored !== null && stored.issuedAt > context.now() - SESSION_TTL_MS && stored.issuedAt <= context.now();
+      return isLiveSession(stored, context.now());
     },
     isUnauthorized: ({ event }) => isUnauthorized(errorOf(event)),
   },

@@ -5,6 +5,10 @@
  */
 export const AUTH_COOKIES = ['auth_token', 'auth_token_validity', 'user_token'] as const;
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A stored session still counts: issued less than 24 hours ago, and not in the future. */
+export const isLiveSession = (stored: { issuedAt: number } | null, now: number): boolean =>
+  stored !== null && stored.issuedAt > now - SESSION_TTL_MS && stored.issuedAt <= now;
 export const SORT_CACHE_KEY = 'sb.sort-cache';
 
 export interface StoredSession {

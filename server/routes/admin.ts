@@ -1,6 +1,7 @@
 import type { Router } from '../contract/router';
 import { metaOf } from '../domain/paging';
-import { adminDepositPage, decideDeposit, depositProof } from '../domain/wallet';
+import { adminDepositPage, type DecisionOutcome, decideDeposit, depositProof } from '../domain/wallet';
+import { MESSAGES } from '../http/errors';
 
 const NOT_FOUND = { status: 404, body: { success: false, message: 'Deposit request not found.' } } as const;
 
@@ -37,20 +38,7 @@ export function adminRoutes({ route }: Router) {
   });
 
   route('/admin/deposits/{id}/approve', 'post', async ({ user, params }, { db, clock }) => {
-    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'approve' }, clock.now());
-    switch (outcome.kind) {
-      case 'not_found':
-        return NOT_FOUND;
-      case 'conflict':
-        return {
-          status: 409,
-          body: { success: false, message: 'This deposit request was rejected; it cannot be approved.' },
-        };
-      case 'already':
-        return { status: 200, body: { success: true, message: 'Deposit already approved.', data: outcome.deposit } };
-      case 'decided':
-        return { status: 200, body: { success: true, message: 'Deposit approved.', data: outcome.deposit } };
-    }
+    return answerDecision(await decideDeposit(db, params.id, user.id, { kind: 'approve' }, clock.now()), 'approved');
   });
 
   route('/admin/deposits/{id}/reject', 'post', async ({ user, params, body }, { db, clock }) => {
@@ -60,24 +48,35 @@ export function adminRoutes({ route }: Router) {
         status: 422,
         body: {
           success: false,
-          message: 'Some fields are missing or invalid.',
+          message: MESSAGES.validation,
           errors: [{ path: '/body/reason', message: 'must not be blank' }],
         },
       };
     }
-    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'reject', reason }, clock.now());
-    switch (outcome.kind) {
-      case 'not_found':
-        return NOT_FOUND;
-      case 'conflict':
-        return {
-          status: 409,
-          body: { success: false, message: 'This deposit request was approved; it cannot be rejected.' },
-        };
-      case 'already':
-        return { status: 200, body: { success: true, message: 'Deposit already rejected.', data: outcome.deposit } };
-      case 'decided':
-        return { status: 200, body: { success: true, message: 'Deposit rejected.', data: outcome.deposit } };
-    }
+    return answerDecision(
+      await decideDeposit(db, params.id, user.id, { kind: 'reject', reason }, clock.now()),
+      'rejected',
+    );
   });
+}
+
+/** The answer to an approval or a rejection: the request as decided, again for a replay, 409 for the other way. */
+function answerDecision(outcome: DecisionOutcome, done: 'approved' | 'rejected') {
+  const other = done === 'approved' ? 'rejected' : 'approved';
+  switch (outcome.kind) {
+    case 'not_found':
+      return NOT_FOUND;
+    case 'conflict':
+      return {
+        status: 409,
+        body: { success: false, message: `This deposit request was ${other}; it cannot be ${done}.` },
+      } as const;
+    case 'already':
+      return {
+        status: 200,
+        body: { success: true, message: `Deposit already ${done}.`, data: outcome.deposit },
+      } as const;
+    case 'decided':
+      return { status: 200, body: { success: true, message: `Deposit ${done}.`, data: outcome.deposit } } as const;
+  }
 }

@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
-import { cookieSessionStore } from '../../openapi/auth-cookies';
+import { cookieSessionStore, isLiveSession } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { documentTitle, href, paths, safeNext } from '../routes';
@@ -9,7 +9,7 @@ import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
-import { hasLiveSession, preloadRoute, shellModules } from './pages';
+import { preloadRoute, shellModules } from './pages';
 import { Session } from './session';
 
 const ShellLayout = lazy(shellModules.layout);
@@ -18,7 +18,7 @@ const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/galler
 
 // A page opened with a live session: its chunks load now, beside the profile calls, not after them.
 if (typeof window !== 'undefined' && window.location.pathname !== paths.login) {
-  if (hasLiveSession(cookieSessionStore.read())) preloadRoute(window.location.pathname);
+  if (isLiveSession(cookieSessionStore.read(), Date.now())) preloadRoute(window.location.pathname);
 }
 
 export function App() {

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import { SESSION_TTL_MS, type StoredSession } from '../../openapi/auth-cookies';
 import { matchPattern, type RouteKey, routes } from '../routes';
 
 /** The page of the routes whose page is not built yet (its title comes from the shell). */
@@ -43,9 +42,4 @@ export function preloadRoute(path: string) {
     (k) => matchPattern(routes[k].pattern, path) !== null,
   );
   if (key) void pageModules[key]().catch(ignore);
-}
-
-/** A stored session that the session machine will take (younger than 24 hours): the shell is coming. */
-export function hasLiveSession(stored: StoredSession | null, now = Date.now()): boolean {
-  return stored !== null && stored.issuedAt > now - SESSION_TTL_MS && stored.issuedAt <= now;
 }
