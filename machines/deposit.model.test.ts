@@ -53,6 +53,8 @@ const events = [
   { type: 'bank.retried' },
 ];
 
+const keyOf = (pending: { input: unknown } | undefined) => (pending?.input as { key?: string } | undefined)?.key;
+
 const complete = (c: DepositContext) =>
   c.values.deposit_amount !== null && c.values.currency !== null && c.values.payment_transfer_by !== null;
 
@@ -127,14 +129,14 @@ describe('deposit (top-up panel) statechart, model-based', () => {
     actor.send({ type: 'field.changed', field: 'deposit_amount', value: 5000 });
     actor.send({ type: 'field.changed', field: 'payment_transfer_by', value: 'CASH' });
     actor.send({ type: 'form.submitted' });
-    const first = (control.pending('submitDeposit')?.input as { key: string }).key;
+    const first = keyOf(control.pending('submitDeposit'));
     await control.settle({ type: 'xstate.error.actor.submitDeposit', error: new ApiError(0, 'offline') });
     actor.send({ type: 'form.submitted' });
-    expect((control.pending('submitDeposit')?.input as { key: string }).key).toBe(first);
+    expect(keyOf(control.pending('submitDeposit'))).toBe(first);
     await control.settle({ type: 'xstate.error.actor.submitDeposit', error: new ApiError(0, 'offline') });
     actor.send({ type: 'field.changed', field: 'deposit_amount', value: 6000 });
     actor.send({ type: 'form.submitted' });
-    expect((control.pending('submitDeposit')?.input as { key: string }).key).not.toBe(first);
+    expect(keyOf(control.pending('submitDeposit'))).not.toBe(first);
   });
 
   it("the server's 422 shows under its field", async () => {
