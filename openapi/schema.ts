@@ -1136,7 +1136,7 @@ export interface paths {
         };
         /**
          * The caller's address book
-         * @description Addresses (first_name, last_name, email, country_code, mobile_number, country_id, city_id, address, zip_code, address_type, primary_address). Also the purchase billing list; toast 'Failed to load address and payment details'.
+         * @description Addresses (first_name, last_name, email, country_code, mobile_number, country_id, city_id, address, zip_code, address_type, primary_address) of the seller the caller works for, the primary one (primary_address 1, at most one) first, then newest first. Also the purchase's billing list: the primary one is preselected. Every logged-in user may read its own (a buyer needs it without the settings permission). Toast 'Failed to load address and payment details'.
          */
         get: operations["getAddressBook"];
         put?: never;
@@ -1158,7 +1158,7 @@ export interface paths {
         put?: never;
         /**
          * Add an address
-         * @description Method not given in the spec (a write, so POST).
+         * @description Method not given in the spec (a write, so POST). The billing form's rules: first_name, last_name, email, address, country_id and zip_code required (non-empty), city_id optional (a city of that country). primary_address 1 makes it the primary address (the others lose it); the first address is primary whatever it says. An unknown country or city answers 422 on its field.
          */
         post: operations["addAddress"];
         delete?: never;
@@ -1575,8 +1575,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's linked cards
-         * @description Cards with id, brand, last4 (or stored details with recurringDetailReference, variant, number).
+         * The caller's linked (stored) cards
+         * @description The stored cards of the seller the caller works for (linked_cards.data): each with id, brand, last4, and the stored details variant (recurringDetailReference, variant, number) that method 3 pays with. Card numbers are never stored, only these.
          */
         get: operations["getLinkedCards"];
         put?: never;
@@ -1616,7 +1616,7 @@ export interface paths {
         };
         /**
          * Card payment configuration
-         * @description The card publishable key depends on currency (GBP one key, all others another).
+         * @description The card gateway the server uses and its publishable key for the currency: GBP one key (STRIPE_PUBLISHABLE_KEY_GBP), all other currencies another (STRIPE_PUBLISHABLE_KEY_OTHER). Without Stripe keys the gateway is 'sandbox' with publishable_key 'pk_sandbox' (load no Stripe.js; show the sandbox card form and confirm with confirmSandboxCard) and sandbox_test_cards lists the test cards. The stored-card gateway (method 3) is 'adyen' when its keys are set, 'sandbox' otherwise. Default card currency usd. Publishable keys are public, so every logged-in user may read this (a buyer needs it without lmt-pay).
          */
         get: operations["getPaymentConfig"];
         put?: never;
@@ -1916,7 +1916,7 @@ export interface paths {
         };
         /**
          * Search events to buy tickets for
-         * @description The spec writes "events search" with a space; we use events-search. Default currency GBP, lang en, page 1.
+         * @description The spec writes "events search" with a space; we use events-search. Upcoming events (today, UTC, or later) by name, team, competition, city and date range, soonest first, paged. Every filter is a case-insensitive part of the text it names. Each event says how many tickets other sellers offer and the lowest price in the chosen currency: the caller's own listings (those of the seller it works for) are never counted or offered. `recently_viewed` lists the caller's last 10 viewed events (addRecentlyViewed), newest first. Prices are converted from the listing's currency at the fixed demo rates named in PriceBreakdown. Defaults: currency GBP, lang en, page 1.
          */
         get: operations["searchTradeEvents"];
         put?: never;
@@ -1927,7 +1927,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/purchase/lmt-trade/events/{id}": {
+    "/purchase/lmt-trade/events/{match_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1935,8 +1935,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One event in the trade area
-         * @description The id is the match id. Defaults lang en, client_country IN.
+         * One event in the trade area, with the tickets other sellers offer
+         * @description The spec's events/{id}; the id is the match id. The event and a page of the tickets on sale for it, cheapest first by default: only listings with tickets available, never the caller's own (those of the seller it works for). Each ticket is the spec's purchase listing data with its price per ticket in the chosen currency. `quantity` keeps the listings whose split_list offers that many. An unknown match answers 404. Defaults: currency GBP, lang en, client_country IN, page 1.
          */
         get: operations["getTradeEvent"];
         put?: never;
@@ -1947,7 +1947,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/purchase/lmt-trade/tickets/{id}": {
+    "/purchase/lmt-trade/tickets/{sell_ticket_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1955,8 +1955,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Tickets on sale (trade area)
-         * @description Purchase listing data (sNo, matchId, quantity, split_list, match and seat fields). Defaults client_country IN, lang en.
+         * One listing's purchase data (the Confirm Purchase panel)
+         * @description The spec's tickets/{id}; the id is the sell ticket id (sNo). The purchase listing data (sNo, matchId, quantity available, split_list, match and seat fields) and the price breakdown for `quantity` (default: the first of split_list) paid by `payment_method` (default 1). The caller's own listing, a listing with nothing left, or an unknown one answers 404. Defaults client_country IN, lang en, currency GBP.
          */
         get: operations["getTradeTickets"];
         put?: never;
@@ -1967,7 +1967,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/purchase/lmt-trade/tickets-quantity-update/{id}": {
+    "/purchase/lmt-trade/tickets-quantity-update/{sell_ticket_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1978,7 +1978,7 @@ export interface paths {
         put?: never;
         /**
          * Recalculate the price for a quantity
-         * @description The id is the sell ticket id (sNo); body with currency and quantity; reads purchase.price_breakdown. Method not given (POST, it has a body).
+         * @description The id is the sell ticket id (sNo). Body with currency and quantity (and the payment method whose fee to include, 1 by default); reads purchase.price_breakdown. Method not given (POST, it has a body); it reads only, holds nothing. A quantity that is not in the listing's current split_list answers 422 on /body/quantity; the caller's own listing or an unknown one answers 404.
          */
         post: operations["recalculateTradePrice"];
         delete?: never;
@@ -1997,8 +1997,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a cart
-         * @description Query with currrency (spelled so), client_country IN, lang en, match_id, quantity, sell_ticket_id, payment_method; reads status, cart_id, message.
+         * Create a cart (hold the tickets for 15 minutes)
+         * @description Query with currrency (spelled so), client_country IN, lang en, match_id, quantity, sell_ticket_id, payment_method; reads status, cart_id, message. The cart holds `quantity` tickets of the listing for 15 minutes (HOLD_MINUTES): they are taken from the listing's available quantity at once, by one conditional update (`available >= quantity`), so two buyers can never hold the same ticket. When the hold ends without a confirmed booking the tickets return to the listing (on the next read that meets the cart, and by the housekeeping every minute). The quantity must be one of the listing's split_list (422 on /query/quantity); too few left for it answers 409 'Sorry, only {n} tickets are left.' (or 'These tickets are no longer available.'); the caller's own listing, an unknown one, or a match_id that is not the listing's answers 404. A replay with the same Idempotency-Key answers the same cart and holds nothing more.
          */
         post: operations["addToCart"];
         delete?: never;
@@ -2007,7 +2007,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/purchase/lmt-trade/inventory/buy/{id}": {
+    "/purchase/lmt-trade/inventory/buy/{sell_ticket_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2018,7 +2018,7 @@ export interface paths {
         put?: never;
         /**
          * Create a booking from a cart
-         * @description cart_id, lang, client_country IN, billing fields, payment_method; reads booking_no, booking_id, guest_data, status. Toast 'Booking failed'.
+         * @description The spec's inventory/buy/{id}; the id is the cart's sell ticket id (sNo). Body: cart_id, lang, client_country IN, payment_method, and the billing address: either `address_id` (one of the caller's address book) or the billing form's fields (first_name, last_name, email, address, country and postal_code required; dialing_code, mobile_no, city optional). With neither: 422 'Please add a billing address'. Reads booking_no, booking_id, guest_data, status (the spec's message.message is the envelope's `message`). The booking takes over the cart's hold (same `expires_at`: the 15 minutes run from the cart) by one conditional update, so a cart makes one booking; a cart already booked answers 409 with its booking_no, an expired one 409 'Your hold on these tickets has expired. Please start again.'. When the event needs guest details, guest_data.list has one entry per ticket with its required_fields: post them with updateAttendeesBulk before paying. Toast 'Booking failed'.
          */
         post: operations["createBooking"];
         delete?: never;
@@ -2037,8 +2037,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm a booking
-         * @description Method not given (a write, so POST). booking_id, payment_method, optionally the card result; reads result.booking_status (Success) and result.message. Toast 'Booking confirmation failed'.
+         * Confirm (pay) a booking by SB Pay (method 1) or by a card payment intent (method 2)
+         * @description Method not given (a write, so POST). Body booking_id, payment_method and, for method 2, the card result's payment_intent_id; reads result.booking_status (Success) and result.message.
+         *     Method 1 debits the SB Pay wallet (of the seller the caller works for) in the booking's currency through the double-entry ledger, in the same transaction as the confirmation: too little balance answers result.booking_status 'Failed', reason insufficient_funds, and nothing is charged (the booking stays pending, so the buyer can top up, retry or switch method while the hold lasts).
+         *     Method 2 never trusts the browser: the server retrieves the payment intent from its gateway and confirms only when it has succeeded, for this booking (metadata.booking_id), for the booking's method-2 total (total_with_payment_fee) and currency. An intent not yet succeeded answers Failed with reason payment_not_completed. A payment that arrives after the hold ended is refunded, not fulfilled: Failed, reason hold_expired, `refunded: true`.
+         *     A confirmed booking takes its tickets for good, records the seller's sale (status pending), notifies the seller and writes the buyer's activity, all in the same transaction. Confirming a confirmed booking again (another key) answers Success again and moves nothing. Guest details still missing answer 422 'submit all guest details'; another buyer's booking 404; a cancelled or expired one answers Failed with its reason. Use a new Idempotency-Key for each attempt the buyer makes, the same one when resending the same attempt. Toast 'Booking confirmation failed'.
          */
         post: operations["confirmBooking"];
         delete?: never;
@@ -2056,7 +2059,7 @@ export interface paths {
         };
         /**
          * Payment methods for a purchase
-         * @description Query with the currency; reads payment_methods (wallet amount and currencyIcons, linked_cards.data). Toast 'Failed to load address and payment details'.
+         * @description Query with the currency; reads payment_methods: the SB Pay wallet (its balance in that currency, in minor units, and the currency's symbol as currencyIcons), the stored cards (linked_cards.data, for method 3) and the three methods with their payment fee. Toast 'Failed to load address and payment details'.
          */
         get: operations["getTradePaymentMethods"];
         put?: never;
@@ -2076,11 +2079,51 @@ export interface paths {
         };
         /**
          * The caller's purchase history
-         * @description Fields not shown in the spec.
+         * @description The bookings of the seller the caller works for, newest first: pending, confirmed, and the failed, expired and cancelled ones with their reason (`status_reason`). A pending booking whose hold has ended is shown expired (and released). Filter by status or by booking_no (the purchase success page reads its booking so).
          */
         get: operations["getTradeHistory"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase/lmt-trade/bookings/{booking_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's bookings
+         * @description Path chosen by us. The booking as the purchase page shows it (seats, price breakdown, billing address, guests, payment, status and reason, hold expiry). Another buyer's booking, or an unknown one, answers 404.
+         */
+        get: operations["getTradeBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase/lmt-trade/bookings/{booking_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending booking (release its hold)
+         * @description Path chosen by us. The buyer gives up a booking that is not paid: it becomes cancelled ('Cancelled by the buyer') and its tickets return to the listing at once. Cancelling a cancelled booking again answers it as it is; a confirmed one answers 409. Another buyer's booking answers 404.
+         */
+        post: operations["cancelBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2095,8 +2138,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Tracking of the caller's purchases
-         * @description Fields not shown in the spec.
+         * The caller's purchase-funnel tracking
+         * @description Fields not shown in the spec; our design: the steps the caller's purchase flow recorded with addTradeTracking (search, event_viewed, checkout_opened, payment_started, payment_failed, purchase_completed...), newest first, paged.
          */
         get: operations["getTradeTracking"];
         put?: never;
@@ -2117,8 +2160,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add tracking to a purchase
-         * @description Method not given in the spec (a write, so POST).
+         * Record a step of the purchase flow
+         * @description Method not given in the spec (a write, so POST); fields not shown, our design: the step, and the match and booking it concerns when there is one. A booking of another buyer, or a match that does not exist, answers 404.
          */
         post: operations["addTradeTracking"];
         delete?: never;
@@ -2138,7 +2181,7 @@ export interface paths {
         put?: never;
         /**
          * Record a recently viewed event
-         * @description Method not given in the spec (a write, so POST).
+         * @description Method not given in the spec (a write, so POST). Marks the event viewed now by the caller (once per event: viewing it again moves it to the top) and answers the caller's recently viewed events (at most 10, newest first; searchTradeEvents shows the same list). An unknown match answers 404.
          */
         post: operations["addRecentlyViewed"];
         delete?: never;
@@ -2147,7 +2190,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/purchase/atendee-update-bulk/{id}": {
+    "/purchase/atendee-update-bulk/{booking_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2158,7 +2201,7 @@ export interface paths {
         put?: never;
         /**
          * Submit guest details for a booking
-         * @description Path spelled "atendee" as in the spec. The id is the booking_id; body with attendees. Toasts 'submit all guest details' and 'An error occurred while validating guest details'.
+         * @description Path spelled "atendee" as in the spec; the id is the booking_id. Body: attendees, one per guest (its attendee_number is the guest_data list's index), each a list of single field values ({field, value}). Every required field of every guest must be non-empty, otherwise 422 with message 'submit all guest details' and one error per missing field (/body/attendees/{i}/{field}). Rules: contact_email an email, date_of_birth a date (YYYY-MM-DD) no later than 31 December of the calendar year two years ago and not before 1900, gender male, female or other, country_of_residence a country name or ISO code. Fields the event does not ask for are ignored; additional_street_name is always optional. Sending them again replaces them, while the booking is pending. An expired or cancelled booking answers 409; another buyer's 404. Toasts 'submit all guest details' and 'An error occurred while validating guest details'.
          */
         post: operations["updateAttendeesBulk"];
         delete?: never;
@@ -2177,8 +2220,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pay a booking with a stored card
-         * @description booking_id, payment_method 3, recurringDetailReference; paid when result.status is 1. Toasts 'Payment failed: {reason}' and 'Payment processing failed'.
+         * Pay a booking with a stored card (method 3)
+         * @description booking_id, payment_method 3, recurringDetailReference (one of the caller's stored cards, from payment_methods.linked_cards.data); paid when result.status is 1. The stored-card gateway (Adyen when its keys are configured, the sandbox otherwise) is charged the booking's method-3 total (total_with_payment_fee) with the booking as its reference, so a replay never charges twice; on success the booking is confirmed as by confirmBooking (sale, notification, activity). A refusal answers result.status 0 with the reason ('Payment failed: {reason}') and the booking stays pending. A reference that is not one of the caller's cards answers 422 on /body/recurringDetailReference. Toasts 'Payment failed: {reason}' and 'Payment processing failed'.
          */
         post: operations["payWithSavedCard"];
         delete?: never;
@@ -2376,7 +2419,7 @@ export interface paths {
         };
         /**
          * Countries
-         * @description About 250 entries: id, name, short_name, dialing_code, phone_code (some dialing codes empty or zero).
+         * @description About 250 entries by name: id, name, short_name, dialing_code, phone_code (some dialing codes empty, some phone codes zero, as the spec says).
          */
         get: operations["listCountries"];
         put?: never;
@@ -2396,7 +2439,7 @@ export interface paths {
         };
         /**
          * Cities of a country
-         * @description Per country_id. Toast 'Failed to load cities'.
+         * @description The cities of country_id by name (an empty list for a country without cities or an unknown one). Toast 'Failed to load cities'.
          */
         get: operations["listCities"];
         put?: never;
@@ -2757,10 +2800,50 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a card payment intent for a booking
-         * @description Path chosen by us. Gateway 'stripe', amount in minor units (total times 100), currency, metadata order_id and booking_id; reads client_secret. Toast 'Failed to create payment intent'.
+         * Create a card payment intent for a booking (method 2)
+         * @description Path chosen by us. Gateway 'stripe', amount in minor units (the spec's total times 100: the booking's method-2 total_with_payment_fee, already in minor units), currency, metadata order_id (the booking_no) and booking_id; reads client_secret. The server checks the booking is the caller's (404), still pending and held (409), and that amount and currency are the booking's (422 on /body/amount or /body/currency), then asks the configured gateway: Stripe when STRIPE_SECRET_KEY is set (answer gateway 'stripe'), the sandbox otherwise (gateway 'sandbox'; confirm it with confirmSandboxCard). One intent per booking and amount: asking again answers the same intent (the gateway is called with an idempotency key of its own). Toast 'Failed to create payment intent'.
          */
         post: operations["createPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/sandbox/confirm-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a sandbox payment intent with a test card (the sandbox's stand-in for Stripe.js)
+         * @description Path chosen by us. Only while the sandbox gateway is in use (getPaymentConfig says gateway 'sandbox' and publishable_key 'pk_sandbox'); with Stripe configured it answers 409. The browser's sandbox card form sends the intent's client_secret and the card as typed; the answer has the shape of Stripe.js's confirmCardPayment: `payment_intent` (status succeeded on success) or `error` (code and message). Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined (card_declined, generic_decline); 4000 0000 0000 9995 has insufficient funds (card_declined, insufficient_funds); any other number that passes the Luhn check succeeds, one that does not answers incorrect_number. An expiry in the past answers expired_card, a CVC that is not 3 or 4 digits incorrect_cvc. A succeeded intent stays succeeded (asking again answers it). Another buyer's intent answers 404. Then call confirmBooking with payment_method 2 and the payment_intent_id.
+         */
+        post: operations["confirmSandboxCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's webhook (payment intents succeeded, failed, refunded)
+         * @description Path chosen by us; called by Stripe, not by the app (no bearer token). The body is Stripe's event JSON as sent, read raw (at most 64 KB) because its `Stripe-Signature` is verified over the exact bytes with STRIPE_WEBHOOK_SECRET (stripe.webhooks.constructEvent, 5 minutes' tolerance): a missing or wrong signature, or no secret configured, answers 401 and nothing is read. Events are deduplicated by their id: a repeated or late event answers 200 with `duplicate: true` and does nothing. payment_intent.succeeded confirms the booking of metadata.booking_id exactly as confirmBooking would (once: a booking confirmed already is left as it is), or refunds the payment when the hold has ended; payment_intent.payment_failed notes the failure's reason on the booking (which stays pending). Other event types are acknowledged and ignored.
+         */
+        post: operations["stripeWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3433,6 +3516,628 @@ export interface components {
                 seller_level: components["schemas"]["SellerLevelSummary"];
             };
         };
+        /**
+         * @description 1 SB Pay (the wallet), 2 card (new or saved, through a payment intent), 3 stored card by its recurring reference.
+         * @enum {integer}
+         */
+        PaymentMethodCode: 1 | 2 | 3;
+        /** @description The ticket type, 1 to 6, which picks its icon: 1 E-ticket, 2 Mobile ticket, 3 Paper ticket, 4 Members card, 5 PDF ticket, 6 Collection at the venue. */
+        TicketTypeId: number;
+        /**
+         * @description How a listing may be split: any quantity; pairs only (even quantities); all together (only everything that is left); any quantity that does not leave a single ticket behind.
+         * @enum {string}
+         */
+        SplitType: "any" | "pairs" | "all_together" | "avoid_single";
+        /**
+         * @description pending: made from a cart, holding its tickets until expires_at while guest details and payment are given; confirmed: paid, the tickets are the buyer's and the seller has a pending sale; failed: the hold ended after a payment failed (status_reason says why); expired: the hold ended unpaid, or a payment arrived after it ended and was refunded; cancelled: the buyer gave it up. Only pending holds tickets.
+         * @enum {string}
+         */
+        BookingStatus: "pending" | "confirmed" | "failed" | "expired" | "cancelled";
+        /**
+         * @description Why a payment did not confirm the booking (a code for the browser; `message` is the text to show).
+         * @enum {string}
+         */
+        PaymentFailureReason: "insufficient_funds" | "card_declined" | "payment_not_completed" | "amount_mismatch" | "hold_expired" | "booking_cancelled" | "booking_failed" | "unknown_card" | "gateway_error";
+        /**
+         * @description A guest detail an event may require (additional_street_name is never required).
+         * @enum {string}
+         */
+        GuestField: "first_name" | "last_name" | "contact_email" | "contact_phone" | "date_of_birth" | "passport_number" | "gender" | "country_of_residence" | "street_name" | "additional_street_name" | "province" | "city" | "zip";
+        /** @description purchase.price_breakdown. Every amount is an integer of minor units of `currency` (the browser shows it divided by 100 with two decimals, '0.00' for zero). Fee schedule (server/domain/purchase/pricing.ts): ticket_price is the listing's price per ticket converted from the listing's currency at fixed demo rates per 1 GBP (GBP 1, EUR 1.17, USD 1.27, AED 4.66; rounded half up to the minor unit); sub_total = ticket_price x ticket_quantity; service_fee = 10% of sub_total (SERVICE_FEE_BPS 1000); shipping_fee = 15.00 GBP (converted) per booking for the physical ticket types 3 and 4 (SHIPPING_FEE_GBP 1500), 0 otherwise; tax = 20% VAT on the service fee (TAX_ON_SERVICE_FEE_BPS 2000); grand_total = sub_total + service_fee + shipping_fee + tax; payment_fee by method on grand_total: 1 SB Pay 0 (SB Pay 0 bps), 2 card 2.5% (CARD_FEE_BPS 250), 3 stored card 1.5% (STORED_CARD_FEE_BPS 150); total_with_payment_fee = grand_total + payment_fee, which is the amount charged (the payment intent's amount, the wallet's debit). Each percentage is rounded half up to the minor unit. */
+        PriceBreakdown: {
+            currency: components["schemas"]["CurrencyCode"];
+            ticket_quantity: number;
+            ticket_price: components["schemas"]["MinorUnits"];
+            sub_total: components["schemas"]["MinorUnits"];
+            service_fee: components["schemas"]["MinorUnits"];
+            shipping_fee: components["schemas"]["MinorUnits"];
+            tax: components["schemas"]["MinorUnits"];
+            payment_method: components["schemas"]["PaymentMethodCode"];
+            payment_fee: components["schemas"]["MinorUnits"];
+            /** @description What is charged for this method. */
+            total_with_payment_fee: components["schemas"]["MinorUnits"];
+            /** @description The total before the payment method's fee. */
+            grand_total: components["schemas"]["MinorUnits"];
+        };
+        TradeEvent: {
+            match_id: number;
+            match_name: string;
+            home_team: string;
+            away_team: string;
+            /** @description The competition. */
+            tournament: string;
+            /** Format: date */
+            match_date: string;
+            /** @description 'HH:MM', local time of the stadium. */
+            match_time: string;
+            stadium_name: string;
+            city_name: string;
+            country_name: string;
+            /** @description Tickets other sellers offer for it now (never the caller's own). */
+            tickets_available: number;
+            listings_count: number;
+            /** @description The lowest price per ticket in `currency` (minor units); null when none is offered. */
+            min_price: number | null;
+            currency: components["schemas"]["CurrencyCode"];
+        };
+        /** @description The spec's purchase listing data, with the spec's spellings (sNo, matchId, Category, Ticket_type), and sell_ticket_id / match_id the same ids under the names the cart takes. `quantity` is what is available now; split_list the quantities one purchase may take (empty when none is left). */
+        PurchaseListing: {
+            /** @description The sell ticket id. */
+            sNo: number;
+            sell_ticket_id: number;
+            matchId: number;
+            match_id: number;
+            quantity: number;
+            split_type: components["schemas"]["SplitType"];
+            split_list: number[];
+            match_name: string;
+            /** Format: date */
+            match_date: string;
+            match_time: string;
+            stadium_name: string;
+            country_name: string;
+            city_name: string;
+            Category: string;
+            ticket_block: string;
+            row: string;
+            /** @description The ticket type's name. */
+            Ticket_type: string;
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            /** @description Per ticket, in `currency`. */
+            price: components["schemas"]["MinorUnits"];
+            currency: components["schemas"]["CurrencyCode"];
+        };
+        TradeEventSearchResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                events: components["schemas"]["TradeEvent"][];
+                recently_viewed: components["schemas"]["TradeEvent"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        TradeEventResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                event: components["schemas"]["TradeEvent"];
+                /** @description The guest details this event requires of each ticket's guest (empty when none). */
+                guest_fields: components["schemas"]["GuestField"][];
+                tickets: components["schemas"]["PurchaseListing"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        TradeTicketResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                listing: components["schemas"]["PurchaseListing"];
+                purchase: {
+                    price_breakdown: components["schemas"]["PriceBreakdown"];
+                };
+            };
+        };
+        RecalculatePriceRequest: {
+            currency?: components["schemas"]["CurrencyCode"];
+            quantity: number;
+            payment_method?: components["schemas"]["PaymentMethodCode"];
+            /** @enum {string} */
+            lang?: "en";
+            client_country?: string;
+        };
+        /**
+         * @description held (its tickets are held until expires_at), booked (a booking took it over), expired, released.
+         * @enum {string}
+         */
+        CartStatus: "held" | "booked" | "expired" | "released";
+        Cart: {
+            cart_id: number;
+            status: components["schemas"]["CartStatus"];
+            message: string;
+            sell_ticket_id: number;
+            match_id: number;
+            quantity: number;
+            currency: components["schemas"]["CurrencyCode"];
+            payment_method: components["schemas"]["PaymentMethodCode"];
+            /**
+             * Format: date-time
+             * @description When the 15-minute hold ends (HOLD_MINUTES after the cart was made).
+             */
+            expires_at: string;
+            hold_seconds_left: number;
+            price_breakdown: components["schemas"]["PriceBreakdown"];
+        };
+        CartResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Cart"];
+        };
+        BillingAddress: {
+            first_name: string;
+            last_name: string;
+            email: string;
+            dialing_code: string | null;
+            mobile_no: string | null;
+            /** @description The country id. */
+            country: number;
+            country_name: string;
+            /** @description The city id. */
+            city: number | null;
+            city_name: string | null;
+            address: string;
+            postal_code: string;
+        };
+        CreateBookingRequest: {
+            cart_id: components["schemas"]["Id"];
+            /** @enum {string} */
+            lang?: "en";
+            client_country?: string;
+            payment_method: components["schemas"]["PaymentMethodCode"];
+            /** @description One of the caller's addresses (getAddressBook) as the billing address; the fields below are then not read. */
+            address_id?: components["schemas"]["Id"];
+            first_name?: string;
+            last_name?: string;
+            /** @description Must be an email address when given. */
+            email?: string;
+            dialing_code?: string;
+            mobile_no?: string;
+            /** @description The country id (listCountries). */
+            country?: components["schemas"]["Id"];
+            /** @description The city id (listCities of that country); optional. */
+            city?: number | null;
+            address?: string;
+            postal_code?: string;
+        };
+        GuestDataEntry: {
+            /** @description The guest's number (the attendee_number to send), 1 to the booking's quantity. */
+            index: number;
+            required_fields: components["schemas"]["GuestField"][];
+        };
+        AttendeeFieldValue: {
+            field: components["schemas"]["GuestField"];
+            value: string;
+        };
+        Attendee: {
+            attendee_number: number;
+            fields: components["schemas"]["AttendeeFieldValue"][];
+        };
+        AttendeesRequest: {
+            /** @description The booking again (optional; must be the path's). */
+            booking_id?: components["schemas"]["Id"];
+            attendees: components["schemas"]["Attendee"][];
+        };
+        BookingPayment: {
+            payment_method: components["schemas"]["PaymentMethodCode"];
+            /** @enum {string} */
+            gateway: "sbpay" | "stripe" | "adyen" | "sandbox";
+            /** @enum {string} */
+            status: "succeeded" | "refunded";
+            /** @description The gateway's id of the payment (an intent, a PSP reference, the ledger entry for SB Pay). */
+            reference: string;
+            amount: components["schemas"]["MinorUnits"];
+            currency: components["schemas"]["CurrencyCode"];
+            refunded_amount: components["schemas"]["MinorUnits"];
+        };
+        Booking: {
+            booking_id: number;
+            /** @description 'BK' and 8 digits; the purchase success page's booking number. */
+            booking_no: string;
+            cart_id: number;
+            status: components["schemas"]["BookingStatus"];
+            /** @description Why a booking failed, expired or was cancelled; the last payment failure while pending. */
+            status_reason: string | null;
+            match_id: number;
+            sell_ticket_id: number;
+            match_name: string;
+            /** Format: date */
+            match_date: string;
+            match_time: string;
+            stadium_name: string;
+            city_name: string;
+            country_name: string;
+            Category: string;
+            ticket_block: string;
+            row: string;
+            Ticket_type: string;
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            quantity: number;
+            currency: components["schemas"]["CurrencyCode"];
+            payment_method: components["schemas"]["PaymentMethodCode"];
+            price_breakdown: components["schemas"]["PriceBreakdown"];
+            billing_address: components["schemas"]["BillingAddress"];
+            guest_data: {
+                /** @description One entry per ticket when the event requires guest details; empty otherwise. */
+                list: components["schemas"]["GuestDataEntry"][];
+            };
+            /** @description The guest details given so far. */
+            attendees: components["schemas"]["Attendee"][];
+            /**
+             * @description 1 when every required field of every guest is given (or none is required).
+             * @enum {integer}
+             */
+            guest_details_complete: 0 | 1;
+            /**
+             * Format: date-time
+             * @description When the hold ends (the cart's 15 minutes).
+             */
+            expires_at: string;
+            /** @description Seconds left on the hold while pending; 0 otherwise. */
+            hold_seconds_left: number;
+            payment: components["schemas"]["BookingPayment"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            confirmed_at: string | null;
+        };
+        BookingResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Booking"];
+        };
+        BookingHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                booking_list: components["schemas"]["Booking"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        ConfirmBookingRequest: {
+            booking_id: components["schemas"]["Id"];
+            /**
+             * @description 1 SB Pay, 2 card (method 3 pays through payWithSavedCard).
+             * @enum {integer}
+             */
+            payment_method: 1 | 2;
+            /** @description Method 2, the card result's payment intent id (required for it). */
+            payment_intent_id?: string;
+            /** @enum {string} */
+            lang?: "en";
+            client_country?: string;
+        };
+        PayWithSavedCardRequest: {
+            booking_id: components["schemas"]["Id"];
+            /** @constant */
+            payment_method: 3;
+            recurringDetailReference: string;
+        };
+        PaymentResult: {
+            /**
+             * @description 1 paid and confirmed (method 3 reads this), 0 not.
+             * @enum {integer}
+             */
+            status: 0 | 1;
+            /**
+             * @description Success when the booking is confirmed (methods 1 and 2 read this).
+             * @enum {string}
+             */
+            booking_status: "Success" | "Failed";
+            /** @description What to show ('Booking Confirmed Successfully', or why it failed). */
+            message: string;
+            reason: components["schemas"]["PaymentFailureReason"] | null;
+            /** @description True when a payment that arrived after the hold ended was refunded. */
+            refunded: boolean;
+            booking_id: number;
+            booking_no: string;
+        };
+        PaymentResultResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                result: components["schemas"]["PaymentResult"];
+                booking: components["schemas"]["Booking"];
+            };
+        };
+        LinkedCard: {
+            id: number;
+            /** @description visa, mastercard, amex... */
+            brand: string;
+            last4: string;
+            exp_month: number;
+            exp_year: number;
+            holder_name: string;
+            /** @description The stored card's reference at its gateway (method 3 sends it). */
+            recurringDetailReference: string;
+            /** @description The card's variant as Adyen names it (visa, mc, amex...). */
+            variant: string;
+            /** @description The masked number ('**** 4242'). */
+            number: string;
+            /** @enum {string} */
+            gateway: "adyen" | "sandbox";
+        };
+        LinkedCardsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                linked_cards: {
+                    data: components["schemas"]["LinkedCard"][];
+                };
+            };
+        };
+        PaymentMethodInfo: {
+            payment_method: components["schemas"]["PaymentMethodCode"];
+            /** @enum {string} */
+            name: "SB Pay" | "Card" | "Stored card";
+            /** @description The payment fee in basis points of grand_total (see PriceBreakdown). */
+            fee_bps: number;
+            /**
+             * @description 0 for stored cards when the caller has none.
+             * @enum {integer}
+             */
+            available: 0 | 1;
+        };
+        PaymentMethodsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                payment_methods: {
+                    wallet: {
+                        /** @description The SB Pay balance in `currency`. */
+                        amount: components["schemas"]["MinorUnits"];
+                        currency: components["schemas"]["CurrencyCode"];
+                        /** @description The currency's symbol ('£'). */
+                        currencyIcons: string;
+                    };
+                    linked_cards: {
+                        data: components["schemas"]["LinkedCard"][];
+                    };
+                    methods: components["schemas"]["PaymentMethodInfo"][];
+                };
+            };
+        };
+        CreatePaymentIntentRequest: {
+            /** @enum {string} */
+            gateway: "stripe";
+            /** @description Minor units; must be the booking's method-2 total_with_payment_fee. */
+            amount: number;
+            /**
+             * @description The booking's currency (either case, as Stripe writes it lower case).
+             * @enum {string}
+             */
+            currency: "GBP" | "EUR" | "USD" | "AED" | "gbp" | "eur" | "usd" | "aed";
+            metadata: {
+                /** @description The booking_no (must be the booking's when given). */
+                order_id?: string;
+                booking_id: components["schemas"]["Id"];
+            };
+        };
+        PaymentIntentResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                client_secret: string;
+                payment_intent_id: string;
+                /** @enum {string} */
+                gateway: "stripe" | "sandbox";
+                /** @description The key for the booking's currency ('pk_sandbox' for the sandbox). */
+                publishable_key: string;
+                amount: components["schemas"]["MinorUnits"];
+                /** @description Lower case, as Stripe writes it. */
+                currency: string;
+                /** @description The intent's status at the gateway (requires_payment_method, succeeded...). */
+                status: string;
+            };
+        };
+        SandboxConfirmCardRequest: {
+            client_secret: string;
+            /** @description As typed; spaces and dashes are ignored. */
+            card_number: string;
+            exp_month: number;
+            exp_year: number;
+            cvc: string;
+            postal_code?: string;
+        };
+        SandboxConfirmCardResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                payment_intent: {
+                    id: string;
+                    /** @enum {string} */
+                    status: "requires_payment_method" | "succeeded";
+                    amount: components["schemas"]["MinorUnits"];
+                    currency: string;
+                };
+                error: null | {
+                    /** @enum {string} */
+                    type: "card_error" | "validation_error";
+                    /** @description card_declined, expired_card, incorrect_cvc, incorrect_number... */
+                    code: string;
+                    /** @description generic_decline, insufficient_funds... */
+                    decline_code: string | null;
+                    message: string;
+                };
+            };
+        };
+        WebhookResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @constant */
+                received: true;
+                duplicate: boolean;
+            };
+        };
+        /** @enum {string} */
+        TradeTrackingStep: "search" | "event_viewed" | "listing_viewed" | "quantity_changed" | "checkout_opened" | "payment_started" | "payment_failed" | "purchase_completed";
+        AddTrackingRequest: {
+            step: components["schemas"]["TradeTrackingStep"];
+            match_id?: components["schemas"]["Id"];
+            booking_id?: components["schemas"]["Id"];
+            detail?: string;
+        };
+        TradeTrackingRow: {
+            tracking_id: number;
+            step: components["schemas"]["TradeTrackingStep"];
+            match_id: number | null;
+            booking_id: number | null;
+            detail: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TradeTrackingRowResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["TradeTrackingRow"];
+        };
+        TradeTrackingResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                tracking_list: components["schemas"]["TradeTrackingRow"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        AddRecentlyViewedRequest: {
+            match_id: components["schemas"]["Id"];
+        };
+        RecentlyViewedResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                recently_viewed: components["schemas"]["TradeEvent"][];
+            };
+        };
+        Address: {
+            id: number;
+            /** @description The same as id, under the name createBooking takes. */
+            address_id: number;
+            first_name: string;
+            last_name: string;
+            email: string;
+            /** @description The phone's dialing code ('+44'). */
+            country_code: string | null;
+            mobile_number: string | null;
+            country_id: number;
+            country_name: string;
+            city_id: number | null;
+            city_name: string | null;
+            address: string;
+            zip_code: string;
+            /** @enum {string} */
+            address_type: "billing" | "shipping" | "home" | "office";
+            /**
+             * @description 1 marks the default (at most one).
+             * @enum {integer}
+             */
+            primary_address: 0 | 1;
+        };
+        AddressInput: {
+            first_name: string;
+            last_name: string;
+            /** Format: email */
+            email: string;
+            country_code?: string;
+            mobile_number?: string;
+            country_id: components["schemas"]["Id"];
+            /** @description A city of the country (listCities); optional. */
+            city_id?: number | null;
+            address: string;
+            zip_code: string;
+            /**
+             * @default billing
+             * @enum {string}
+             */
+            address_type: "billing" | "shipping" | "home" | "office";
+            /**
+             * @default 0
+             * @enum {integer}
+             */
+            primary_address: 0 | 1;
+        };
+        AddressResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Address"];
+        };
+        AddressListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Address"][];
+        };
+        PaymentConfigResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @enum {string} */
+                gateway: "stripe" | "sandbox";
+                /** @description For `currency` (GBP one key, others another); 'pk_sandbox' for the sandbox. */
+                publishable_key: string;
+                currency: components["schemas"]["CurrencyCode"];
+                /** @constant */
+                default_currency: "usd";
+                /** @enum {string} */
+                stored_card_gateway: "adyen" | "sandbox";
+                /** @description The sandbox's test cards (empty with Stripe). */
+                sandbox_test_cards: {
+                    number: string;
+                    /** @enum {string} */
+                    outcome: "succeeded" | "card_declined" | "insufficient_funds";
+                }[];
+            };
+        };
+        Country: {
+            id: number;
+            name: string;
+            short_name: string;
+            dialing_code: string;
+            phone_code: number;
+        };
+        CountryListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Country"][];
+        };
+        City: {
+            id: number;
+            name: string;
+            country_id: number;
+        };
+        CityListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["City"][];
+        };
     };
     responses: {
         /** @description The spec's envelope; `data` is not specified yet (planned operation). */
@@ -3523,6 +4228,24 @@ export interface components {
         };
         /** @description The spec names this call but it is not built yet. */
         NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is valid but the thing it acts on is not in a state that allows it (tickets no longer available, a hold that has expired, a booking already confirmed); `message` says what to do. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The payment gateway could not be reached or answered an error; nothing was charged by us. */
+        GatewayFailed: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4511,7 +5234,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
@@ -4520,15 +5251,34 @@ export interface operations {
     addAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddressInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The address, stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4868,7 +5618,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The cards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedCardsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
@@ -4891,16 +5649,28 @@ export interface operations {
     };
     getPaymentConfig: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The payment's currency (picks the publishable key). Default GBP. */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentConfigResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5191,51 +5961,127 @@ export interface operations {
     };
     searchTradeEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Part of the event's name ('Arsenal vs'). */
+                name?: string;
+                /** @description Part of the home or the away team's name. */
+                team?: string;
+                /** @description Part of the competition's (tournament's) name. */
+                competition?: string;
+                /** @description Part of the city's name. */
+                city?: string;
+                /** @description The first match day, inclusive (the date picker's start). */
+                date_from?: string;
+                /** @description The last match day, inclusive (the date picker's end). Before `date_from` answers 422. */
+                date_to?: string;
+                /** @description The currency to show prices in (converted at the fixed demo rates, see PriceBreakdown). Default GBP. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The language of the answer; the spec fixes it to en. */
+                lang?: "en";
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many events a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
-        };
-    };
-    getTradeEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["schemas"]["Id"];
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeEventSearchResponse"];
+                };
             };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: components["responses"]["Envelope"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
-    getTradeTickets: {
+    getTradeEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency to show prices in (converted at the fixed demo rates, see PriceBreakdown). Default GBP. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The language of the answer; the spec fixes it to en. */
+                lang?: "en";
+                /** @description The client's country (ISO 3166 alpha-2); the spec fixes it to IN. Accepted, not used for pricing. */
+                client_country?: string;
+                /** @description Only listings that sell exactly this many in one purchase (in their split_list). */
+                quantity?: number;
+                /** @description Only listings of this ticket type. */
+                ticket_type_id?: components["schemas"]["TicketTypeId"];
+                /** @description Price per ticket, cheapest first (price_asc, the default) or dearest first. */
+                sort?: "price_asc" | "price_desc";
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many tickets a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path: {
-                id: components["schemas"]["Id"];
+                match_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The event and a page of its tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeEventResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getTradeTickets: {
+        parameters: {
+            query?: {
+                /** @description The currency to show prices in (converted at the fixed demo rates, see PriceBreakdown). Default GBP. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The language of the answer; the spec fixes it to en. */
+                lang?: "en";
+                /** @description The client's country (ISO 3166 alpha-2); the spec fixes it to IN. Accepted, not used for pricing. */
+                client_country?: string;
+                /** @description The quantity to price; must be one of split_list (422 otherwise). */
+                quantity?: number;
+                /** @description The method whose payment fee the breakdown includes (1 SB Pay, 2 card, 3 stored card). */
+                payment_method?: components["schemas"]["PaymentMethodCode"];
+            };
+            header?: never;
+            path: {
+                sell_ticket_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing and its price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeTicketResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5245,48 +6091,111 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Id"];
+                sell_ticket_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecalculatePriceRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The price for that quantity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeTicketResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     addToCart: {
         parameters: {
-            query?: never;
-            header?: never;
+            query: {
+                /** @description The currency to pay in (spelled so in the spec). Default GBP. */
+                currrency?: components["schemas"]["CurrencyCode"];
+                /** @description The client's country (ISO 3166 alpha-2); the spec fixes it to IN. Accepted, not used for pricing. */
+                client_country?: string;
+                /** @description The language of the answer; the spec fixes it to en. */
+                lang?: "en";
+                match_id: components["schemas"]["Id"];
+                /** @description The listing (sNo). */
+                sell_ticket_id: components["schemas"]["Id"];
+                quantity: number;
+                /** @description The payment method meant (its fee is in the cart's breakdown); default 1. */
+                payment_method?: components["schemas"]["PaymentMethodCode"];
+            };
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The cart, holding the tickets until `expires_at`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     createBooking: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path: {
-                id: components["schemas"]["Id"];
+                sell_ticket_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBookingRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The booking, pending guest details and payment until `expires_at`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5294,107 +6203,290 @@ export interface operations {
     confirmBooking: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmBookingRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The result (Success or Failed with its reason) and the booking as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["GatewayFailed"];
         };
     };
     getTradePaymentMethods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The purchase's currency. Default GBP. */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The payment methods. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getTradeHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only bookings in this status. */
+                status?: components["schemas"]["BookingStatus"];
+                /** @description Only the booking with this number. */
+                booking_no?: string;
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many bookings a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of bookings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getTradeBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                booking_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                booking_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getTradeTracking: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of tracking rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeTrackingResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     addTradeTracking: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddTrackingRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The row recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeTrackingRowResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     addRecentlyViewed: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddRecentlyViewedRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The recently viewed events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecentlyViewedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     updateAttendeesBulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path: {
-                id: components["schemas"]["Id"];
+                booking_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendeesRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The booking with its guests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5402,16 +6494,37 @@ export interface operations {
     payWithSavedCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayWithSavedCardRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The result (status 1 paid, 0 refused) and the booking as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["GatewayFailed"];
         };
     };
     getNotificationDetails: {
@@ -5630,7 +6743,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The countries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
@@ -5638,16 +6759,27 @@ export interface operations {
     };
     listCities: {
         parameters: {
-            query?: never;
+            query: {
+                country_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The cities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CityListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5957,15 +7089,108 @@ export interface operations {
     createPaymentIntent: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent to confirm in the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["GatewayFailed"];
+        };
+    };
+    confirmSandboxCard: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxConfirmCardRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent as confirmed, or the card's error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConfirmCardResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    stripeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stripe's signature header (`t=<unix seconds>,v1=<hex HMAC-SHA256>`). */
+                "Stripe-Signature": string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /** @description The event is received (processed now, or a duplicate). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description The signature is missing, wrong or too old, or no webhook secret is configured. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -6170,6 +7395,11 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsSettingsSellerLevelGetParametersQueryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/settings/seller-level"]["get"]["parameters"]["query"]["currency"]> = ["GBP"];
+export const pathsPurchaseLmtTradeEventsSearchGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events-search"]["get"]["parameters"]["query"]["lang"]> = ["en"];
+export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events/{match_id}"]["get"]["parameters"]["query"]["lang"]> = ["en"];
+export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events/{match_id}"]["get"]["parameters"]["query"]["sort"]> = ["price_asc", "price_desc"];
+export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/tickets/{sell_ticket_id}"]["get"]["parameters"]["query"]["lang"]> = ["en"];
+export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
 export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
 export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];
@@ -6184,3 +7414,36 @@ export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
 export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];
+export const paymentMethodCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodCode"]> = [1, 2, 3];
+export const splitTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SplitType"]> = ["any", "pairs", "all_together", "avoid_single"];
+export const bookingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BookingStatus"]> = ["pending", "confirmed", "failed", "expired", "cancelled"];
+export const paymentFailureReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureReason"]> = ["insufficient_funds", "card_declined", "payment_not_completed", "amount_mismatch", "hold_expired", "booking_cancelled", "booking_failed", "unknown_card", "gateway_error"];
+export const guestFieldValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GuestField"]> = ["first_name", "last_name", "contact_email", "contact_phone", "date_of_birth", "passport_number", "gender", "country_of_residence", "street_name", "additional_street_name", "province", "city", "zip"];
+export const recalculatePriceRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecalculatePriceRequest"]["lang"]> = ["en"];
+export const cartStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CartStatus"]> = ["held", "booked", "expired", "released"];
+export const createBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateBookingRequest"]["lang"]> = ["en"];
+export const bookingPaymentGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BookingPayment"]["gateway"]> = ["sbpay", "stripe", "adyen", "sandbox"];
+export const bookingPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BookingPayment"]["status"]> = ["succeeded", "refunded"];
+export const bookingGuest_details_completeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Booking"]["guest_details_complete"]> = [0, 1];
+export const confirmBookingRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["payment_method"]> = [1, 2];
+export const confirmBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["lang"]> = ["en"];
+export const paymentResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["status"]> = [0, 1];
+export const paymentResultBooking_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["booking_status"]> = ["Success", "Failed"];
+export const linkedCardGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkedCard"]["gateway"]> = ["adyen", "sandbox"];
+export const paymentMethodInfoNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["name"]> = ["SB Pay", "Card", "Stored card"];
+export const paymentMethodInfoAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["available"]> = [0, 1];
+export const createPaymentIntentRequestGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["gateway"]> = ["stripe"];
+export const createPaymentIntentRequestCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["currency"]> = ["GBP", "EUR", "USD", "AED", "gbp", "eur", "usd", "aed"];
+export const paymentIntentResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentIntentResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
+export const sandboxConfirmCardResponseDataPayment_intentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxConfirmCardResponse"]["data"]["payment_intent"]["status"]> = ["requires_payment_method", "succeeded"];
+export const sandboxConfirmCardResponseDataErrorOneOf1TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SandboxConfirmCardResponse"]["data"]["error"], {
+    type: unknown;
+}>["type"]> = ["card_error", "validation_error"];
+export const tradeTrackingStepValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TradeTrackingStep"]> = ["search", "event_viewed", "listing_viewed", "quantity_changed", "checkout_opened", "payment_started", "payment_failed", "purchase_completed"];
+export const addressAddress_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Address"]["address_type"]> = ["billing", "shipping", "home", "office"];
+export const addressPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Address"]["primary_address"]> = [0, 1];
+export const addressInputAddress_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressInput"]["address_type"]> = ["billing", "shipping", "home", "office"];
+export const addressInputPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressInput"]["primary_address"]> = [0, 1];
+export const paymentConfigResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
+export const paymentConfigResponseDataStored_card_gatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["stored_card_gateway"]> = ["adyen", "sandbox"];
+export const paymentConfigResponseDataSandbox_test_cardsOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["sandbox_test_cards"]["outcome"]> = ["succeeded", "card_declined", "insufficient_funds"];

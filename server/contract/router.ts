@@ -250,6 +250,9 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
       let keepFiles = false;
       try {
         const user = await caller(op, c);
+        // a planned call answers 501 once the caller is checked, whatever it sends (its schemas may already be
+        // designed for the browser to build on, while the handler is not written yet)
+        if (op.planned) throw new HttpError(501, MESSAGES.notImplemented);
         const params = { ...c.req.param() } as Record<string, unknown>;
         const query = queryOf(op, c);
         const headers = headersOf(op, c);
