@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT } from './hostile';
 
 export const DEMO_PASSWORD = 'Demo1234!';
@@ -42,4 +42,32 @@ export async function logIn(page: Page, email: string, password = DEMO_PASSWORD)
 export async function openAs(page: Page, account: AccountName, path = '/dashboard') {
   await page.goto(path);
   await expect(page.getByText(ACCOUNTS[account].lands).first()).toBeVisible();
+}
+
+/**
+ * Goes to a path inside the app as its own links do (wouter follows history.pushState), without a reload, and
+ * waits until the header names the new page (it changes in the same render as the route) and the route's code
+ * has loaded (the full-page 'Loading...' is gone).
+ */
+export async function goInside(page: Page, path: string, heading: string) {
+  await page.evaluate((to) => window.history.pushState(null, '', to), path);
+  await expect(page).toHaveURL(path);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+  await expect(page.getByRole('status').filter({ hasText: /^Loading\.\.\.$/ })).toHaveCount(0);
+}
+
+/**
+ * Picks a file of `size` zero bytes in a file input, made inside the page: what a person's file dialog gives
+ * the input, without sending megabytes through the DevTools protocol (a 10 MB buffer given to setInputFiles
+ * took about 10 s on the CI machine).
+ */
+export async function pickFile(input: Locator, file: { name: string; mimeType: string; size: number }) {
+  await input.evaluate((el, f) => {
+    if (!(el instanceof HTMLInputElement) || el.type !== 'file') throw new Error('not a file input');
+    const picked = new DataTransfer();
+    picked.items.add(new File([new Uint8Array(f.size)], f.name, { type: f.mimeType }));
+    el.files = picked.files;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }, file);
 }
