@@ -28,6 +28,7 @@ try {
   await seed(db, systemClock);
   await seedHostileData(db);
   await seedHeldMember(db);
+  await seedWalletSeller(db);
 } finally {
   await db.destroy();
 }
@@ -163,6 +164,23 @@ async function seedHeldMember(database: Db) {
       last_name: 'Held',
       user_type: 'team_members',
       team_owner_id: owner.id,
+      created_at: new Date().toISOString(),
+    });
+  });
+}
+
+/**
+ * A seller of its own for the wallet's round trip (e2e/wallet.spec.ts): its deposits, balance and notifications
+ * change during the run, so no other spec reads them.
+ */
+async function seedWalletSeller(database: Db) {
+  await database.transaction().execute(async (trx) => {
+    await insertAccount(trx, {
+      email: 'walletseller@e2e.test',
+      first_name: 'Wanda',
+      last_name: 'Wallet',
+      user_type: 'sellers',
+      team_owner_id: null,
       created_at: new Date().toISOString(),
     });
   });

@@ -14,6 +14,8 @@ export const ACCOUNTS = {
   rejected: { email: 'rejected@demo.test', lands: 'Rejected:' },
   longname: { email: HOSTILE_ACCOUNT.email, lands: `Welcome ${HOSTILE_ACCOUNT.firstName}` },
   heldmember: { email: HELD_MEMBER_EMAIL, lands: "Your seller's identity verification (KYC) is not complete yet." },
+  // the wallet's round trip (e2e/wallet.spec.ts), seeded by e2e/server.ts
+  wallet: { email: 'walletseller@e2e.test', lands: 'Welcome Wanda' },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

@@ -50,7 +50,10 @@ describe('the route registry', () => {
       ['Report History', 'reports'],
       ['Wallet', 'lmt-pay'],
       ['Search Tickets', 'lmt-trade'],
+      // the back office's entry: admin accounts only (adminOnly)
+      ['Deposit requests', 'lmt-pay'],
     ]);
+    expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual(['adminDeposits']);
   });
 
   it('agrees with the gate: an always-open page has an always-allowed first segment, the others a permission', () => {

@@ -31,6 +31,8 @@ export interface MenuEntry {
    * popup (the route is its View all page), or Sales with its sub-list of statuses.
    */
   kind?: 'link' | 'account' | 'notifications' | 'sales';
+  /** Shown to back-office accounts only (the admin pages). */
+  adminOnly?: boolean;
 }
 
 /** `{ status: string }` for '/sales/:status': the parameters a pattern names. */
@@ -52,9 +54,10 @@ interface RouteConfig<P extends string, Params> {
   header?: 'title' | 'welcome';
   /**
    * Who may open it: 'public' (no session), 'always' (any logged-in user: its first segment is one the spec
-   * always allows), or the permission its first segment is derived from.
+   * always allows), 'admin' (back-office accounts, user_type admin, whatever their permissions), or the
+   * permission its first segment is derived from.
    */
-  access: 'public' | 'always' | PermissionName;
+  access: 'public' | 'always' | 'admin' | PermissionName;
   menu?: MenuEntry;
   /** The key of the route whose menu entry is active on this page, when not its own (a trade path: Search Tickets). */
   activeEntry?: string;
@@ -158,6 +161,12 @@ export const routes = {
     access: 'lmt-trade',
     activeEntry: 'tradeHome',
   }),
+  adminDeposits: route({
+    pattern: '/admin/deposits',
+    title: 'Deposit requests',
+    access: 'admin',
+    menu: { label: 'Deposit requests', icon: 'wallet', order: 110, permission: 'lmt-pay', adminOnly: true },
+  }),
 } as const;
 
 export type RouteKey = keyof typeof routes;
@@ -226,4 +235,5 @@ export const paths = {
   notifications: routes.notifications.pattern,
   tradeHome: routes.tradeHome.pattern,
   wallet: routes.wallet.pattern,
+  adminDeposits: routes.adminDeposits.pattern,
 } as const;

@@ -14,6 +14,8 @@ const DashboardPage = lazy(pageModules.dashboard);
 const NotificationsPage = lazy(pageModules.notifications);
 const KycPage = lazy(pageModules.kyc);
 const MyAccountPage = lazy(pageModules.myAccount);
+const WalletPage = lazy(pageModules.wallet);
+const AdminDepositsPage = lazy(pageModules.adminDeposits);
 const ComingSoon = lazy(comingSoon);
 
 /** A page that is not built yet: its real title (the shell's h1) over a plain note. */
@@ -30,9 +32,10 @@ const PAGES: Readonly<Record<Exclude<RouteKey, 'login'>, ComponentType>> = {
   bulkListings: NotBuiltYet,
   sales: NotBuiltYet,
   reportHistory: NotBuiltYet,
-  wallet: NotBuiltYet,
+  wallet: WalletPage,
   tradeHome: NotBuiltYet,
   tradePurchase: NotBuiltYet,
+  adminDeposits: AdminDepositsPage,
 };
 
 /**
@@ -45,12 +48,13 @@ export default function GatedRoutes() {
   const search = useSearch();
   const gate = useKycGate();
   const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
+  const isAdmin = Session.useSelector((s) => s.context.account?.user_type === 'admin');
 
   const onKycHandle = matchRoute(location)?.key === 'kyc' && new URLSearchParams(search).get('handle') === 'true';
   if (gate !== 'open' && !onKycHandle) return <Redirect to={href.kycHandle()} replace />;
   if (location === '/') return <Redirect to={routes.dashboard.href({})} replace />;
 
-  const access = pageAccess(location, permissions);
+  const access = pageAccess(location, permissions, isAdmin);
   if (access.kind === 'notFound') return <NotFound />;
   if (access.kind === 'denied') return <AccessDenied />;
   if (access.match.key === 'login') return <Redirect to={routes.dashboard.href({})} replace />;

@@ -24,9 +24,10 @@ export const pageModules = {
   bulkListings: comingSoon,
   sales: comingSoon,
   reportHistory: comingSoon,
-  wallet: comingSoon,
+  wallet: () => import('../features/wallet/wallet-page'),
   tradeHome: comingSoon,
   tradePurchase: comingSoon,
+  adminDeposits: () => import('../features/admin/admin-deposits-page'),
 } as const satisfies Record<Exclude<RouteKey, 'login'>, () => Promise<{ default: ComponentType<never> }>>;
 
 const ignore = () => {};

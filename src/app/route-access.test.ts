@@ -26,6 +26,10 @@ describe('route access', () => {
     expect(canOpen('/notifications/home', ['notification'])).toBe(true);
     expect(canOpen('/my-listings', ['event'])).toBe(true);
     expect(canOpen('/unknown', ['sales', 'event', 'reports', 'lmt-pay', 'lmt-trade', 'notification'])).toBe(false);
+    // the back office opens to admin accounts only, whatever the permissions
+    expect(canOpen('/admin/deposits', ['lmt-pay', 'settings'])).toBe(false);
+    expect(canOpen('/admin/deposits', [], true)).toBe(true);
+    expect(pageAccess('/admin/deposits', ['lmt-pay']).kind).toBe('denied');
   });
 
   it('derives the segments of each permission from the route registry (the spec’s list)', () => {

@@ -67,20 +67,36 @@ export const ALWAYS_ALLOWED = [
 export const SEGMENTS_BY_PERMISSION: Readonly<Partial<Record<PermissionName, readonly string[]>>> = (
   Object.values(routes) as Array<Route<string, unknown>>
 ).reduce<Partial<Record<PermissionName, string[]>>>((map, r) => {
-  if (r.access === 'public' || r.access === 'always') return map;
+  if (r.access === 'public' || r.access === 'always' || r.access === 'admin') return map;
   const segment = firstSegment(r.pattern);
   const known = map[r.access] ?? [];
   map[r.access] = known.includes(segment) ? known : [...known, segment];
   return map;
 }, {});
 
-export function allowedSegments(permissions: readonly PermissionName[]): Set<string> {
-  return new Set<string>([...ALWAYS_ALLOWED, ...permissions.flatMap((p) => SEGMENTS_BY_PERMISSION[p] ?? [])]);
+/** The first path segments of the back office's pages: only admin accounts open them. */
+export const ADMIN_SEGMENTS: readonly string[] = [
+  ...new Set(
+    (Object.values(routes) as Array<Route<string, unknown>>)
+      .filter((r) => r.access === 'admin')
+      .map((r) => firstSegment(r.pattern)),
+  ),
+];
+
+export function allowedSegments(permissions: readonly PermissionName[], isAdmin = false): Set<string> {
+  return new Set<string>([
+    ...ALWAYS_ALLOWED,
+    ...permissions.flatMap((p) => SEGMENTS_BY_PERMISSION[p] ?? []),
+    ...(isAdmin ? ADMIN_SEGMENTS : []),
+  ]);
 }
 
-/** The spec's gate: a page opens when its first path segment is always allowed or derived from a permission. */
-export function canOpen(path: string, permissions: readonly PermissionName[]): boolean {
-  return allowedSegments(permissions).has(firstSegment(path));
+/**
+ * The spec's gate: a page opens when its first path segment is always allowed or derived from a permission
+ * (or, for an admin account, is a back-office segment).
+ */
+export function canOpen(path: string, permissions: readonly PermissionName[], isAdmin = false): boolean {
+  return allowedSegments(permissions, isAdmin).has(firstSegment(path));
 }
 
 /** What a logged-in user gets at a path: the page, Access Denied, or Page not found when no page is there. */
@@ -89,10 +105,10 @@ export type PageAccess =
   | { kind: 'denied'; match: RouteMatch }
   | { kind: 'notFound' };
 
-export function pageAccess(path: string, permissions: readonly PermissionName[]): PageAccess {
+export function pageAccess(path: string, permissions: readonly PermissionName[], isAdmin = false): PageAccess {
   const match = matchRoute(path);
   if (!match) return { kind: 'notFound' };
-  return canOpen(path, permissions) ? { kind: 'open', match } : { kind: 'denied', match };
+  return canOpen(path, permissions, isAdmin) ? { kind: 'open', match } : { kind: 'denied', match };
 }
 
 export const NOT_FOUND_TITLE = 'Page not found';

@@ -156,7 +156,8 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
   const salesCounts = useMenuCounts((s) => s?.context.sales ?? []);
   const unread = useMenuCounts((s) => s?.context.notifications?.unread_count ?? 0);
   const held = gate !== 'open';
-  const visible = menuEntries.filter((e) => permissions.includes(e.permission));
+  const isAdmin = Session.useSelector((s) => s.context.account?.user_type === 'admin');
+  const visible = menuEntries.filter((e) => permissions.includes(e.permission) && (!e.adminOnly || isAdmin));
   const active = activeEntryOf(location);
   const item = cx(itemClass, collapsed && collapsedItem);
 
