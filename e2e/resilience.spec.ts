@@ -25,7 +25,9 @@ test.describe('a chunk that fails to load', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dashboard');
     await expect(page.getByText('Welcome Sam')).toBeVisible();
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    await menu.getByRole('link', { name: 'Sam Seller' }).click();
+    // the name opens the seller panel (spec section 2), whose Settings link leads to My Account
+    await menu.getByRole('button', { name: 'Sam Seller' }).click();
+    await page.getByRole('dialog', { name: 'Seller panel' }).getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/settings\/myAccount$/);
     await expect(main.getByText('seller@demo.test')).toBeVisible();
     await expect(main.getByRole('alert')).toHaveCount(0);

@@ -207,3 +207,54 @@ test.describe('the wallet page', () => {
     expect(lines[1]).toContain(',75.00,GBP,CASH,rejected,');
   });
 });
+
+test.describe('the seller panel', () => {
+  actAs('seller');
+
+  test('opens from the name at its offset, with the carousel at the current level, the summary and the forecast', async ({
+    page,
+  }) => {
+    await openAs(page, 'seller');
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    await menu.getByRole('button', { name: 'Sam Seller' }).click();
+    const panel = page.getByRole('dialog', { name: 'Seller panel' });
+    const summary = panel.getByRole('region', { name: 'This quarter' });
+    const level = summary.getByText(/^Level [123]$/);
+    await expect(level).toBeVisible();
+    const current = (await level.textContent()) ?? '';
+    await expect(summary.getByText(/^Q[1-4] \d{4}$/)).toBeVisible();
+    for (const term of ['Days left', 'GTV so far', 'Required to maintain']) {
+      await expect(summary.getByText(term, { exact: true })).toBeVisible();
+    }
+    // the carousel opens at the current level, marked active
+    const slide = panel.locator('[aria-roledescription="slide"]');
+    await expect(slide.getByRole('heading')).toHaveText(current);
+    await expect(slide).toHaveAttribute('aria-current', 'true');
+    await expect(slide.getByText('Active', { exact: true })).toBeVisible();
+    // full display: 165 px from the left
+    expect((await panel.boundingBox())?.x).toBe(165);
+
+    const previous = panel.getByRole('button', { name: 'Previous level' });
+    const next = panel.getByRole('button', { name: 'Next level' });
+    while (await previous.isEnabled()) await previous.click();
+    await expect(slide.getByRole('heading')).toHaveText('Level 1');
+    await expect(slide.getByText('Quarterly GTV from £0.00')).toBeVisible();
+    await next.click();
+    await next.click();
+    await expect(slide.getByRole('heading')).toHaveText('Level 3');
+    await expect(slide.getByText('Quarterly GTV from £100,000.00')).toBeVisible();
+    await expect(slide.getByText('Dedicated account manager')).toBeVisible();
+    await expect(next).toBeDisabled();
+    await expect(panel.getByRole('region', { name: 'Forecast' })).toContainText("At this quarter's pace");
+    await expect(panel.getByRole('link', { name: 'Settings' })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Logout' })).toBeVisible();
+
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    // beside the collapsed menu: 60 px
+    await menu.getByRole('button', { name: 'Minimise menu' }).click();
+    await menu.getByRole('button', { name: 'Sam Seller, seller panel' }).click();
+    await expect(panel).toBeVisible();
+    expect((await panel.boundingBox())?.x).toBe(60);
+  });
+});

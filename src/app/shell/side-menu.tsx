@@ -7,6 +7,7 @@ import { href, type MenuIcon, type RouteKey, routes } from '../../routes';
 import { matchRoute, menuEntries } from '../route-access';
 import { Session } from '../session';
 import { icons } from './icons';
+import { SellerPanelEntry } from './seller-panel-entry';
 import { SideMenu, useKycGate, useMenuCounts } from './shell-actors';
 
 /** The registry's icon names, drawn. */
@@ -185,7 +186,19 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
         {held
           ? null
           : visible.map((entry) => {
+              if (entry.kind === 'account' && variant === 'sidebar') {
+                return (
+                  <SellerPanelEntry
+                    key={entry.key}
+                    name={name}
+                    collapsed={collapsed}
+                    className={item}
+                    icon={MENU_ICONS[entry.icon]}
+                  />
+                );
+              }
               if (entry.kind === 'account') {
+                // on phones the name stays a link to My Account (the spec)
                 return (
                   <li key={entry.key}>
                     <Link
