@@ -66,7 +66,14 @@ function Queue({ admin }: { admin: AdminRef }) {
     <section
       aria-labelledby="admin-deposits"
       aria-busy={loading}
-      className={css({ bg: 'bg', borderRadius: 'lg', p: { base: '4', desktop: '5' }, display: 'grid', gap: '3' })}
+      className={css({
+        bg: 'bg',
+        borderRadius: 'lg',
+        p: { base: '4', desktop: '5' },
+        display: 'grid',
+        gridTemplateColumns: 'minmax(0, 1fr)',
+        gap: '3',
+      })}
     >
       <h2 id="admin-deposits" className={css({ fontSize: 'md', fontWeight: 'bold' })}>
         Deposit requests pending admin approval

@@ -2,7 +2,6 @@ import { css, cx } from 'styled-system/css';
 import type { WalletDeposit } from '../../../machines/wallet.machine';
 import { ToneBadge } from '../../ui/tone-badge';
 
-const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 /** What is left of the 24-hour promise at `now`: '21 h 5 min left', or that it has passed. */
@@ -10,8 +9,10 @@ export function timeLeft(expectedBy: string, now: number): string {
   const left = new Date(expectedBy).getTime() - now;
   if (!Number.isFinite(left)) return '';
   if (left <= 0) return 'Past the 24-hour promise: please reach out to support';
-  const hours = Math.floor(left / HOUR);
-  const minutes = Math.max(1, Math.ceil((left % HOUR) / MINUTE));
+  // whole minutes, rounded up: 20 h 59 min 30 s is 21 h 0 min, never '20 h 60 min'
+  const total = Math.ceil(left / MINUTE);
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
   return hours > 0 ? `${hours} h ${minutes} min left of 24 h` : `${minutes} min left of 24 h`;
 }
 

@@ -34,6 +34,7 @@ describe('live tracking of a deposit', () => {
   it('says what is left of the 24-hour promise', () => {
     expect(timeLeft('2026-11-23T07:30:00Z', now)).toBe('21 h 30 min left of 24 h');
     expect(timeLeft('2026-11-22T10:00:30Z', now)).toBe('1 min left of 24 h');
+    expect(timeLeft('2026-11-23T06:59:30Z', now)).toBe('21 h 0 min left of 24 h');
     expect(timeLeft('2026-11-22T09:00:00Z', now)).toBe('Past the 24-hour promise: please reach out to support');
   });
 

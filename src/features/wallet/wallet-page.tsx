@@ -98,7 +98,7 @@ export default function WalletPage() {
   if (!wallet) return null;
   return (
     <WalletContext.Provider value={wallet}>
-      <div className={css({ display: 'grid', gap: '4' })}>
+      <div className={css({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '4' })}>
         <Balances />
         <Deposits />
         <Transactions />
@@ -108,11 +108,13 @@ export default function WalletPage() {
   );
 }
 
+// minmax(0, 1fr): a wide table scrolls inside its card instead of widening the page
 const card = css({
   bg: 'bg',
   borderRadius: 'lg',
   p: { base: '4', desktop: '5' },
   display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
   gap: '3',
   minWidth: 0,
 });
