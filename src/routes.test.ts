@@ -52,8 +52,9 @@ describe('the route registry', () => {
       ['Search Tickets', 'lmt-trade'],
       // the back office's entry: admin accounts only (adminOnly)
       ['Deposit requests', 'lmt-pay'],
+      ['Flows', 'dashboard'],
     ]);
-    expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual(['adminDeposits']);
+    expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual(['adminDeposits', 'flows']);
   });
 
   it('agrees with the gate: an always-open page has an always-allowed first segment, the others a permission', () => {

@@ -59,6 +59,8 @@ interface RouteConfig<P extends string, Params> {
    */
   access: 'public' | 'always' | 'admin' | PermissionName;
   menu?: MenuEntry;
+  /** An admin page any logged-in user may open in development and e2e builds (the flow viewer). */
+  devOpen?: boolean;
   /** The key of the route whose menu entry is active on this page, when not its own (a trade path: Search Tickets). */
   activeEntry?: string;
   /** Checks and types the parameters; null means there is no such page (Page not found). */
@@ -166,6 +168,21 @@ export const routes = {
     title: 'Deposit requests',
     access: 'admin',
     menu: { label: 'Deposit requests', icon: 'wallet', order: 110, permission: 'lmt-pay', adminOnly: true },
+  }),
+  flows: route({
+    pattern: '/flows',
+    title: 'Flows',
+    access: 'admin',
+    devOpen: true,
+    menu: { label: 'Flows', icon: 'list', order: 120, permission: 'dashboard', adminOnly: true },
+  }),
+  flow: route<'/flows/:id', { id: string }>({
+    pattern: '/flows/:id',
+    title: ({ id }) => `Flow: ${id}`,
+    access: 'admin',
+    devOpen: true,
+    activeEntry: 'flows',
+    parse: ({ id }) => (/^[A-Za-z][\w-]{0,63}$/.test(id) ? { id } : null),
   }),
 } as const;
 

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { documentTitle, href, paths, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
+import { inspectFlows } from './flows-live';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
 import { preloadRoute, shellModules } from './pages';
@@ -23,7 +24,7 @@ if (typeof window !== 'undefined' && window.location.pathname !== paths.login) {
 
 export function App() {
   return (
-    <Session.Provider options={{ input: { store: cookieSessionStore } }}>
+    <Session.Provider options={{ input: { store: cookieSessionStore }, inspect: inspectFlows }}>
       <NotifyBridge />
       <Switch>
         <Route path={paths.login}>

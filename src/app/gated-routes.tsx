@@ -16,6 +16,8 @@ const KycPage = lazy(pageModules.kyc);
 const MyAccountPage = lazy(pageModules.myAccount);
 const WalletPage = lazy(pageModules.wallet);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
+const FlowsPage = lazy(pageModules.flows);
+const FlowPage = lazy(pageModules.flow);
 const ComingSoon = lazy(comingSoon);
 
 /** A page that is not built yet: its real title (the shell's h1) over a plain note. */
@@ -36,6 +38,8 @@ const PAGES: Readonly<Record<Exclude<RouteKey, 'login'>, ComponentType>> = {
   tradeHome: NotBuiltYet,
   tradePurchase: NotBuiltYet,
   adminDeposits: AdminDepositsPage,
+  flows: FlowsPage,
+  flow: FlowPage,
 };
 
 /**

@@ -28,6 +28,8 @@ export const pageModules = {
   tradeHome: comingSoon,
   tradePurchase: comingSoon,
   adminDeposits: () => import('../features/admin/admin-deposits-page'),
+  flows: () => import('../features/flows/flows-page'),
+  flow: () => import('../features/flows/flow-page'),
 } as const satisfies Record<Exclude<RouteKey, 'login'>, () => Promise<{ default: ComponentType<never> }>>;
 
 const ignore = () => {};

@@ -32,6 +32,16 @@ describe('route access', () => {
     expect(pageAccess('/admin/deposits', ['lmt-pay']).kind).toBe('denied');
   });
 
+  it('opens the flow viewer to admins, and to everyone in development and e2e builds only', () => {
+    const everything = ['settings', 'dashboard', 'sales', 'event', 'reports', 'lmt-pay', 'lmt-trade'] as const;
+    expect(canOpen('/flows', [...everything], false, false)).toBe(false);
+    expect(canOpen('/flows/session', [...everything], false, false)).toBe(false);
+    expect(canOpen('/flows/session', [], true, false)).toBe(true);
+    expect(canOpen('/flows/session', [], false, true)).toBe(true);
+    // the deposit back office stays admin-only in every build
+    expect(canOpen('/admin/deposits', [...everything], false, true)).toBe(false);
+  });
+
   it('derives the segments of each permission from the route registry (the spec’s list)', () => {
     expect(SEGMENTS_BY_PERMISSION).toEqual({
       notification: ['notifications'],

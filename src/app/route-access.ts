@@ -83,11 +83,25 @@ export const ADMIN_SEGMENTS: readonly string[] = [
   ),
 ];
 
-export function allowedSegments(permissions: readonly PermissionName[], isAdmin = false): Set<string> {
+/** The back-office segments anyone logged in opens in development and e2e builds (the flow viewer). */
+export const DEV_OPEN_SEGMENTS: readonly string[] = [
+  ...new Set(
+    (Object.values(routes) as Array<Route<string, unknown>>)
+      .filter((r) => r.access === 'admin' && r.devOpen)
+      .map((r) => firstSegment(r.pattern)),
+  ),
+];
+
+export function allowedSegments(
+  permissions: readonly PermissionName[],
+  isAdmin = false,
+  devBuild: boolean = __DEV_PAGES__,
+): Set<string> {
   return new Set<string>([
     ...ALWAYS_ALLOWED,
     ...permissions.flatMap((p) => SEGMENTS_BY_PERMISSION[p] ?? []),
     ...(isAdmin ? ADMIN_SEGMENTS : []),
+    ...(devBuild ? DEV_OPEN_SEGMENTS : []),
   ]);
 }
 
@@ -95,8 +109,13 @@ export function allowedSegments(permissions: readonly PermissionName[], isAdmin 
  * The spec's gate: a page opens when its first path segment is always allowed or derived from a permission
  * (or, for an admin account, is a back-office segment).
  */
-export function canOpen(path: string, permissions: readonly PermissionName[], isAdmin = false): boolean {
-  return allowedSegments(permissions, isAdmin).has(firstSegment(path));
+export function canOpen(
+  path: string,
+  permissions: readonly PermissionName[],
+  isAdmin = false,
+  devBuild: boolean = __DEV_PAGES__,
+): boolean {
+  return allowedSegments(permissions, isAdmin, devBuild).has(firstSegment(path));
 }
 
 /** What a logged-in user gets at a path: the page, Access Denied, or Page not found when no page is there. */

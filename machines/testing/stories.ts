@@ -1,0 +1,92 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { EventObject } from 'xstate';
+import type { ModelPath } from './model';
+
+// Paths as stories (issue 15): the paths a model test generates, written as readable steps beside the chart
+// in the flow viewer. `npm run flows:export` runs the model tests with FLOWS_WRITE=1, which writes
+// public/flows/<machine id>.stories.json; without it, each model test file checks that the file is current.
+
+export interface StoryStep {
+  /** what happened: the event, in words ('loginForm done', 'after 5000 ms') */
+  event: string;
+  /** where the machine is then: its active state nodes as paths ('loggedOut.idle') */
+  state: string;
+}
+
+export interface Story {
+  /** the test's name: `npx vitest run <file> -t "<name>"` runs it alone (npm run flows:path does it for you) */
+  name: string;
+  /** which set of paths it belongs to (a machine tested from several starts has one set per start) */
+  group: string;
+  steps: StoryStep[];
+}
+
+export interface FlowStories {
+  machine: string;
+  /** the model test file */
+  file: string;
+  /** what every step checks, besides being in the model's state */
+  invariant: string;
+  stories: Story[];
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const FLOWS_DIR = join(ROOT, 'public', 'flows');
+export const storiesFile = (machineId: string) => join(FLOWS_DIR, `${machineId}.stories.json`);
+
+function describeEvent(event: EventObject): string {
+  const done = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
+  if (done) return done[1] === 'done' ? `${done[2]} done` : `${done[2]} failed`;
+  const after = /^after\.(.+)$/.exec(event.type);
+  if (after?.[1]) return /^\d+$/.test(after[1]) ? `after ${after[1]} ms` : `after ${after[1]}`;
+  if (event.type === 'xstate.init') return 'start';
+  return event.type;
+}
+
+function describeState(value: unknown, prefix = ''): string[] {
+  const join = (key: string) => (prefix ? `${prefix}.${key}` : key);
+  if (typeof value === 'string') return [join(value)];
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const deeper = describeState(child, join(key));
+    return deeper.length > 0 ? deeper : [join(key)];
+  });
+}
+
+/** A path as a story. */
+export function storyOf(path: ModelPath, group: string): Story {
+  return {
+    name: path.description,
+    group,
+    steps: path.steps.map((s) => ({ event: describeEvent(s.event), state: describeState(s.state.value).join(' + ') })),
+  };
+}
+
+/** The stories of one machine, gathered from every modelPaths call of a test file. */
+const gathered = new Map<string, FlowStories>();
+
+export function gatherStories(machineId: string, file: string, invariant: string, group: string, paths: ModelPath[]) {
+  const known = gathered.get(machineId) ?? { machine: machineId, file, invariant, stories: [] };
+  known.stories.push(...paths.map((p) => storyOf(p, group)));
+  gathered.set(machineId, known);
+  return known;
+}
+
+export const storiesJson = (stories: FlowStories) => `${JSON.stringify(stories, null, 2)}\n`;
+
+/** Writes the stories (FLOWS_WRITE=1), or says how the committed file differs: null when it is current. */
+export function writeOrCompare(machineId: string): string | null {
+  const stories = gathered.get(machineId);
+  if (!stories) return null;
+  const file = storiesFile(machineId);
+  const want = storiesJson(stories);
+  if (process.env.FLOWS_WRITE === '1') {
+    writeFileSync(file, want);
+    return null;
+  }
+  if (!existsSync(file)) return `public/flows/${machineId}.stories.json is missing: run npm run flows:export`;
+  return readFileSync(file, 'utf8') === want
+    ? null
+    : `public/flows/${machineId}.stories.json is not current: run npm run flows:export`;
+}
