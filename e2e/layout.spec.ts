@@ -288,9 +288,10 @@ test.describe('each defect of item 11', () => {
 
       test('a long name does not squash the menu icon', async ({ page }) => {
         await openAs(page, 'longname');
+        // on desktop the name is the seller panel's button
         const entry = page
           .getByTestId('side-menu')
-          .getByRole('link', { name: new RegExp(`^${HOSTILE_ACCOUNT.firstName}`) });
+          .getByRole('button', { name: new RegExp(`^${HOSTILE_ACCOUNT.firstName}`) });
         const icon = await entry.locator('svg').boundingBox();
         expect(icon?.width).toBe(20);
       });
