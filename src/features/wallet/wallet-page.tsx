@@ -317,6 +317,13 @@ const table = css({
   fontSize: 'sm',
   '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
   '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top' },
+  // on a phone each row is a small card of its cells, so the tracking shows without scrolling sideways
+  _phone: {
+    '& thead': { srOnly: true },
+    '& tbody, & tr, & td': { display: 'block' },
+    '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
+    '& td': { border: 'none', py: '0.5', px: '0' },
+  },
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: either list machine's snapshot
@@ -490,6 +497,7 @@ function Transactions() {
                 {money(t.amount, t.currency)}
               </td>
               <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
+                <span className={css({ display: 'none', _phone: { display: 'inline' } })}>Balance after: </span>
                 {money(t.balance_after, t.currency)}
               </td>
               <td>
