@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
@@ -425,6 +425,8 @@ export interface FlowIndexEntry {
   description: string;
   states: number;
   transitions: number;
+  /** whether a model test wrote its paths as stories (<id>.stories.json) */
+  stories: boolean;
 }
 
 export function countOf(json: StateJson): { states: number; transitions: number } {
@@ -459,6 +461,7 @@ export async function exportFlows(): Promise<Map<string, string>> {
       exportName: entry.exportName,
       description: entry.description,
       ...countOf(json),
+      stories: existsSync(join(FLOWS_DIR, `${entry.id}.stories.json`)),
     });
   }
   files.set('index.json', `${JSON.stringify({ machines: index }, null, 2)}\n`);

@@ -12,6 +12,7 @@ import {
   selectYears,
   weekdayFromMonday,
 } from '../../machines/date-range.machine';
+import { inspectFlows } from '../lib/flows-live';
 import { formatDate, toIsoDate } from '../lib/format-date';
 import { Button } from './button';
 import { FieldError, FieldLabel, fieldStack, isErrorShown } from './field';
@@ -177,6 +178,7 @@ export function DatePicker(props: DatePickerProps) {
 
   const actor = useActorRef(dateRangeMachine, {
     input: { mode, today: today ?? toIsoDate(new Date()), min, max, value: defaultValue },
+    inspect: inspectFlows,
   });
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;

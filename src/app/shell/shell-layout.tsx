@@ -1,6 +1,7 @@
 import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
+import { inspectFlows } from '../../lib/flows-live';
 import { FullPageLoader } from '../../ui/full-page-loader';
 import { useEscapeKey } from '../../ui/use-escape-key';
 import { useFocusTrap } from '../../ui/use-focus-trap';
@@ -32,9 +33,11 @@ export default function ShellLayout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const open = useKycGate() === 'open';
   return (
-    <SideMenu.Provider options={{ input: { preference: localMenuPreference, salesOpen: isSalesPage(location) } }}>
+    <SideMenu.Provider
+      options={{ input: { preference: localMenuPreference, salesOpen: isSalesPage(location) }, inspect: inspectFlows }}
+    >
       {open ? <MenuCountsActor /> : null}
-      <SupportInfo.Provider>
+      <SupportInfo.Provider options={{ inspect: inspectFlows }}>
         <Frame>{children}</Frame>
       </SupportInfo.Provider>
     </SideMenu.Provider>

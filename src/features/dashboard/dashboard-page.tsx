@@ -14,6 +14,7 @@ import { notify } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
 import { useMenuCounts } from '../../app/shell/shell-actors';
 import { activityTone, humanizeName } from '../../lib/feed-format';
+import { inspectFlows } from '../../lib/flows-live';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { href, paths } from '../../routes';
@@ -46,7 +47,10 @@ export default function DashboardPage() {
   return (
     <Dashboard.Provider
       key={userId}
-      options={{ input: { currency: known, memory: userId === undefined ? undefined : localCurrencyMemory(userId) } }}
+      options={{
+        input: { currency: known, memory: userId === undefined ? undefined : localCurrencyMemory(userId) },
+        inspect: inspectFlows,
+      }}
     >
       <DashboardGrid />
     </Dashboard.Provider>

@@ -31,7 +31,7 @@ export async function loadFlow(id: string): Promise<FlowFiles | null> {
   const [machine, view, stories] = await Promise.all([
     getJson<StateJson>(`${id}.machine.json`),
     getJson<FlowView>(`${id}.view.json`),
-    getJson<FlowStories>(`${id}.stories.json`).catch(() => null),
+    entry.stories ? getJson<FlowStories>(`${id}.stories.json`) : null,
   ]);
   return { entry, machine, view, stories };
 }

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { css } from 'styled-system/css';
-import { Link, useParams } from 'wouter';
-import { activePaths, type LiveActor } from '../../app/flows-live';
+import { Link, useRoute } from 'wouter';
+import { activePaths, type LiveActor } from '../../lib/flows-live';
+import { routes } from '../../routes';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { FlowChart } from './flow-chart';
@@ -13,7 +14,8 @@ type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'missing' } | {
 
 /** /flows/:id: one statechart drawn, its text view, its live state and its test paths as stories. */
 export default function FlowPage() {
-  const { id = '' } = useParams<{ id: string }>();
+  const [, params] = useRoute<{ id: string }>(routes.flow.pattern);
+  const id = params?.id ?? '';
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { FLOWS_CHANNEL, type LiveActor, type LiveMessage, subscribeFlows } from '../../app/flows-live';
+import { FLOWS_CHANNEL, type LiveActor, type LiveMessage, subscribeFlows } from '../../lib/flows-live';
 
 /** How often an open viewer says hello, so that the app's tabs keep telling it (they stop after 15 s). */
 const HELLO_EVERY_MS = 5_000;
