@@ -11,7 +11,7 @@ describe('the route registry', () => {
     expect(routes.dashboard.href({})).toBe('/dashboard');
     expect(href.kycHandle()).toBe('/settings/kyc?handle=true');
     for (const [key, r] of all) {
-      const params = key === 'sales' ? { status: 'pending' } : {};
+      const params = key === 'sales' ? { status: 'pending' } : key === 'tradeEvent' ? { matchId: 5 } : {};
       expect(matchRoute(r.href(params))?.key).toBe(key);
     }
   });
@@ -31,7 +31,9 @@ describe('the route registry', () => {
     const header = Object.fromEntries(all.filter(([, r]) => r.header === 'title').map(([k, r]) => [k, r.title]));
     expect(header).toEqual({ addListings: 'Add Inventory', myListings: 'Inventory', bulkListings: 'Bulk Inventory' });
     for (const [key, r] of all) {
-      const match = matchRoute(r.href(key === 'sales' ? { status: 'delivered' } : {}));
+      const match = matchRoute(
+        r.href(key === 'sales' ? { status: 'delivered' } : key === 'tradeEvent' ? { matchId: 5 } : {}),
+      );
       expect(match && titleOf(match)).toMatch(/\S/);
     }
     expect(documentTitle('Dashboard')).toBe('Dashboard · SB Portal');

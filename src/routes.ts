@@ -157,6 +157,13 @@ export const routes = {
     access: 'lmt-trade',
     menu: { label: 'Search Tickets', icon: 'search', order: 100, permission: 'lmt-trade' },
   }),
+  tradeEvent: route<'/trade/events/:matchId', { matchId: number }>({
+    pattern: '/trade/events/:matchId',
+    title: 'Buy Tickets',
+    access: 'lmt-trade',
+    activeEntry: 'tradeHome',
+    parse: ({ matchId }) => (/^[1-9]\d{0,9}$/.test(matchId) ? { matchId: Number(matchId) } : null),
+  }),
   tradePurchase: route({
     pattern: '/trade/purchase',
     title: 'Purchase',
@@ -241,6 +248,9 @@ export const href = {
   },
   kycHandle: () => `${routes.kyc.pattern}?handle=true`,
   sales: (status: SalesStatus) => routes.sales.href({ status }),
+  tradeEvent: (matchId: number) => routes.tradeEvent.href({ matchId }),
+  purchaseSuccess: (bookingNo: string) =>
+    `${routes.tradePurchase.pattern}?success=true&booking_no=${encodeURIComponent(bookingNo)}`,
 };
 
 /** The fixed paths, read from the registry (kept for the views that name a page by path). */

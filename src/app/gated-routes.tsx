@@ -18,6 +18,9 @@ const WalletPage = lazy(pageModules.wallet);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
 const FlowsPage = lazy(pageModules.flows);
 const FlowPage = lazy(pageModules.flow);
+const TradeHomePage = lazy(pageModules.tradeHome);
+const TradeEventPage = lazy(pageModules.tradeEvent);
+const TradePurchasePage = lazy(pageModules.tradePurchase);
 const ComingSoon = lazy(comingSoon);
 
 /** A page that is not built yet: its real title (the shell's h1) over a plain note. */
@@ -35,8 +38,9 @@ const PAGES: Readonly<Record<Exclude<RouteKey, 'login'>, ComponentType>> = {
   sales: NotBuiltYet,
   reportHistory: NotBuiltYet,
   wallet: WalletPage,
-  tradeHome: NotBuiltYet,
-  tradePurchase: NotBuiltYet,
+  tradeHome: TradeHomePage,
+  tradeEvent: TradeEventPage,
+  tradePurchase: TradePurchasePage,
   adminDeposits: AdminDepositsPage,
   flows: FlowsPage,
   flow: FlowPage,

@@ -25,12 +25,16 @@ export const pageModules = {
   sales: comingSoon,
   reportHistory: comingSoon,
   wallet: () => import('../features/wallet/wallet-page'),
-  tradeHome: comingSoon,
-  tradePurchase: comingSoon,
+  tradeHome: () => import('../features/trade/trade-home-page'),
+  tradeEvent: () => import('../features/trade/event-page'),
+  tradePurchase: () => import('../features/trade/purchase-page'),
   adminDeposits: () => import('../features/admin/admin-deposits-page'),
   flows: () => import('../features/flows/flows-page'),
   flow: () => import('../features/flows/flow-page'),
 } as const satisfies Record<Exclude<RouteKey, 'login'>, () => Promise<{ default: ComponentType<never> }>>;
+
+/** The wallet's top-up panel, for the Deposit button of the purchase panel (features do not import each other). */
+export const topUpDrawer = () => import('../features/wallet/top-up-drawer');
 
 const ignore = () => {};
 

@@ -1,0 +1,155 @@
+import { useSelector } from '@xstate/react';
+import { css } from 'styled-system/css';
+import { Link, useSearch } from 'wouter';
+import { type Booking, purchaseHistoryMachine, tradeReadMachine } from '../../../machines/trade-search.machine';
+import { useViewActor } from '../../app/view-actor';
+import { formatDate } from '../../lib/format-date';
+import { formatMinorUnits } from '../../lib/money';
+import { href, paths } from '../../routes';
+import { Button } from '../../ui/button';
+import { Loading, Skeleton } from '../../ui/skeleton';
+import { type Tone, ToneBadge } from '../../ui/tone-badge';
+import { TicketTypeIcon } from './ticket-type-icon';
+import { card, grid, muted, pager } from './trade-styles';
+
+const STATUS_TONE: Record<Booking['status'], Tone> = {
+  confirmed: 'success',
+  pending: 'neutral',
+  failed: 'danger',
+  expired: 'danger',
+  cancelled: 'danger',
+};
+
+/** /trade/purchase: after a purchase (?success=true&booking_no=…) the booking; else the purchase history. */
+export default function PurchasePage() {
+  const query = new URLSearchParams(useSearch());
+  const bookingNo = query.get('booking_no');
+  return (
+    <div className={grid}>
+      {query.get('success') === 'true' && bookingNo ? <Success bookingNo={bookingNo} /> : null}
+      <History />
+    </div>
+  );
+}
+
+function Success({ bookingNo }: { bookingNo: string }) {
+  const read = useViewActor(tradeReadMachine, `purchase-${bookingNo}`, { kind: 'booking', bookingNo });
+  const booking = useSelector(read, (s) => (s?.matches('shown') ? (s.context.data as Booking | null) : undefined));
+  const failed = useSelector(read, (s) => s?.matches('failed') ?? false);
+  return (
+    <section aria-labelledby="success-title" className={card}>
+      <h2 id="success-title" className={css({ fontWeight: 'semibold', fontSize: 'xl', color: 'success' })}>
+        Booking Confirmed Successfully
+      </h2>
+      <p>
+        Booking number <strong>{bookingNo}</strong>
+      </p>
+      {booking === undefined && !failed ? (
+        <Loading label="Loading the booking">
+          <Skeleton height="120px" />
+        </Loading>
+      ) : null}
+      {failed ? (
+        <p>
+          Failed to fetch data <Button onClick={() => read?.send({ type: 'read.retried' })}>Retry</Button>
+        </p>
+      ) : null}
+      {booking === null ? <p className={muted}>This booking was not found.</p> : null}
+      {booking ? <BookingDetails booking={booking} /> : null}
+      <Link href={paths.tradeHome}>Search more tickets</Link>
+    </section>
+  );
+}
+
+function BookingDetails({ booking }: { booking: Booking }) {
+  const b = booking.price_breakdown;
+  return (
+    <dl
+      aria-label="Booking"
+      className={css({
+        display: 'grid',
+        gridTemplateColumns: 'max-content minmax(0, 1fr)',
+        gap: '1 4',
+        fontSize: 'sm',
+      })}
+    >
+      <dt>Event</dt>
+      <dd className={css({ overflowWrap: 'anywhere' })}>{booking.match_name}</dd>
+      <dt>Date</dt>
+      <dd>
+        {formatDate(booking.match_date)} {booking.match_time}
+      </dd>
+      <dt>Venue</dt>
+      <dd>
+        {booking.stadium_name}, {booking.city_name}, {booking.country_name}
+      </dd>
+      <dt>Seats</dt>
+      <dd className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+        <TicketTypeIcon typeId={booking.ticket_type_id} name={booking.Ticket_type} />
+        {booking.quantity} × {booking.Category}, block {booking.ticket_block}, row {booking.row} ({booking.Ticket_type})
+      </dd>
+      <dt>Status</dt>
+      <dd>
+        <ToneBadge tone={STATUS_TONE[booking.status]}>{booking.status}</ToneBadge>
+      </dd>
+      <dt>Paid</dt>
+      <dd>
+        {b.currency} {formatMinorUnits(b.total_with_payment_fee)}
+      </dd>
+    </dl>
+  );
+}
+
+function History() {
+  const history = useViewActor(purchaseHistoryMachine, 'purchase-history', { filters: { status: null } });
+  const items = useSelector(history, (s) => s?.context.items ?? []);
+  const empty = useSelector(history, (s) => s?.matches('empty') ?? false);
+  const loading = useSelector(history, (s) => s?.matches('loading') ?? true);
+  const page = useSelector(history, (s) => s?.context.page ?? 1);
+  const lastPage = useSelector(history, (s) => s?.context.lastPage ?? 1);
+  return (
+    <section aria-labelledby="history-title" className={card}>
+      <h2 id="history-title" className={css({ fontWeight: 'semibold' })}>
+        Purchase history
+      </h2>
+      {loading ? (
+        <Loading label="Loading purchases">
+          <Skeleton height="56px" />
+        </Loading>
+      ) : null}
+      {empty ? <p className={muted}>No purchases yet.</p> : null}
+      <ul aria-label="Purchases">
+        {items.map((b) => (
+          <li
+            key={b.booking_id}
+            className={css({ borderTop: '1px solid {colors.border}', py: '2', display: 'grid', gap: '1' })}
+          >
+            <span className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' })}>
+              <Link href={href.purchaseSuccess(b.booking_no)}>{b.booking_no}</Link>
+              <ToneBadge tone={STATUS_TONE[b.status]}>{b.status}</ToneBadge>
+              <span className={css({ overflowWrap: 'anywhere' })}>{b.match_name}</span>
+            </span>
+            <span className={muted}>
+              {b.quantity} × {b.Category} · {b.price_breakdown.currency}{' '}
+              {formatMinorUnits(b.price_breakdown.total_with_payment_fee)} · {formatDate(b.created_at)}
+              {b.status_reason ? ` · ${b.status_reason}` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {lastPage > 1 ? (
+        <nav aria-label="Pages" className={pager}>
+          <Button disabled={page <= 1} onClick={() => history?.send({ type: 'page.requested', page: page - 1 })}>
+            Previous
+          </Button>
+          <span>
+            Page {page} of {lastPage}
+          </span>
+          <Button disabled={page >= lastPage} onClick={() => history?.send({ type: 'page.requested', page: page + 1 })}>
+            Next
+          </Button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}
