@@ -5245,7 +5245,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addAddress: {
@@ -5279,7 +5278,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateAddress: {
@@ -5629,7 +5627,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     removeLinkedCard: {
@@ -5671,7 +5668,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createLinkedCardPayment: {
@@ -6001,7 +5997,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTradeEvent: {
@@ -6045,7 +6040,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTradeTickets: {
@@ -6083,7 +6077,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     recalculateTradePrice: {
@@ -6117,7 +6110,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addToCart: {
@@ -6159,7 +6151,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createBooking: {
@@ -6197,7 +6188,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     confirmBooking: {
@@ -6232,7 +6222,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["GatewayFailed"];
         };
     };
@@ -6260,7 +6249,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTradeHistory: {
@@ -6293,7 +6281,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTradeBooking: {
@@ -6320,7 +6307,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     cancelBooking: {
@@ -6351,7 +6337,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTradeTracking: {
@@ -6380,7 +6365,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addTradeTracking: {
@@ -6415,7 +6399,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addRecentlyViewed: {
@@ -6450,7 +6433,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateAttendeesBulk: {
@@ -6488,7 +6470,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     payWithSavedCard: {
@@ -6523,7 +6504,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["GatewayFailed"];
         };
     };
@@ -6754,7 +6734,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listCities: {
@@ -6780,7 +6759,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listCurrencies: {
@@ -7119,7 +7097,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["GatewayFailed"];
         };
     };
@@ -7156,7 +7133,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     stripeWebhook: {
@@ -7191,7 +7167,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["GatewayFailed"];
         };
     };
     getSupportInfo: {

@@ -12,12 +12,16 @@ import { ClientClosedRequest } from './http/multipart';
 import { SECURITY_HEADERS } from './http/security-headers';
 import { builtApp } from './http/static';
 import type { Logger } from './logger';
+import { paymentsFrom } from './payments';
+import type { Payments } from './payments/port';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { notificationRoutes } from './routes/notifications';
 import { salesRoutes } from './routes/sales';
+import { settingsTradeRoutes } from './routes/settings-trade';
+import { tradeRoutes } from './routes/trade';
 import { uiSettingsRoutes } from './routes/ui-settings';
 import { walletRoutes } from './routes/wallet';
 
@@ -39,6 +43,8 @@ export interface AppOptions {
   trustProxy?: boolean | number;
   /** Binds these handlers instead of the product's (the router's own tests, on a test contract of their own). */
   routes?: (router: Router) => void;
+  /** The payment gateways; by default those the environment configures (server/payments, sandbox without keys). */
+  payments?: Payments;
 }
 
 let sharedContract: Contract | undefined;
@@ -98,6 +104,9 @@ export function createApp(options: AppOptions) {
     uiSettingsRoutes(router);
     walletRoutes(router);
     adminRoutes(router);
+    const payments = options.payments ?? paymentsFrom();
+    tradeRoutes(router, payments);
+    settingsTradeRoutes(router, payments);
   }
   router.bindPlanned();
   api.get('/health', (c) => c.json({ success: true, message: 'ok' }));

@@ -68,3 +68,55 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, isTty = Boolean
     validateResponses: ['1', 'true', 'yes'].includes((env.VALIDATE_RESPONSES ?? '').trim().toLowerCase()),
   };
 }
+
+/**
+ * The payment gateways' settings (issue 9). Without keys every gateway is the sandbox, so `npm start` needs none:
+ * STRIPE_SECRET_KEY (with STRIPE_PUBLISHABLE_KEY_GBP and STRIPE_PUBLISHABLE_KEY_OTHER) switches card payments to
+ * Stripe; STRIPE_WEBHOOK_SECRET opens the webhook; ADYEN_API_KEY with ADYEN_MERCHANT_ACCOUNT switches stored
+ * cards to Adyen (ADYEN_ENVIRONMENT test or live, ADYEN_LIVE_URL_PREFIX for live, ADYEN_RETURN_URL).
+ */
+export interface PaymentSettings {
+  stripe: { secretKey: string; publishableKeyGbp: string; publishableKeyOther: string } | null;
+  stripeWebhookSecret: string | null;
+  adyen: {
+    apiKey: string;
+    merchantAccount: string;
+    live: boolean;
+    liveUrlPrefix: string | null;
+    returnUrl: string;
+  } | null;
+}
+
+export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): PaymentSettings {
+  const value = (name: string) => env[name]?.trim() || null;
+  const secretKey = value('STRIPE_SECRET_KEY');
+  let stripe: PaymentSettings['stripe'] = null;
+  if (secretKey) {
+    const gbp = value('STRIPE_PUBLISHABLE_KEY_GBP');
+    const other = value('STRIPE_PUBLISHABLE_KEY_OTHER');
+    if (!gbp || !other) {
+      throw new StartupError(
+        'STRIPE_SECRET_KEY needs STRIPE_PUBLISHABLE_KEY_GBP and STRIPE_PUBLISHABLE_KEY_OTHER (the browser keys by currency)',
+      );
+    }
+    stripe = { secretKey, publishableKeyGbp: gbp, publishableKeyOther: other };
+  }
+  const apiKey = value('ADYEN_API_KEY');
+  let adyen: PaymentSettings['adyen'] = null;
+  if (apiKey) {
+    const merchantAccount = value('ADYEN_MERCHANT_ACCOUNT');
+    if (!merchantAccount) throw new StartupError('ADYEN_API_KEY needs ADYEN_MERCHANT_ACCOUNT');
+    const environment = (value('ADYEN_ENVIRONMENT') ?? 'test').toLowerCase();
+    if (environment !== 'test' && environment !== 'live') {
+      throw new StartupError(`ADYEN_ENVIRONMENT must be test or live, not "${env.ADYEN_ENVIRONMENT}"`);
+    }
+    adyen = {
+      apiKey,
+      merchantAccount,
+      live: environment === 'live',
+      liveUrlPrefix: value('ADYEN_LIVE_URL_PREFIX'),
+      returnUrl: value('ADYEN_RETURN_URL') ?? 'http://localhost:8080/trade/purchase',
+    };
+  }
+  return { stripe, stripeWebhookSecret: value('STRIPE_WEBHOOK_SECRET'), adyen };
+}

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004-idempotency-files';
 import * as m0005 from './migrations/0005-login-throttle';
 import * as m0006 from './migrations/0006-kept-totals';
 import * as m0007 from './migrations/0007-wallet-ledger';
+import * as m0008 from './migrations/0008-trade';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005-login-throttle': m0005,
   '0006-kept-totals': m0006,
   '0007-wallet-ledger': m0007,
+  '0008-trade': m0008,
 };
 
 /** The migrations' names in the order they apply. */

@@ -30,6 +30,15 @@ export interface Database {
   ledger_entries: LedgerEntryTable;
   ledger_lines: LedgerLineTable;
   deposits: DepositTable;
+  carts: CartTable;
+  bookings: BookingTable;
+  payments: PaymentTable;
+  sandbox_intents: SandboxIntentTable;
+  webhook_events: WebhookEventTable;
+  addresses: AddressTable;
+  stored_cards: StoredCardTable;
+  recently_viewed: RecentlyViewedTable;
+  trade_tracking: TradeTrackingTable;
 }
 
 export interface CurrencyTable {
@@ -136,6 +145,8 @@ export interface EventTable {
   stadium_name: string;
   city_id: number;
   country_id: number;
+  /** the guest details the event requires of each ticket's guest: a comma list of field names, '' for none */
+  guest_fields: ColumnType<string, string | undefined, string>;
 }
 
 export interface ListingTable {
@@ -152,6 +163,10 @@ export interface ListingTable {
   price: number;
   currency: string;
   created_at: string;
+  /** tickets a buyer can still take (carts take from it by a conditional update; migration 0008) */
+  available: ColumnType<number, number | undefined, number>;
+  /** which quantities one purchase may take: any, pairs, all_together, avoid_single */
+  split_type: ColumnType<string, string | undefined, string>;
 }
 
 /** The contract's order statuses, in the order of the sales sub-pages (generated into openapi/schema.ts). */
@@ -319,4 +334,149 @@ export interface DepositTable {
   ledger_entry_id: number | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A hold of tickets of a listing for 15 minutes (server/domain/purchase). */
+export interface CartTable {
+  id: Generated<number>;
+  /** the account that buys (a team member buys for its seller) */
+  buyer_id: number;
+  /** who made it */
+  user_id: number;
+  listing_id: number;
+  event_id: number;
+  quantity: number;
+  currency: string;
+  /** per ticket, in minor units of `currency` (converted from the listing's) */
+  unit_price: number;
+  payment_method: number;
+  /** held, booked, expired, released */
+  status: string;
+  /** holding (its tickets are taken from the listing), released (given back), sold (a booking confirmed) */
+  hold_state: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BookingTable {
+  id: Generated<number>;
+  booking_no: string;
+  cart_id: number;
+  buyer_id: number;
+  user_id: number;
+  seller_id: number;
+  listing_id: number;
+  event_id: number;
+  quantity: number;
+  currency: string;
+  unit_price: number;
+  payment_method: number;
+  /** pending, confirmed, failed, expired, cancelled */
+  status: string;
+  status_reason: string | null;
+  /** the billing address, JSON */
+  billing: string;
+  /** the event's required guest fields when the booking was made (comma list) */
+  guest_fields: string;
+  /** the guests' details, JSON: [{ attendee_number, fields: [{ field, value }] }] */
+  attendees: string;
+  guests_complete: number;
+  /** the seller's sale, once confirmed */
+  order_id: number | null;
+  expires_at: string;
+  confirmed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentTable {
+  id: Generated<number>;
+  booking_id: number;
+  buyer_id: number;
+  payment_method: number;
+  /** sbpay, stripe, adyen, sandbox */
+  gateway: string;
+  /** the gateway's id of it (intent id, PSP reference, ledger entry) */
+  reference: string;
+  amount: ColumnType<number, number, number>;
+  currency: string;
+  /** requires_payment_method, succeeded, failed, refunded */
+  status: string;
+  failure_reason: string | null;
+  refunded_amount: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The sandbox gateway's payment intents (its state lives in our database, like a provider's in theirs). */
+export interface SandboxIntentTable {
+  id: string;
+  client_secret: string;
+  owner_id: number;
+  idempotency_key: string;
+  amount: ColumnType<number, number, number>;
+  currency: string;
+  /** JSON */
+  metadata: string;
+  status: string;
+  last_error: string | null;
+  refunded: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEventTable {
+  event_id: string;
+  gateway: string;
+  type: string;
+  outcome: string;
+  received_at: string;
+}
+
+export interface AddressTable {
+  id: Generated<number>;
+  owner_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  country_code: string | null;
+  mobile_number: string | null;
+  country_id: number;
+  city_id: number | null;
+  address: string;
+  zip_code: string;
+  address_type: string;
+  primary_address: ColumnType<number, number | undefined, number>;
+  created_at: string;
+}
+
+export interface StoredCardTable {
+  id: Generated<number>;
+  owner_id: number;
+  gateway: string;
+  brand: string;
+  variant: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  holder_name: string;
+  recurring_reference: string;
+  created_at: string;
+}
+
+export interface RecentlyViewedTable {
+  user_id: number;
+  event_id: number;
+  viewed_at: string;
+}
+
+export interface TradeTrackingTable {
+  id: Generated<number>;
+  user_id: number;
+  step: string;
+  event_id: number | null;
+  booking_id: number | null;
+  detail: string | null;
+  created_at: string;
 }

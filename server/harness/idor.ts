@@ -31,9 +31,14 @@ export interface IdField {
 export const isIdName = (name: string) => /^(?:id|ids|.+_ids?)$/.test(name);
 const keyOf = (name: string) => (name === 'ids' ? 'id' : name.replace(/_ids$/, '_id'));
 
+/** `x-public-id: true` in the contract: the id names a public thing (an event, a listing on sale), not a secret. */
+const isPublicId = (schema: Schema) =>
+  typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-public-id'] === true;
+
 export function idFields(op: Op): IdField[] {
   const out: IdField[] = [];
   for (const p of op.params) {
+    if (isPublicId(p.schema)) continue;
     if (p.in === 'path' || (p.in === 'query' && isIdName(p.name))) {
       if (p.in === 'path' && !isIdName(p.name)) continue;
       out.push({ where: p.in, name: p.name, key: keyOf(p.name), many: p.name.endsWith('ids'), schema: p.schema });
@@ -45,7 +50,7 @@ export function idFields(op: Op): IdField[] {
         ? (op.body.schema.properties as Record<string, Schema> | undefined)
         : undefined) ?? {};
     for (const [name, schema] of Object.entries(props)) {
-      if (isIdName(name))
+      if (isIdName(name) && !isPublicId(schema))
         out.push({ where: 'body', name, key: keyOf(name), many: typesOf(schema).includes('array'), schema });
     }
   }

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
+import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
 import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
 import { CITIES, COUNTRIES } from './geo-data';
 
@@ -83,6 +84,24 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     role: 'a second seller, KYC approved, every permission (its own few sales)',
   },
   {
+    email: 'tickets4u@demo.test',
+    first_name: 'Tia',
+    last_name: 'Tickets',
+    user_type: 'sellers',
+    kyc_status: 1,
+    permissions: ALL,
+    role: 'a trade seller, KYC approved: most of the tickets on sale in the trade area',
+  },
+  {
+    email: 'fanzone@demo.test',
+    first_name: 'Finn',
+    last_name: 'Fanzone',
+    user_type: 'sellers',
+    kyc_status: 1,
+    permissions: ALL,
+    role: 'a trade seller, KYC approved: the other half of the tickets on sale',
+  },
+  {
     email: 'admin@demo.test',
     first_name: 'Ada',
     last_name: 'Admin',
@@ -125,6 +144,8 @@ const RIVAL_SALES_FIXTURE = 'rival-sales-v1';
 /** The demo wallets: approved, rejected and pending deposits of the seller and of the rival. */
 const SELLER_WALLET_FIXTURE = 'seller-wallet-v1';
 const RIVAL_WALLET_FIXTURE = 'rival-wallet-v1';
+/** The trade area: 48 more matches, about 1,000 listings, the traders' balances, addresses, cards, purchases. */
+const DEMO_TRADE_FIXTURE = 'demo-trade-v1';
 
 /**
  * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, the demo
@@ -249,6 +270,14 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     if (await applyOnce(db, clock, fixture, (trx) => seedDemoWallet(trx, clock, id, admin, deposits))) {
       appliedFixtures.push(fixture);
     }
+  }
+  const traders = await Promise.all(TRADE_SELLERS.map(idOf));
+  if (
+    await applyOnce(db, clock, DEMO_TRADE_FIXTURE, (trx) =>
+      seedDemoTrade(trx, clock, { seller, rival, admin, traders }),
+    )
+  ) {
+    appliedFixtures.push(DEMO_TRADE_FIXTURE);
   }
   return { createdUsers, appliedFixtures };
 }

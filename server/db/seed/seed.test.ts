@@ -52,7 +52,7 @@ describe('the demo seed', () => {
 
   it('is idempotent: a second and third run add nothing and create no users, even days later', async () => {
     const before = await counts();
-    expect(before.users).toBe(6);
+    expect(before.users).toBe(8);
     expect(before.orders).toBeGreaterThan(0);
     expect(await seed(s.db, s.clock)).toEqual({ createdUsers: [], appliedFixtures: [] });
     const later = manualClock(new Date(s.clock.now().getTime() + 30 * DAY_MS));
@@ -100,7 +100,7 @@ describe('the demo seed', () => {
     expect(Object.keys(CITIES).filter((k) => !known.has(k))).toEqual([]);
   });
 
-  it('creates the six demo accounts with their user type and KYC status', async () => {
+  it('creates the eight demo accounts with their user type and KYC status', async () => {
     const users = await s.db
       .selectFrom('users')
       .select(['email', 'user_type', 'kyc_status', 'kyc_rejection_reason', 'deleted_at'])
@@ -108,11 +108,13 @@ describe('the demo seed', () => {
       .execute();
     expect(users.map((u) => [u.email, u.user_type, u.kyc_status])).toEqual([
       ['admin@demo.test', 'admin', 1],
+      ['fanzone@demo.test', 'sellers', 1],
       ['member@demo.test', 'team_members', 1],
       ['newseller@demo.test', 'sellers', 0],
       ['rejected@demo.test', 'sellers', 2],
       ['rival@demo.test', 'sellers', 1],
       ['seller@demo.test', 'sellers', 1],
+      ['tickets4u@demo.test', 'sellers', 1],
     ]);
     expect(users.find((u) => u.email === 'rejected@demo.test')?.kyc_rejection_reason).toBeTruthy();
     expect(users.every((u) => u.deleted_at === null)).toBe(true);
@@ -169,6 +171,16 @@ describe('the demo seed', () => {
         .innerJoin('cities', 'cities.id', 'events.city_id')
         .select(['events.name', 'home_team', 'away_team', 'event_date', 'event_time', 'events.country_id'])
         .select('cities.country_id as city_country_id')
+        // the sales demo's events (the trade area's 48 more are the trade seed's: server/routes/trade.test.ts)
+        .where(
+          'events.id',
+          'in',
+          s.db
+            .selectFrom('listings')
+            .select('event_id')
+            .where('seller_id', '=', await idOf('seller@demo.test'))
+            .where('created_at', '<', new Date(now() - 60 * DAY_MS).toISOString()),
+        )
         .execute();
       expect(events.length).toBeGreaterThanOrEqual(10);
       expect(events.length).toBeLessThanOrEqual(15);

@@ -1,0 +1,270 @@
+/**
+ * `npm run bench:search`: the trade area's reads at scale. A fresh database (a temporary SQLite file, or a new
+ * database on the DATABASE_URL server), migrated and seeded, then `--listings` (100,000) listings of the demo
+ * trade sellers spread over the 60 matches (about 1,700 a match, every currency and split rule); the real server
+ * (server/main.ts startServer, production settings) in a process of its own; each URL measured with autocannon
+ * at `--connections` (50) for `--duration` (10) seconds after a warm-up, as seller@demo.test (whose own
+ * listings are left out of every answer):
+ *
+ *   search            GET /purchase/lmt-trade/events-search (page 1, 20 events, stock and lowest price each)
+ *   search filtered   the same with team, competition and a date range
+ *   search deep page  page 3 of 20
+ *   event page        GET /purchase/lmt-trade/events/{match_id} of the busiest match (20 tickets, cheapest first)
+ *   event quantity    the same for 2 tickets, dearest first, in EUR
+ *   listing           GET /purchase/lmt-trade/tickets/{sNo} with its price breakdown
+ *
+ * Target (issue 9): p99 under 20 ms at 50 concurrent clients. A script, not a test: timings depend on the machine.
+ *
+ *   npm run bench:search [-- --listings=100000 --duration=10 --connections=50]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SELF = import.meta.filename;
+const argOf = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const num = (name: string, fallback: number) => Number(argOf(name) ?? fallback);
+
+async function serveReal() {
+  const { startServer } = await import('../server/main');
+  const started = await startServer();
+  process.send?.('ready');
+  process.once('SIGTERM', () => {
+    void started.close().then(() => process.exit(0));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+function startChild(env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(SELF, ['--serve=real'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((ready, fail) => {
+    child.once('message', () => ready(child));
+    child.once('exit', (code) => fail(new Error(`the bench server exited (${code}) before it was ready`)));
+  });
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function freshTarget(dir: string) {
+  const adminUrl = process.env.DATABASE_URL?.trim();
+  if (!adminUrl) return { target: join(dir, 'portal.sqlite'), drop: async () => {} };
+  const { openDatabase } = await import('../server/db/database');
+  const { sql } = await import('kysely');
+  const name = `sbbench_search_${Date.now().toString(36)}`;
+  const admin = openDatabase(adminUrl, { poolSize: 1 });
+  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
+  await admin.destroy();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    target: url.toString(),
+    drop: async () => {
+      const again = openDatabase(adminUrl, { poolSize: 1 });
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(again);
+      await again.destroy();
+    },
+  };
+}
+
+/** Migrates, seeds, adds the listings in bulk; answers a token of the seller and the URLs to measure. */
+async function prepare(target: string, count: number) {
+  const { openDatabase, engineOf } = await import('../server/db/database');
+  const { migrateToLatest } = await import('../server/db/migrate');
+  const { seed } = await import('../server/db/seed/index');
+  const { systemClock } = await import('../server/clock');
+  const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
+  const { sql } = await import('kysely');
+  const db = openDatabase(target);
+  await migrateToLatest(db);
+  await seed(db, systemClock);
+  const now = new Date();
+  const ids = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', 'in', ['tickets4u@demo.test', 'fanzone@demo.test', 'rival@demo.test', 'seller@demo.test'])
+    .execute();
+  const idOf = (email: string) => (ids.find((u) => u.email === email) as { id: number }).id;
+  const sellers = [
+    idOf('tickets4u@demo.test'),
+    idOf('fanzone@demo.test'),
+    idOf('rival@demo.test'),
+    idOf('seller@demo.test'),
+  ];
+  const events = await db
+    .selectFrom('events')
+    .select('id')
+    .where('event_date', '>=', now.toISOString().slice(0, 10))
+    .orderBy('id')
+    .execute();
+  const currencies = ['GBP', 'GBP', 'GBP', 'GBP', 'EUR', 'USD', 'AED'];
+  const splits = ['any', 'any', 'any', 'pairs', 'avoid_single', 'all_together'];
+  let x = 12345;
+  const rnd = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  };
+  const batch = engineOf(db) === 'postgres' ? 2000 : 500;
+  for (let done = 0; done < count; done += batch) {
+    const rows = Array.from({ length: Math.min(batch, count - done) }, (_, i) => {
+      const quantity = 1 + rnd(12);
+      return {
+        seller_id: sellers[rnd(sellers.length)] as number,
+        event_id: (events[(done + i) % events.length] as { id: number }).id,
+        category: `Category ${rnd(6)}`,
+        ticket_block: `Block ${rnd(130)}`,
+        row: String(1 + rnd(30)),
+        ticket_type_id: 1 + rnd(6),
+        quantity,
+        available: quantity,
+        split_type: splits[rnd(splits.length)] as string,
+        price: (8 + rnd(80)) * 500,
+        currency: currencies[rnd(currencies.length)] as string,
+        created_at: now.toISOString(),
+      };
+    });
+    await db.insertInto('listings').values(rows).execute();
+  }
+  if (engineOf(db) === 'postgres') await sql`ANALYZE`.execute(db);
+  else await sql`ANALYZE`.execute(db);
+  const token = newToken();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: idOf('seller@demo.test'),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  const busiest = await db
+    .selectFrom('listings')
+    .select(['event_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('event_id')
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const listing = await db
+    .selectFrom('listings')
+    .select('id')
+    .where('event_id', '=', busiest.event_id)
+    .where('seller_id', '<>', idOf('seller@demo.test'))
+    .where('available', '>', 0)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const total = await db
+    .selectFrom('listings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  await db.destroy();
+  const from = now.toISOString().slice(0, 10);
+  const to = new Date(now.getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    token,
+    listings: Number(total.n),
+    busiest: { id: busiest.event_id, listings: Number(busiest.n) },
+    urls: [
+      ['search', '/api/purchase/lmt-trade/events-search?per_page=20'],
+      [
+        'search filtered',
+        `/api/purchase/lmt-trade/events-search?team=a&competition=league&date_from=${from}&date_to=${to}`,
+      ],
+      ['search deep page', '/api/purchase/lmt-trade/events-search?page=3&per_page=20'],
+      ['event page', `/api/purchase/lmt-trade/events/${busiest.event_id}?per_page=20`],
+      ['event quantity', `/api/purchase/lmt-trade/events/${busiest.event_id}?quantity=2&sort=price_desc&currency=EUR`],
+      ['listing', `/api/purchase/lmt-trade/tickets/${listing.id}?quantity=1`],
+    ] as const,
+  };
+}
+
+async function measure(url: string, token: string, seconds: number, connections: number) {
+  const autocannon = (await import('autocannon')).default;
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      connections,
+      duration,
+      timeout: 30,
+    }) as unknown as Promise<{
+      requests: { total: number };
+      latency: { p50: number; p99: number };
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    }>;
+  await run(2);
+  const r = await run(seconds);
+  return {
+    rps: r.requests.total / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+async function main() {
+  const seconds = num('duration', 10);
+  const connections = num('connections', 50);
+  const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-search-'));
+  const { target, drop } = await freshTarget(dir);
+  try {
+    console.info(`bench:search on ${engine}: preparing ${num('listings', 100_000)} listings...`);
+    const setup = await prepare(target, num('listings', 100_000));
+    const port = await freePort();
+    const server = await startChild({
+      PORT: String(port),
+      DATA_DIR: dir,
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      VALIDATE_RESPONSES: '0',
+    });
+    console.info(
+      `${engine}, ${setup.listings} listings (busiest match ${setup.listings ? setup.busiest.listings : 0}), ${connections} connections, ${seconds} s each, node ${process.version}`,
+    );
+    let worst = 0;
+    try {
+      for (const [name, path] of setup.urls) {
+        const f = await measure(`http://127.0.0.1:${port}${path}`, setup.token, seconds, connections);
+        worst = Math.max(worst, f.p99);
+        console.info(
+          `  ${name.padEnd(17)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms${f.bad ? `  (${f.bad} failed or not 2xx)` : ''}`,
+        );
+      }
+    } finally {
+      await stopChild(server);
+    }
+    console.info(
+      `  target  p99 < 20 ms at ${connections} clients: ${worst < 20 ? 'met' : `missed (worst p99 ${worst} ms)`}`,
+    );
+  } finally {
+    await drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (argOf('serve') === 'real') await serveReal();
+else await main();

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { convert, mulDivRound, PAYMENT_FEE_BPS, priceBreakdown, splitList } from './pricing';
+
+describe('the price of a purchase', () => {
+  it('adds the service fee, VAT on it, and no shipping for e-tickets; SB Pay has no payment fee', () => {
+    expect(priceBreakdown({ currency: 'GBP', unitPrice: 12_500, quantity: 2, ticketTypeId: 1, method: 1 })).toEqual({
+      currency: 'GBP',
+      ticket_quantity: 2,
+      ticket_price: 12_500,
+      sub_total: 25_000,
+      service_fee: 2_500,
+      shipping_fee: 0,
+      tax: 500,
+      payment_method: 1,
+      payment_fee: 0,
+      total_with_payment_fee: 28_000,
+      grand_total: 28_000,
+    });
+  });
+
+  it('charges shipping for paper tickets and members cards, converted, and the card fees on the grand total', () => {
+    const card = priceBreakdown({ currency: 'EUR', unitPrice: 10_000, quantity: 1, ticketTypeId: 3, method: 2 });
+    // 15.00 GBP at 1.17 = 17.55 EUR
+    expect(card.shipping_fee).toBe(1_755);
+    expect(card.grand_total).toBe(10_000 + 1_000 + 1_755 + 200);
+    expect(card.payment_fee).toBe(Math.round((12_955 * PAYMENT_FEE_BPS[2]) / 10_000));
+    expect(card.total_with_payment_fee).toBe(card.grand_total + card.payment_fee);
+    const stored = priceBreakdown({ currency: 'EUR', unitPrice: 10_000, quantity: 1, ticketTypeId: 4, method: 3 });
+    expect(stored.payment_fee).toBe(mulDivRound(12_955, 150, 10_000));
+    expect(
+      priceBreakdown({ currency: 'GBP', unitPrice: 10_000, quantity: 1, ticketTypeId: 5, method: 1 }).shipping_fee,
+    ).toBe(0);
+  });
+
+  it('rounds every percentage half up to the minor unit, in integers', () => {
+    expect(mulDivRound(5, 1000, 10_000)).toBe(1); // 0.5 -> 1
+    expect(mulDivRound(4, 1000, 10_000)).toBe(0); // 0.4 -> 0
+    const b = priceBreakdown({ currency: 'GBP', unitPrice: 333, quantity: 3, ticketTypeId: 2, method: 2 });
+    for (const v of Object.values(b)) if (typeof v === 'number') expect(Number.isInteger(v)).toBe(true);
+    expect(b.service_fee).toBe(100); // 99.9
+    expect(b.tax).toBe(20);
+  });
+
+  it('converts at the fixed rates, both ways, rounding half up', () => {
+    expect(convert(10_000, 'GBP', 'USD')).toBe(12_700);
+    expect(convert(12_700, 'USD', 'GBP')).toBe(10_000);
+    expect(convert(46_600, 'AED', 'EUR')).toBe(11_700);
+    expect(convert(1, 'GBP', 'AED')).toBe(5); // 4.66
+    expect(() => convert(2 ** 52, 'GBP', 'AED')).toThrow(RangeError);
+  });
+});
+
+describe('split lists', () => {
+  it('offers each rule its quantities', () => {
+    expect(splitList('any', 4)).toEqual([1, 2, 3, 4]);
+    expect(splitList('pairs', 5)).toEqual([2, 4]);
+    expect(splitList('all_together', 3)).toEqual([3]);
+    expect(splitList('avoid_single', 4)).toEqual([1, 2, 4]);
+    expect(splitList('any', 0)).toEqual([]);
+    expect(splitList('any', 500)).toHaveLength(100);
+  });
+});

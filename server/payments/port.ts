@@ -1,0 +1,99 @@
+import type { components } from '../../openapi/schema';
+import type { Db } from '../db/database';
+
+export type CurrencyCode = components['schemas']['CurrencyCode'];
+
+/**
+ * The payment gateways behind ports (ARCHITECTURE.md, "Payments behind ports"). The purchase flow speaks only
+ * to these interfaces; which adapter answers is configuration (server/config.ts, readPaymentSettings):
+ *
+ * - card payments (method 2): `stripe` (PaymentIntents with STRIPE_SECRET_KEY) or `sandbox`;
+ * - stored cards (method 3): `adyen` (ADYEN_API_KEY and ADYEN_MERCHANT_ACCOUNT) or `sandbox`;
+ * - webhooks: Stripe's signature (STRIPE_WEBHOOK_SECRET), checked by the `stripe` package either way.
+ *
+ * The sandbox is a real adapter chosen when no keys are configured, never a shortcut inside the flow: it keeps
+ * its intents in our database (so a transaction that is undone undoes them too) and follows the providers'
+ * test cards. Calls take the caller's transaction `db` for that reason; the network adapters ignore it and
+ * protect retries with idempotency keys of their own, since a transaction may run again.
+ */
+
+/** A payment intent as the gateway holds it. `currency` is lower case, as Stripe writes it. */
+export interface Intent {
+  id: string;
+  clientSecret: string;
+  status: string;
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+}
+
+export interface NewIntent {
+  amount: number;
+  currency: CurrencyCode;
+  bookingId: number;
+  bookingNo: string;
+  /** the buyer (the sandbox answers its intents only to their owner) */
+  ownerId: number;
+  /** the same key gets the same intent (Stripe's Idempotency-Key) */
+  idempotencyKey: string;
+}
+
+export interface CardGateway {
+  readonly name: 'stripe' | 'sandbox';
+  /** The publishable key for a currency: GBP one key, every other currency another. */
+  publishableKey(currency: CurrencyCode): string;
+  createIntent(db: Db, intent: NewIntent, now: Date): Promise<Intent>;
+  /** The intent as the gateway has it now, or null when it does not know the id. */
+  retrieveIntent(db: Db, id: string): Promise<Intent | null>;
+  /** Refunds a succeeded intent in full (once: asking again refunds nothing more). */
+  refund(db: Db, intentId: string, now: Date): Promise<void>;
+}
+
+export type ChargeRefusal = 'card_declined' | 'insufficient_funds' | 'unknown_card';
+
+export type StoredCardOutcome =
+  | { ok: true; reference: string }
+  | { ok: false; reason: ChargeRefusal; message: string; reference: string };
+
+export interface StoredCardCharge {
+  amount: number;
+  currency: CurrencyCode;
+  recurringDetailReference: string;
+  /** the buyer's id at the gateway */
+  shopperReference: string;
+  /** our reference of the payment (the booking and attempt): the gateway's idempotency key */
+  reference: string;
+}
+
+export interface StoredCardGateway {
+  readonly name: 'adyen' | 'sandbox';
+  charge(db: Db, charge: StoredCardCharge, now: Date): Promise<StoredCardOutcome>;
+  refund(db: Db, pspReference: string, amount: number, currency: CurrencyCode): Promise<void>;
+}
+
+/** A verified gateway event (the fields the purchase flow reads). */
+export interface GatewayEvent {
+  id: string;
+  type: string;
+  intent: { id: string; status: string; amount: number; currency: string; metadata: Record<string, string> } | null;
+  failureMessage: string | null;
+}
+
+export interface WebhookVerifier {
+  /** The event when `signature` signs `payload` with the configured secret; null otherwise (or no secret). */
+  verify(payload: string, signature: string): GatewayEvent | null;
+}
+
+export interface Payments {
+  card: CardGateway;
+  storedCard: StoredCardGateway;
+  webhooks: WebhookVerifier;
+}
+
+/** A gateway could not be reached or answered an error: the call answers 502 and nothing of ours changes. */
+export class GatewayError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GatewayError';
+  }
+}

@@ -1,0 +1,96 @@
+import type { freshServer } from '../test-support';
+
+/** Helpers the trade tests share: calls with a fresh Idempotency-Key each (unless given), typed loosely. */
+export type Server = Awaited<ReturnType<typeof freshServer>>;
+
+let seq = 0;
+export const newKey = () => `trade-test-${Date.now().toString(36)}-${++seq}`;
+
+export interface Answer {
+  status: number;
+  body: {
+    success: boolean;
+    message?: string;
+    data?: Record<string, unknown> & { [k: string]: unknown };
+    errors?: { path: string; message: string }[];
+  };
+  headers: Headers;
+}
+
+export async function call(
+  s: Server,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  key: string | null = method === 'GET' ? null : newKey(),
+): Promise<Answer> {
+  const res = await s.json(method, path, body, token, key ? { 'idempotency-key': key } : {});
+  return { status: res.status, body: (await res.json()) as Answer['body'], headers: res.headers };
+}
+
+const used = new Set<number>();
+
+/**
+ * A listing of another seller with tickets left, on an event without guest details, splitting any way; one no
+ * earlier call of this file used (so holds of one test never move another's counts).
+ */
+export async function openListing(
+  s: Server,
+  buyerId: number,
+  opts: { minAvailable?: number; guests?: boolean; ticketTypes?: number[] } = {},
+) {
+  let q = s.db
+    .selectFrom('listings')
+    .innerJoin('events', 'events.id', 'listings.event_id')
+    .select(['listings.id', 'listings.event_id', 'listings.available', 'listings.seller_id', 'listings.ticket_type_id'])
+    .where('listings.seller_id', '<>', buyerId)
+    .where('listings.available', '>=', opts.minAvailable ?? 2)
+    .where('listings.split_type', '=', 'any')
+    .where('events.guest_fields', opts.guests ? '<>' : '=', '')
+    .where('events.event_date', '>=', s.clock.now().toISOString().slice(0, 10));
+  if (opts.ticketTypes) q = q.where('listings.ticket_type_id', 'in', opts.ticketTypes);
+  if (used.size > 0) q = q.where('listings.id', 'not in', [...used]);
+  const listing = await q.orderBy('listings.id').executeTakeFirstOrThrow();
+  used.add(listing.id);
+  return listing;
+}
+
+export const userId = async (s: Server, email: string) =>
+  (await s.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+
+/** cart -> booking (primary address) for `quantity` tickets; answers the booking's data. */
+export async function book(
+  s: Server,
+  token: string,
+  listing: { id: number; event_id: number },
+  quantity = 1,
+  method = 1,
+  currency = 'GBP',
+) {
+  const cart = await call(
+    s,
+    'POST',
+    `/purchase/lmt-trade/add-to-cart?currrency=${currency}&client_country=IN&lang=en&match_id=${listing.event_id}&sell_ticket_id=${listing.id}&quantity=${quantity}&payment_method=${method}`,
+    token,
+  );
+  if (cart.status !== 200) throw new Error(`add-to-cart answered ${cart.status}: ${JSON.stringify(cart.body)}`);
+  const addresses = await call(s, 'GET', '/settings/address-book', token);
+  const address = (addresses.body.data as unknown as { address_id: number }[])[0];
+  const booking = await call(s, 'POST', `/purchase/lmt-trade/inventory/buy/${listing.id}`, token, {
+    cart_id: (cart.body.data as { cart_id: number }).cart_id,
+    lang: 'en',
+    client_country: 'IN',
+    payment_method: method,
+    address_id: address?.address_id,
+  });
+  if (booking.status !== 200) throw new Error(`booking answered ${booking.status}: ${JSON.stringify(booking.body)}`);
+  return booking.body.data as unknown as {
+    booking_id: number;
+    booking_no: string;
+    status: string;
+    guest_data: { list: { index: number; required_fields: string[] }[] };
+    price_breakdown: { total_with_payment_fee: number; currency: string };
+    expires_at: string;
+  };
+}
