@@ -182,6 +182,14 @@ export async function idorMatrix(h: Harness, options: { perPair: number; seed: n
       const callers = names.map((n) => h.principals[n] as Principal);
       // an operation none of them may call at all is the policy checks' business (403 for each), not IDOR's
       if (callers.every((a) => refusalFor(a, op))) continue;
+      // the operation's other ids are the caller's own (when it has some), so that only `field` is foreign
+      const ownBase = (a: Principal) =>
+        idFields(op)
+          .filter((other) => other.name !== field.name || other.where !== field.where)
+          .reduce((parts, other) => {
+            const own = [...idsFor(reach.get(a.name) as Reach, op, other)].sort()[0];
+            return own === undefined ? parts : withId(parts, other, own);
+          }, base);
       for (const a of callers) {
         const mine = idsFor(reach.get(a.name) as Reach, op, field);
         const refused = refusalFor(a, op);
@@ -194,7 +202,7 @@ export async function idorMatrix(h: Harness, options: { perPair: number; seed: n
               : { kind: 'status', statuses: [404], why: `${field.name} ${id} is ${b.name}'s, not ${a.name}'s` };
             row.foreignTried += 1;
             await h.send({
-              ...call(op, a, withId(base, field, id), expect),
+              ...call(op, a, withId(ownBase(a), field, id), expect),
               label: `${a.name} on ${b.name}'s ${field.name} ${id}`,
             });
           }
@@ -206,7 +214,7 @@ export async function idorMatrix(h: Harness, options: { perPair: number; seed: n
         for (const id of spread(mine, Math.min(3, options.perPair))) {
           row.ownTried += 1;
           const { status } = await h.send({
-            ...call(op, a, withId(base, field, id), { kind: 'any' }),
+            ...call(op, a, withId(ownBase(a), field, id), { kind: 'any' }),
             label: `${a.name} on its own ${field.name} ${id}`,
           });
           if (status !== 404 && status !== 401 && status !== 403) row.ownReached += 1;

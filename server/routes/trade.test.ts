@@ -228,6 +228,15 @@ describe('trade and purchase (server)', () => {
     });
     expect(blank.status).toBe(422);
     expect(blank.body.errors).toEqual([{ path: '/body/first_name', message: 'is required' }]);
+    // another buyer's saved address is not found
+    const theirs = await call(s, 'GET', '/settings/address-book', rival);
+    const foreign = (theirs.body.data as unknown as { address_id: number }[])[0]?.address_id;
+    const stolen = await call(s, 'POST', `/purchase/lmt-trade/inventory/buy/${listing.id}`, seller, {
+      cart_id: cartId,
+      payment_method: 1,
+      address_id: foreign,
+    });
+    expect(stolen.status).toBe(404);
   });
 
   it('holds for 15 minutes: an ended hold gives the tickets back once, and its booking reads expired', async () => {

@@ -31,6 +31,7 @@ import {
   createCart,
   findBooking,
   noteCardFailure,
+  ownsBooking,
   payWithStoredCard,
   updateAttendees,
 } from '../domain/purchase/purchase';
@@ -220,6 +221,11 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
 
   route('/purchase/atendee-update-bulk/{booking_id}', 'post', async ({ user, body, params }, { db, clock }) => {
     if (body.booking_id !== undefined && body.booking_id !== params.booking_id) {
+      // another buyer's booking is not found, in the path or in the body
+      const buyer = buyerOf(user);
+      if (!(await ownsBooking(db, buyer, params.booking_id)) || !(await ownsBooking(db, buyer, body.booking_id))) {
+        throw new HttpError(404, 'Booking not found.');
+      }
       throw invalid('/body/booking_id', 'must be the booking of the path');
     }
     const booking = await updateAttendees(
@@ -237,7 +243,10 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
       if (body.payment_method === 1) {
         done = await confirmWithWallet(db, buyerOf(user), body.booking_id, now);
       } else {
-        if (!body.payment_intent_id) throw invalid('/body/payment_intent_id', 'is required for payment_method 2');
+        if (!body.payment_intent_id) {
+          if (!(await ownsBooking(db, buyerOf(user), body.booking_id))) throw new HttpError(404, 'Booking not found.');
+          throw invalid('/body/payment_intent_id', 'is required for payment_method 2');
+        }
         done = await confirmWithCard(
           db,
           payments,

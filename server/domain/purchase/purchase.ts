@@ -321,6 +321,17 @@ async function bookingOrThrow(db: Db, buyerId: number, bookingId: number, now: D
   return booking;
 }
 
+/** Whether a booking is the buyer's (another buyer's and an unknown one are alike: not found). */
+export async function ownsBooking(db: Db, buyerId: number, bookingId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('id', '=', bookingId)
+    .where('buyer_id', '=', buyerId)
+    .executeTakeFirst();
+  return !!row;
+}
+
 /** A page of the buyer's bookings, newest first; ended holds are released first, so they read expired. */
 export async function bookingHistory(
   db: Db,
@@ -465,6 +476,9 @@ export async function createBooking(
   },
   now: Date,
 ): Promise<Booking> {
+  // another buyer's address is not found, whatever the cart
+  const billingFirst =
+    input.billing.address_id !== undefined ? await billingOf(db, input.buyerId, input.billing) : null;
   const cart = await db
     .selectFrom('carts')
     .selectAll()
@@ -481,7 +495,7 @@ export async function createBooking(
     if (cart.hold_state === 'holding') await expireCart(db, cart, now);
     throw new HttpError(409, HOLD_EXPIRED_MESSAGE);
   }
-  const billing = await billingOf(db, input.buyerId, input.billing);
+  const billing = billingFirst ?? (await billingOf(db, input.buyerId, input.billing));
   const listing = await db
     .selectFrom('listings')
     .innerJoin('events', 'events.id', 'listings.event_id')
