@@ -38,8 +38,8 @@ function Success({ bookingNo }: { bookingNo: string }) {
   const failed = useSelector(read, (s) => s?.matches('failed') ?? false);
   return (
     <section aria-labelledby="success-title" className={card}>
-      <h2 id="success-title" className={css({ fontWeight: 'semibold', fontSize: 'xl', color: 'success' })}>
-        Booking Confirmed Successfully
+      <h2 id="success-title" className={css({ fontWeight: 'semibold', fontSize: 'xl' })}>
+        {booking?.status === 'confirmed' ? 'Booking Confirmed Successfully' : `Booking ${bookingNo}`}
       </h2>
       <p>
         Booking number <strong>{bookingNo}</strong>
