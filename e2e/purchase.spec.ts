@@ -47,8 +47,14 @@ test.describe('purchase as the demo seller', () => {
     await test.step('the primary billing address is chosen, SB Pay shows its balance and Deposit', async () => {
       await expect(panel.getByRole('radio', { name: /\(primary\)/ })).toBeChecked();
       await expect(panel.getByText('SB Pay balance:')).toBeVisible();
-      await expect(panel.getByRole('button', { name: 'Deposit' })).toBeVisible();
       await expect(panel.getByRole('radio', { name: 'SB Pay' })).toBeChecked();
+      // Deposit opens the wallet's top-up panel over the purchase; Escape closes only it
+      await panel.getByRole('button', { name: 'Deposit' }).click();
+      const topUp = page.getByRole('dialog', { name: 'Top up your SB pay Account' });
+      await expect(topUp).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(topUp).toHaveCount(0);
+      await expect(panel).toBeVisible();
     });
     await test.step('Confirm Purchase pays from SB Pay and opens the purchase page', async () => {
       await panel.getByRole('button', { name: 'Confirm Purchase' }).click();
