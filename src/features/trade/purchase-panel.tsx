@@ -393,7 +393,7 @@ function GuestDetails({ purchase }: { purchase: PurchaseRef }) {
                   key={`${field}-${value}`}
                   label={label}
                   required
-                  min={`${Number(latest.slice(0, 4))}-01-01`}
+                  min="1900-01-01"
                   max={latest}
                   defaultValue={value || null}
                   error={error}
