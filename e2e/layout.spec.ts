@@ -93,6 +93,7 @@ const PAGES = [
     path: '/sales/confirmed',
     heading: 'Sales: Awaiting Delivery',
   },
+  { name: 'the wallet', path: '/reports/wallet', heading: 'Wallet' },
   { name: 'Page not found', path: '/no-such-page', heading: 'Page not found' },
 ] as const;
 

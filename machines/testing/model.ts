@@ -1,3 +1,5 @@
+import { relative, resolve } from 'node:path';
+import { expect, it } from 'vitest';
 import {
   type AnyActorRef,
   type AnyActorScope,
@@ -11,6 +13,7 @@ import {
   fromPromise,
 } from 'xstate';
 import { createTestModel } from 'xstate/graph';
+import { gatherStories, isExportedFlow, writeOrCompare } from './stories';
 
 type Config = Record<string, unknown> & { states?: Record<string, Config>; on?: Record<string, unknown> };
 
@@ -59,6 +62,10 @@ export interface ModelOptions {
   input?: unknown;
   /** Only these invoked actors answer in the model (default: all). Keeps independent regions apart. */
   settling?: readonly string[];
+  /** What the test checks after every step, besides the machine being in the model's state (for the stories). */
+  invariant?: string;
+  /** The name of this set of paths among a machine's sets (a machine tested from several starts has several). */
+  story?: string;
   /**
    * What makes two snapshots the same state for the path search (default: the value and the whole context,
    * and the transition that led there). A machine whose context takes many values names what matters, and
@@ -223,11 +230,40 @@ export function modelPaths(machine: MachineLike, options: ModelOptions): ModelPa
   }
   // the same events with other payloads read alike: number them
   const seen = new Map<string, number>();
-  return paths.map((p) => {
+  const named = paths.map((p) => {
     const n = (seen.get(p.description) ?? 0) + 1;
     seen.set(p.description, n);
     return n === 1 ? p : { ...p, description: `${p.description} (${n})` };
   });
+  tellStories(machine.id, options, named);
+  return named;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const setsOf = new Map<string, number>();
+
+/**
+ * The paths as stories for the flow viewer (machines/testing/stories.ts): gathered from every call of the
+ * test file, written by `npm run flows:export` (FLOWS_WRITE=1) and otherwise checked by one test per machine.
+ */
+function tellStories(machineId: string, options: ModelOptions, paths: ModelPath[]) {
+  const { testPath, currentTestName } = expect.getState();
+  // paths made inside a test (the harness's own tests) are not a machine's stories; nor are those of a
+  // machine that is not exported as a flow (a test-only machine)
+  if (!testPath || currentTestName || !isExportedFlow(machineId)) return;
+  const set = (setsOf.get(machineId) ?? 0) + 1;
+  setsOf.set(machineId, set);
+  gatherStories(
+    machineId,
+    relative(ROOT, testPath),
+    options.invariant ?? 'the machine is in the state the model says',
+    options.story ?? (set === 1 ? '' : `start ${set}`),
+    paths,
+  );
+  if (set === 1)
+    it(`its paths, written as stories in public/flows/${machineId}.stories.json, are current (npm run flows:export)`, () => {
+      expect(writeOrCompare(machineId)).toBeNull();
+    });
 }
 
 /** The events worth trying in a state: every sample its nodes listen for, and a bare event where none is given. */

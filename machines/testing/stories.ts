@@ -7,19 +7,17 @@ import type { ModelPath } from './model';
 // in the flow viewer. `npm run flows:export` runs the model tests with FLOWS_WRITE=1, which writes
 // public/flows/<machine id>.stories.json; without it, each model test file checks that the file is current.
 
-export interface StoryStep {
-  /** what happened: the event, in words ('loginForm done', 'after 5000 ms') */
-  event: string;
-  /** where the machine is then: its active state nodes as paths ('loggedOut.idle') */
-  state: string;
-}
-
 export interface Story {
   /** the test's name: `npx vitest run <file> -t "<name>"` runs it alone (npm run flows:path does it for you) */
   name: string;
-  /** which set of paths it belongs to (a machine tested from several starts has one set per start) */
-  group: string;
-  steps: StoryStep[];
+  /** which set of paths it belongs to, when a machine is tested from several starts */
+  group?: string;
+  /**
+   * The steps in one line: where the machine starts, then each event in words ('loginForm done', 'after 5000
+   * ms') and where it is then (its active leaf states, 'loggedOut.idle'), joined by ' → '. One line, not one
+   * object per step: some machines have hundreds of paths.
+   */
+  path: string;
 }
 
 export interface FlowStories {
@@ -56,12 +54,14 @@ function describeState(value: unknown, prefix = ''): string[] {
 
 /** A path as a story. */
 export function storyOf(path: ModelPath, group: string): Story {
-  return {
-    name: path.description,
-    group,
-    steps: path.steps.map((s) => ({ event: describeEvent(s.event), state: describeState(s.state.value).join(' + ') })),
-  };
+  const [first, ...rest] = path.steps;
+  const parts = [describeState(first?.state.value).join(' + ')];
+  for (const s of rest) parts.push(describeEvent(s.event), describeState(s.state.value).join(' + '));
+  return { name: path.description, ...(group ? { group } : {}), path: parts.join(' → ') };
 }
+
+/** Whether `npm run flows:export` wrote this machine as a flow (test-only machines are not). */
+export const isExportedFlow = (machineId: string) => existsSync(join(FLOWS_DIR, `${machineId}.machine.json`));
 
 /** The stories of one machine, gathered from every modelPaths call of a test file. */
 const gathered = new Map<string, FlowStories>();

@@ -37,7 +37,12 @@ describe('the live side of the flow viewer', () => {
     expect(after?.kind === 'actor' && after.actor.events.length).toBe(LAST_EVENTS);
 
     actor.stop();
-    expect(seen.at(-1)).toEqual({ kind: 'stopped', key: last.actor.key });
+    const ended = seen.at(-1);
+    expect(ended).toMatchObject({
+      kind: 'stopped',
+      key: last.actor.key,
+      actor: { status: 'stopped', value: { opened: 'ajar' } },
+    });
     stop();
   });
 

@@ -28,7 +28,8 @@ export type LiveMessage =
   | { kind: 'hello' }
   | { kind: 'actors'; tab: string; actors: LiveActor[] }
   | { kind: 'actor'; actor: LiveActor }
-  | { kind: 'stopped'; key: string };
+  /** an actor ended: its last state, which a viewer keeps showing as ended */
+  | { kind: 'stopped'; key: string; actor: LiveActor };
 
 const tab = Math.random().toString(36).slice(2, 8);
 const actors = new Map<string, LiveActor>();
@@ -85,7 +86,8 @@ export function inspectFlows(event: InspectionEvent) {
   };
   if (actor.status === 'stopped') {
     actors.delete(key);
-    tell({ kind: 'stopped', key });
+    // a stopped snapshot may carry no value of its own: the last one known is where it ended
+    tell({ kind: 'stopped', key, actor: { ...actor, value: known?.value ?? actor.value } });
     return;
   }
   actors.set(key, actor);

@@ -237,6 +237,7 @@ function LivePanel({
         <>
           <p aria-live="polite" className={css({ mb: '2' })}>
             Current state: <strong data-testid="live-state">{followed ? describeValue(followed) : ''}</strong>
+            {followed?.status === 'stopped' ? ' (ended)' : followed?.status === 'done' ? ' (done)' : ''}
           </p>
           {actors.length > 1 ? (
             <fieldset className={css({ mb: '2' })}>
@@ -250,6 +251,7 @@ function LivePanel({
                     onChange={() => onFollow(a.key)}
                   />{' '}
                   {a.key}: {describeValue(a)}
+                  {a.status === 'stopped' ? ' (ended)' : ''}
                 </label>
               ))}
             </fieldset>
@@ -301,11 +303,9 @@ function StoriesPanel({ stories, machineId }: { stories: FlowFiles['stories']; m
               <li key={story.name} className={css({ fontSize: 'sm', overflowWrap: 'anywhere' })}>
                 <details>
                   <summary className={css({ cursor: 'pointer' })}>
-                    {story.steps.map((s) => s.state).at(-1)} ({story.steps.length - 1} steps)
+                    {story.path.split(' → ').at(-1)} ({(story.path.split(' → ').length - 1) / 2} steps)
                   </summary>
-                  <p className={css({ fontFamily: 'mono', mt: '1' })}>
-                    {story.steps.map((s, i) => (i === 0 ? s.state : ` → ${s.event} → ${s.state}`)).join('')}
-                  </p>
+                  <p className={css({ fontFamily: 'mono', mt: '1' })}>{story.path}</p>
                   {story.group ? <p className={css({ color: 'fg.muted' })}>{story.group}</p> : null}
                 </details>
               </li>
