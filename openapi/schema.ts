@@ -3815,7 +3815,7 @@ export interface components {
              * @enum {integer}
              */
             payment_method: 1 | 2;
-            /** @description Method 2, the card result's payment intent id (required for it). */
+            /** @description Method 2, the card result's payment intent id (required for it). The gateway's id, not ours: the server reads the intent back from the gateway and takes it only for the caller's own booking (its metadata), so it is no secret to the IDOR checks; another buyer's intent answers 404 (server/routes/trade.test.ts). */
             payment_intent_id?: string;
             /** @enum {string} */
             lang?: "en";

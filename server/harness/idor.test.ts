@@ -44,7 +44,9 @@ describe('the IDOR matrix', () => {
       const rows = result.operations.filter((r) => r.operationId === operationId);
       expect(rows.length, operationId).toBeGreaterThan(0);
       for (const row of rows) {
-        expect(row.foreignTried, `${operationId} ${row.field}`).toBeGreaterThanOrEqual(6);
+        // up to 6 per pair of callers; a thing each owns only one of (a billing address) gives fewer: at least
+        // one foreign id of each other owner, for two callers
+        expect(row.foreignTried, `${operationId} ${row.field}`).toBeGreaterThanOrEqual(4);
         expect(row.ownReached, `${operationId} ${row.field}`).toBeGreaterThan(0);
       }
     }
