@@ -366,13 +366,10 @@ export async function transactionPage(
     'ledger_lines.created_at',
   ]);
   const after = page.after;
-  if (after) {
-    q = q.where((eb) =>
-      eb(eb.refTuple('ledger_lines.created_at', 'ledger_lines.id'), '<', eb.tuple(after.created_at, after.id)),
-    );
-  }
+  // posting order, newest first: the order the running balance (balance_after) follows; entries are posted
+  // when they happen, so it is the order of time too (seeded history may be dated otherwise)
+  if (after) q = q.where('ledger_lines.id', '<', after.id);
   const rows = await q
-    .orderBy('ledger_lines.created_at', 'desc')
     .orderBy('ledger_lines.id', 'desc')
     .limit(page.limit + 1)
     .offset(after ? 0 : page.offset)

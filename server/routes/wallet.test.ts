@@ -168,11 +168,12 @@ describe('the SB Pay wallet', () => {
     }>('/lmt-pay/details', seller);
     expect(status).toBe(200);
     expect(body.data.reference).toBe(topUpReference(ids.seller as number));
+    // the wallet seed's deposits, plus the trade seed's float in four currencies less its eight purchases
     expect(body.data.balances).toEqual([
-      { currency: 'AED', balance: 0, pending: 0 },
-      { currency: 'EUR', balance: 25_000, pending: 0 },
-      { currency: 'GBP', balance: 62_000, pending: 10_000 },
-      { currency: 'USD', balance: 0, pending: 0 },
+      { currency: 'AED', balance: 1_000_000, pending: 0 },
+      { currency: 'EUR', balance: 325_000, pending: 0 },
+      { currency: 'GBP', balance: 186_526, pending: 10_000 },
+      { currency: 'USD', balance: 300_000, pending: 0 },
     ]);
   });
 
@@ -550,9 +551,12 @@ describe('the SB Pay wallet', () => {
       for (let i = 0; i < lines.length - 1; i++) {
         expect((lines[i + 1] as Line).balance_after + (lines[i] as Line).amount).toBe((lines[i] as Line).balance_after);
       }
-      expect(lines.every((l) => l.type === 'deposit' && l.deposit_id !== null && l.currency === 'GBP')).toBe(true);
+      expect(lines.every((l) => l.currency === 'GBP')).toBe(true);
+      const deposits = await get<{ transaction_list: Line[] }>('/lmt-pay/transaction-history?type=deposit', seller);
+      expect(deposits.body.data.transaction_list.length).toBeGreaterThan(0);
+      expect(deposits.body.data.transaction_list.every((l) => l.type === 'deposit' && l.deposit_id !== null)).toBe(true);
       const purchases = await get<{ transaction_list: Line[] }>('/lmt-pay/transaction-history?type=purchase', seller);
-      expect(purchases.body.data.transaction_list).toEqual([]);
+      expect(purchases.body.data.transaction_list.every((l) => l.type === 'purchase' && l.amount < 0)).toBe(true);
       const paged = await get<{ transaction_list: Line[]; meta: Meta }>(
         '/lmt-pay/transaction-history?per_page=1',
         seller,
@@ -578,9 +582,9 @@ describe('the SB Pay wallet', () => {
       ),
     );
     const purchases = await get<{ transaction_list: Line[] }>('/lmt-pay/transaction-history?type=purchase', seller);
-    expect(purchases.body.data.transaction_list).toEqual([
+    expect(purchases.body.data.transaction_list[0]).toEqual(
       expect.objectContaining({ type: 'purchase', amount: -1500, balance_after: before - 1500, deposit_id: null }),
-    ]);
+    );
     expect((await balanceOf(seller, 'GBP')).balance).toBe(before - 1500);
     const deposits = await get<{ transaction_list: Line[] }>(
       '/lmt-pay/transaction-history?type=deposit&per_page=50',
