@@ -554,7 +554,9 @@ describe('the SB Pay wallet', () => {
       expect(lines.every((l) => l.currency === 'GBP')).toBe(true);
       const deposits = await get<{ transaction_list: Line[] }>('/lmt-pay/transaction-history?type=deposit', seller);
       expect(deposits.body.data.transaction_list.length).toBeGreaterThan(0);
-      expect(deposits.body.data.transaction_list.every((l) => l.type === 'deposit' && l.deposit_id !== null)).toBe(true);
+      expect(deposits.body.data.transaction_list.every((l) => l.type === 'deposit' && l.deposit_id !== null)).toBe(
+        true,
+      );
       const purchases = await get<{ transaction_list: Line[] }>('/lmt-pay/transaction-history?type=purchase', seller);
       expect(purchases.body.data.transaction_list.every((l) => l.type === 'purchase' && l.amount < 0)).toBe(true);
       const paged = await get<{ transaction_list: Line[]; meta: Meta }>(
