@@ -26,16 +26,13 @@
  *          prints that summary of a profile written before
  * A script, not a test: timings depend on the machine (and on whatever else it runs).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { argOf, freePort, freshTarget, num, ROOT, serveReal, startChild, stopChild } from './bench-support';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SELF = import.meta.filename;
-const argOf = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const num = (name: string, fallback: number) => Number(argOf(name) ?? fallback);
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const DEMO = { email: 'seller@demo.test', password: 'Demo1234!' };
@@ -90,47 +87,8 @@ async function serveBare(port: number, sqliteFile: string, pgUrl: string | undef
   serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => process.send?.('ready'));
 }
 
-/** The real server, started the way `npm start` starts it; the environment carries its configuration. */
-async function serveReal() {
-  const { startServer } = await import('../server/main');
-  const started = await startServer();
-  answerCpuUsage();
-  process.send?.('ready');
-  process.once('SIGTERM', () => {
-    void started.close().then(() => process.exit(0));
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // the parent
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
-
-function start(args: string[], env: Record<string, string>, execArgv: string[] = []): Promise<ChildProcess> {
-  const child = fork(SELF, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx', ...execArgv],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((ready, fail) => {
-    child.once('message', () => ready(child));
-    child.once('exit', (code) => fail(new Error(`a bench server exited (${code}) before it was ready`)));
-  });
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 interface Figures {
   /** the server's CPU time per request answered, in µs (user and system) */
@@ -212,28 +170,6 @@ async function login(base: string): Promise<string> {
   const body = (await res.json()) as { data?: { token: string } };
   if (!body.data) throw new Error(`could not log in as ${DEMO.email}: ${res.status}`);
   return body.data.token;
-}
-
-/** A fresh database for the real server: a file in `dir`, or a new database on the DATABASE_URL server. */
-async function freshTarget(dir: string) {
-  const adminUrl = process.env.DATABASE_URL?.trim();
-  if (!adminUrl) return { target: join(dir, 'portal.sqlite'), drop: async () => {} };
-  const { openDatabase } = await import('../server/db/database');
-  const { sql } = await import('kysely');
-  const name = `sbbench_${Date.now().toString(36)}`;
-  const admin = openDatabase(adminUrl, { poolSize: 1 });
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    target: url.toString(),
-    drop: async () => {
-      const again = openDatabase(adminUrl, { poolSize: 1 });
-      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(again);
-      await again.destroy();
-    },
-  };
 }
 
 /** Migrates and seeds the database as the first start would (the real server's start then finds it ready). */
@@ -322,7 +258,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'sb-portal-bench-api-'));
   const profileDir = resolve(ROOT, '.bench-profiles');
   const runId = Date.now().toString(36);
-  const { target, drop } = await freshTarget(dir);
+  const { target, drop } = await freshTarget(dir, 'sbbench');
   const engine = target.startsWith('postgres') ? 'postgres' : 'sqlite';
   console.info(
     `bench:api on ${engine}, ${connections} connections, ${seconds} s per URL after a ${num('warmup', 2)} s warm-up, LOG_LEVEL=${logLevel}`,
@@ -342,12 +278,12 @@ async function main() {
     const env = await realEnv();
     // one folder per run: tsx's loader thread writes a profile of its own beside the main thread's
     const execArgv = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `real-${label}-${runId}`)}`] : [];
-    const child = await start(['--serve=real'], env, execArgv);
+    const child = await startChild(SELF, ['--serve=real'], env, execArgv);
     children.push(child);
     return { child, base: `http://127.0.0.1:${env.PORT}` };
   };
   const finishReal = async (child: ChildProcess, label: string) => {
-    await stop(child);
+    await stopChild(child);
     if (!profile) return;
     const folder = join(profileDir, `real-${label}-${runId}`);
     // the main thread's profile is the largest
@@ -397,7 +333,8 @@ async function main() {
       console.info(
         `\nPhase 1: per-request overhead (demo seed); ${rounds} rounds, bare and real taking turns, medians shown`,
       );
-      const bare = await start(
+      const bare = await startChild(
+        SELF,
         [`--serve=bare`, `--port=${barePort}`, `--sqlite=${sqliteFile}`],
         engine === 'postgres' ? { PG_URL: target } : {},
       );
@@ -439,7 +376,7 @@ async function main() {
         results[name] = f;
         console.info(`  ${name.padEnd(44)} ${fmtFigures(f)}`);
       }
-      await stop(bare);
+      await stopChild(bare);
       await finishReal(child, 'overhead');
 
       console.info(
@@ -495,7 +432,7 @@ async function main() {
       );
     }
   } finally {
-    for (const child of children) await stop(child);
+    for (const child of children) await stopChild(child);
     await drop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -503,6 +440,6 @@ async function main() {
 
 const serving = argOf('serve');
 if (serving === 'bare') await serveBare(num('port', 0), argOf('sqlite') ?? '', process.env.PG_URL);
-else if (serving === 'real') await serveReal();
+else if (serving === 'real') await serveReal(answerCpuUsage);
 else if (argOf('summarize')) summarizeProfile(argOf('summarize') ?? '');
 else await main();

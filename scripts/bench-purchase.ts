@@ -1,99 +1,12 @@
-/**
- * `npm run bench:purchase`: confirmed SB Pay purchases per second through the real server, and the database's own
- * ceiling for the same writes, in one run.
- *
- *   1. A fresh database (a temporary SQLite file, or a new database on the DATABASE_URL server), migrated and
- *      seeded as the first start does; then `--buyers` (50) buyer accounts with lmt-trade, a bearer token each
- *      and a large GBP balance (through the ledger), and `--listings` (200) listings of 100,000 tickets each.
- *   2. The real server (server/main.ts startServer: production settings, responses not checked, JSON logs to a
- *      discarded stdout) in a process of its own; `--clients` (50) concurrent clients, each a buyer, for
- *      `--duration` (30) seconds do the purchase as the browser does: add-to-cart, inventory/buy (billing
- *      fields), confirmation with payment_method 1, each with its Idempotency-Key. Printed: purchases/s, the
- *      p50/p99 of a whole purchase (three calls) and of one call, errors.
- *   3. With the server stopped: the same writes without HTTP (server/domain/purchase's createCart,
- *      createBooking, confirmWithWallet in one transaction each, as the handlers run them, minus the router's
- *      idempotency rows and JSON) from `--clients` concurrent loops for `--raw-duration` (10) seconds: the
- *      database's ceiling on this machine, so the HTTP figure reads as a ratio.
- *   4. Checks: no listing oversold (available + held + sold tickets = its quantity, none below zero, sold = the
- *      confirmed bookings' quantities) and a balanced ledger (auditLedger).
- *
- * Target (issue 9, 2 cores): 1,000 confirmed purchases/s, p99 under 50 ms, zero oversold, balanced ledger, on
- * SQLite and on Postgres. A script, not a test: timings depend on the machine and on whatever else it runs.
- *
- *   npm run bench:purchase [-- --duration=30 --clients=50 --buyers=50 --listings=200 --raw-duration=10]
- *   DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres npm run bench:purchase
- */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { argOf, freePort, freshTarget, num, serveReal, startChild, stopChild } from './bench-support';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SELF = import.meta.filename;
-const argOf = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const num = (name: string, fallback: number) => Number(argOf(name) ?? fallback);
 
 const TICKETS_PER_LISTING = 100_000;
 const BALANCE = 1_000_000_000; // 10 million GBP a buyer: never the limit
-
-async function serveReal() {
-  const { startServer } = await import('../server/main');
-  const started = await startServer();
-  process.send?.('ready');
-  process.once('SIGTERM', () => {
-    void started.close().then(() => process.exit(0));
-  });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
-
-function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(SELF, ['--serve=real'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((ready, fail) => {
-    child.once('message', () => ready(child));
-    child.once('exit', (code) => fail(new Error(`the bench server exited (${code}) before it was ready`)));
-  });
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function freshTarget(dir: string) {
-  const adminUrl = process.env.DATABASE_URL?.trim();
-  if (!adminUrl) return { target: join(dir, 'portal.sqlite'), drop: async () => {} };
-  const { openDatabase } = await import('../server/db/database');
-  const { sql } = await import('kysely');
-  const name = `sbbench_purchase_${Date.now().toString(36)}`;
-  const admin = openDatabase(adminUrl, { poolSize: 1 });
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    target: url.toString(),
-    drop: async () => {
-      const again = openDatabase(adminUrl, { poolSize: 1 });
-      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(again);
-      await again.destroy();
-    },
-  };
-}
 
 interface Setup {
   tokens: string[];
@@ -410,12 +323,12 @@ async function main() {
   const clients = num('clients', 50);
   const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-purchase-'));
-  const { target, drop } = await freshTarget(dir);
+  const { target, drop } = await freshTarget(dir, 'sbbench_purchase');
   try {
     console.info(`bench:purchase on ${engine}: preparing a fresh database...`);
     const setup = await prepare(target, num('buyers', 50), num('listings', 200));
     const port = await freePort();
-    const server = await startChild({
+    const server = await startChild(SELF, ['--serve=real'], {
       PORT: String(port),
       DATA_DIR: dir,
       ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),

@@ -1,90 +1,9 @@
-/**
- * `npm run bench:search`: the trade area's reads at scale. A fresh database (a temporary SQLite file, or a new
- * database on the DATABASE_URL server), migrated and seeded, then `--listings` (100,000) listings of the demo
- * trade sellers spread over the 60 matches (about 1,700 a match, every currency and split rule); the real server
- * (server/main.ts startServer, production settings) in a process of its own; each URL measured with autocannon
- * at `--connections` (50) for `--duration` (10) seconds after a warm-up, as seller@demo.test (whose own
- * listings are left out of every answer):
- *
- *   search            GET /purchase/lmt-trade/events-search (page 1, 20 events, stock and lowest price each)
- *   search filtered   the same with team, competition and a date range
- *   search deep page  page 3 of 20
- *   event page        GET /purchase/lmt-trade/events/{match_id} of the busiest match (20 tickets, cheapest first)
- *   event quantity    the same for 2 tickets, dearest first, in EUR
- *   listing           GET /purchase/lmt-trade/tickets/{sNo} with its price breakdown
- *
- * Target (issue 9): p99 under 20 ms at 50 concurrent clients. A script, not a test: timings depend on the machine.
- *
- *   npm run bench:search [-- --listings=100000 --duration=10 --connections=50]
- */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { argOf, freePort, freshTarget, num, serveReal, startChild, stopChild } from './bench-support';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SELF = import.meta.filename;
-const argOf = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const num = (name: string, fallback: number) => Number(argOf(name) ?? fallback);
-
-async function serveReal() {
-  const { startServer } = await import('../server/main');
-  const started = await startServer();
-  process.send?.('ready');
-  process.once('SIGTERM', () => {
-    void started.close().then(() => process.exit(0));
-  });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
-}
-
-function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(SELF, ['--serve=real'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((ready, fail) => {
-    child.once('message', () => ready(child));
-    child.once('exit', (code) => fail(new Error(`the bench server exited (${code}) before it was ready`)));
-  });
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function freshTarget(dir: string) {
-  const adminUrl = process.env.DATABASE_URL?.trim();
-  if (!adminUrl) return { target: join(dir, 'portal.sqlite'), drop: async () => {} };
-  const { openDatabase } = await import('../server/db/database');
-  const { sql } = await import('kysely');
-  const name = `sbbench_search_${Date.now().toString(36)}`;
-  const admin = openDatabase(adminUrl, { poolSize: 1 });
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
-  await admin.destroy();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    target: url.toString(),
-    drop: async () => {
-      const again = openDatabase(adminUrl, { poolSize: 1 });
-      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(again);
-      await again.destroy();
-    },
-  };
-}
 
 /** Migrates, seeds, adds the listings in bulk; answers a token of the seller and the URLs to measure. */
 async function prepare(target: string, count: number) {
@@ -240,12 +159,12 @@ async function main() {
   const connections = num('connections', 50);
   const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-search-'));
-  const { target, drop } = await freshTarget(dir);
+  const { target, drop } = await freshTarget(dir, 'sbbench_search');
   try {
     console.info(`bench:search on ${engine}: preparing ${num('listings', 100_000)} listings...`);
     const setup = await prepare(target, num('listings', 100_000));
     const port = await freePort();
-    const server = await startChild({
+    const server = await startChild(SELF, ['--serve=real'], {
       PORT: String(port),
       DATA_DIR: dir,
       ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
