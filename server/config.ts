@@ -74,9 +74,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, isTty = Boolean
  * STRIPE_SECRET_KEY (with STRIPE_PUBLISHABLE_KEY_GBP and STRIPE_PUBLISHABLE_KEY_OTHER) switches card payments to
  * Stripe; STRIPE_WEBHOOK_SECRET opens the webhook; ADYEN_API_KEY with ADYEN_MERCHANT_ACCOUNT switches stored
  * cards to Adyen (ADYEN_ENVIRONMENT test or live, ADYEN_LIVE_URL_PREFIX for live, ADYEN_RETURN_URL).
+ * STRIPE_API_BASE (e.g. http://127.0.0.1:12111) sends the Stripe client's calls to another base than
+ * https://api.stripe.com: a local fake of the PaymentIntents API (server/testing/stripe-fake.ts, the e2e server)
+ * or stripe-mock, so that the stripe gateway runs end to end on a machine without Stripe's network.
  */
 export interface PaymentSettings {
-  stripe: { secretKey: string; publishableKeyGbp: string; publishableKeyOther: string } | null;
+  stripe: {
+    secretKey: string;
+    publishableKeyGbp: string;
+    publishableKeyOther: string;
+    /** STRIPE_API_BASE as the `stripe` client takes it; absent: Stripe's own API */
+    apiBase?: StripeApiBase;
+  } | null;
   stripeWebhookSecret: string | null;
   adyen: {
     apiKey: string;
@@ -85,6 +94,31 @@ export interface PaymentSettings {
     liveUrlPrefix: string | null;
     returnUrl: string;
   } | null;
+}
+
+export interface StripeApiBase {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+}
+
+/** `STRIPE_API_BASE`: an http(s) origin (no path), as host, port and protocol for `new Stripe(key, {...})`. */
+export function parseStripeApiBase(raw: string): StripeApiBase {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new StartupError(`STRIPE_API_BASE must be a URL such as http://127.0.0.1:12111, not "${raw}"`);
+  }
+  const protocol = url.protocol.slice(0, -1);
+  if ((protocol !== 'http' && protocol !== 'https') || url.pathname !== '/' || url.search || url.username) {
+    throw new StartupError(`STRIPE_API_BASE must be an http(s) origin such as http://127.0.0.1:12111, not "${raw}"`);
+  }
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : protocol === 'https' ? 443 : 80,
+    protocol,
+  };
 }
 
 export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): PaymentSettings {
@@ -99,7 +133,13 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
         'STRIPE_SECRET_KEY needs STRIPE_PUBLISHABLE_KEY_GBP and STRIPE_PUBLISHABLE_KEY_OTHER (the browser keys by currency)',
       );
     }
-    stripe = { secretKey, publishableKeyGbp: gbp, publishableKeyOther: other };
+    const apiBase = value('STRIPE_API_BASE');
+    stripe = {
+      secretKey,
+      publishableKeyGbp: gbp,
+      publishableKeyOther: other,
+      ...(apiBase ? { apiBase: parseStripeApiBase(apiBase) } : {}),
+    };
   }
   const apiKey = value('ADYEN_API_KEY');
   let adyen: PaymentSettings['adyen'] = null;

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import type { StripeApiBase } from '../config';
 import type { CardGateway, GatewayEvent, Intent, WebhookVerifier } from './port';
 import { GatewayError } from './port';
 
@@ -11,8 +12,14 @@ export function stripeCardGateway(settings: {
   secretKey: string;
   publishableKeyGbp: string;
   publishableKeyOther: string;
+  /** STRIPE_API_BASE: another API base (a local fake, stripe-mock) instead of https://api.stripe.com */
+  apiBase?: StripeApiBase;
 }): CardGateway {
-  const stripe = new Stripe(settings.secretKey, { maxNetworkRetries: 2, timeout: 15_000 });
+  const stripe = new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    ...(settings.apiBase ?? {}),
+  });
   const intentOf = (pi: Stripe.PaymentIntent): Intent => ({
     id: pi.id,
     clientSecret: pi.client_secret ?? '',
