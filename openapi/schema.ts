@@ -887,6 +887,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/my-listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's listings (Inventory)
+         * @description Path chosen by us: the list read of /my-listings (header title 'Inventory'). The listings of the seller the caller works for (a team member with `event` sees its seller's), deleted ones left out, sorted by `sort` (default the match's date, soonest first, then the listing's id), each with its match so that the page can group them by match. Paged by number or by the `next_cursor` of the page before (a deep page of 10,000 listings is read straight from the index). Filters: the match's date range (`date_from`/`date_to`, the match's date, inclusive; after answers 422), `q` (match name, team or competition), `match_id`, `status`, `ticket_type_id`.
+         */
+        get: operations["listMyListings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/my-listings/events-search": {
         parameters: {
             query?: never;
@@ -895,8 +915,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search events with the caller's listings
-         * @description Default currency GBP for event search. Header title 'Inventory' on my-listings.
+         * Find a match to list tickets for (Add Inventory), with the caller's listings of each
+         * @description The catalogue's upcoming matches (today or later), soonest first, by `q` (the match's name, a team or the competition, anywhere in the text, case-insensitive) and the date range; each with how many listings and tickets the seller the caller works for has on it. `only_mine=true` keeps the matches with at least one of the caller's listings (Inventory's match filter). A match that is not in the catalogue can be asked for with POST /match/request-event.
          */
         get: operations["searchMyListingsEvents"];
         put?: never;
@@ -915,8 +935,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * History of a listed ticket
-         * @description A GET-like read per the spec.
+         * One listing with its sales and its ticket files
+         * @description The listing (quantity listed, sold, held in buyers' carts, available), each sale of its tickets (the orders, newest first; a sale stays here whatever happens to the listing) and its ticket files. Another seller's listing, or a deleted one, answers 404.
          */
         get: operations["getMyListingsTicketHistory"];
         put?: never;
@@ -935,8 +955,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Log of a listed ticket
-         * @description A GET-like read per the spec.
+         * The inventory log (who changed what, when, from which value to which)
+         * @description The inventory log rows of one listing (`ticket_id`), or of all the listings of the seller the caller works for without it, newest first: who (the user, a team member included), what (`action`, and for a change the `field` with its `old_value` and `new_value` as text), when. A change of several fields writes one row per field. Rows stay after the listing is deleted (its deletion is the last row). Paged by number or cursor. Another seller's ticket_id answers 404.
          */
         get: operations["getMyListingsTicketLogs"];
         put?: never;
@@ -955,8 +975,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Market insights for an event
-         * @description A GET-like read per the spec.
+         * Where a price stands among other sellers' listings of the same match and category
+         * @description The lowest, median and highest price per ticket of the other sellers' listings on sale (tickets available) for the same match and category, converted to `currency` at the fixed demo rates; how many listings and tickets they offer; how many tickets of that match and category were sold in the last 7 days (every seller's orders, cancelled ones left out). Either `ticket_id` (one of the caller's listings: its match, category, price and currency are the defaults) or `match_id` with `category` (Add Inventory, while the price is typed); a given `price` is ranked among the others' (`your_price`) and priced for a buyer and for the seller (`payout`: the platform's fees are the buyer's, on top of the price, by the purchase's fee schedule; the seller receives the price times the quantity, as the order records it). Neither ticket_id nor match_id with category answers 422; another seller's ticket_id or an unknown match 404.
          */
         get: operations["getMyListingsMarketInsights"];
         put?: never;
@@ -975,8 +995,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Stadium block details
-         * @description A GET-like read per the spec.
+         * The categories and blocks of a match's stadium (Add Inventory's category and block lists)
+         * @description The seating categories of the match's stadium, each with its blocks, in the order the form lists them. A listing's category must be one of these; its block is free text (at most 50 characters), the blocks being suggestions. An unknown match answers 404.
          */
         get: operations["getMyListingsBlockDetails"];
         put?: never;
@@ -995,8 +1015,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's tickets for a match
-         * @description A GET-like read per the spec.
+         * The caller's listings of one match (an Inventory group)
+         * @description The match and the caller's listings of it (deleted ones left out), paged, sorted by `sort` (default: by id). An unknown match answers 404; a match without listings of the caller an empty list.
          */
         get: operations["getMyListingsMatchTickets"];
         put?: never;
@@ -1016,8 +1036,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Update a listed ticket
-         * @description PUT per the spec. Body fields not shown.
+         * Edit a listing
+         * @description Changes the fields given (at least one); each changed field writes an inventory log row (old and new value). The rules of a new listing hold for the result (see ListingInput), and the quantity may not go below the tickets already sold plus those held in buyers' carts (422 on /body/quantity, saying how many). The quantity's change moves the tickets on sale by the same amount. A listing of a match that has taken place cannot be changed (409). Another seller's listing, or a deleted one, answers 404. PUT: sending the same fields again changes nothing and logs nothing.
          */
         put: operations["updateMyListingsTicket"];
         post?: never;
@@ -1037,8 +1057,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change a listed ticket's price
-         * @description Body fields not shown in the spec.
+         * Change the price of one listing or of a selection at once
+         * @description Sets `price` (minor units, in each listing's own currency) on every listing of `ticket_ids`, or changes each one's price by `change_percent` (rounded half up to the minor unit); exactly one of the two (422 otherwise). All or nothing: if any id is not one of the caller's listings the answer is 404 and nothing changes; a resulting price outside 1 to 10,000,000 minor units answers 422. Each changed price writes an inventory log row; a listing whose price is already that one is left alone.
          */
         post: operations["updateMyListingsTicketPrice"];
         delete?: never;
@@ -1058,8 +1078,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a listed ticket
-         * @description DELETE per the spec.
+         * Delete a listing
+         * @description Takes the listing off sale and out of Inventory for good (its log keeps a 'deleted' row). Refused with 409 once tickets of it were sold ('This listing cannot be deleted: {n} ticket(s) of it were sold. Unpublish it instead.'; the sold quantity stays in its history) or while a buyer's cart holds some. Another seller's listing, or one already deleted, answers 404.
          */
         delete: operations["deleteMyListingsTicket"];
         options?: never;
@@ -1077,8 +1097,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Publish or unpublish a listed ticket
-         * @description Body fields not shown in the spec.
+         * Publish or unpublish one listing or a selection
+         * @description `published` puts the listing's unsold tickets on sale (buyable in the trade search), `unpublished` takes them off sale (tickets already in a buyer's cart stay held until that hold ends; they then come back off sale). All or nothing: another seller's id answers 404. Publishing a listing of a match that has taken place answers 409. Each listing whose status changes writes a log row.
          */
         post: operations["updateMyListingsTicketStatus"];
         delete?: never;
@@ -1097,10 +1117,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a spreadsheet of tickets (bulk listing)
-         * @description Form upload (multipart); carries the domain key header. Default upload limit 5 MB.
+         * Upload a spreadsheet of listings (Bulk Inventory)
+         * @description Form upload (multipart) of one `file`: the template of GET /bulk-listing/template filled in (xlsx, or the same columns as csv), at most 5 MB and 1,000 rows. The kind is read from the first bytes (a file renamed .xlsx is refused, 415); a zip whose sheet is larger than 50 MB unpacked, or with more than 1,000 rows, is refused (422 on /body/file). Every row is checked with the rules of a new listing; a cell holding a formula is refused, never evaluated; text is stored exactly as written (a cell starting with = + - @ is text). When any row is wrong nothing is created and the answer is 422 with `report`: one entry per problem (row number as the spreadsheet shows it, column header, the value, message; at most 1,000 entries, `error_count` counts them all). Otherwise every row becomes a listing in one transaction (200). With `dry_run=true` the file is only checked: 200 with `created: 0` when it is valid.
          */
         post: operations["uploadBulkListingExcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk-listing/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bulk listing template (.xlsx)
+         * @description Path chosen by us. The template workbook, as JSON with the file in base64 (like the deposit proofs: every call carries the bearer token, nothing is served from a folder). Sheet 'Listings': the columns of BulkListingColumn in order, with drop-down lists (data validation) for match, category, ticket type, split and currency, and two example rows to replace; sheet 'Matches' lists the upcoming matches (id, name, date, stadium) the match column takes; sheet 'Lists' holds the drop-downs' values.
+         */
+        get: operations["getBulkListingTemplate"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1555,8 +1595,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Stadiums
-         * @description Fields not shown in the spec.
+         * Stadiums with their seating categories and blocks
+         * @description The stadiums of the catalogue's matches by name, each with its city, country and seating categories (each with its blocks): what get-block-details answers per match. `q` keeps the stadiums whose name contains it.
          */
         get: operations["getStadiums"];
         put?: never;
@@ -2338,8 +2378,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's saved field settings
-         * @description Fields not shown in the spec.
+         * The caller's saved field (column) settings of a page
+         * @description The columns the caller chose to show on a page's table (Inventory: `page=my-listings`), in their order; `columns` is empty and `updated_at` null until they are first saved (the page then shows its defaults). Per user (a team member keeps its own).
          */
         get: operations["getFieldSettings"];
         put?: never;
@@ -2360,8 +2400,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save the caller's field settings
-         * @description POST per the spec. Payload not shown.
+         * Save the caller's field (column) settings of a page
+         * @description Replaces the caller's settings of `page` with `columns` (each key once, at most 50). Saving the same again changes nothing.
          */
         post: operations["saveFieldSettings"];
         delete?: never;
@@ -2481,9 +2521,29 @@ export interface paths {
         put?: never;
         /**
          * Ask for a missing event to be added
-         * @description POST per the spec. Payload not shown.
+         * @description Add Inventory's 'request an event' when the match is not in the catalogue: its name, date and venue (and optionally the teams, competition, time, city and notes). The request starts `pending`; the back office approves (the event is added) or rejects it with a reason. A date in the past answers 422. The seller reads its requests and their status with GET /match/requested-events.
          */
         post: operations["requestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/match/requested-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's event requests and their status
+         * @description Path chosen by us. The event requests of the seller the caller works for, newest first, with their status (pending, approved, rejected with a reason). Paged by number.
+         */
+        get: operations["listRequestedEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2500,8 +2560,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save a new listing (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Used by add-listings.
+         * Save a new listing (Add Inventory)
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. The fields of ListingInput as form fields (numbers written in decimals, `restrictions` as a comma list of ListingRestriction values, `publish` true or false, default true) and up to 10 optional ticket `files` (pdf, jpg, jpeg or png by their first bytes, 5 MB each). The listing belongs to the seller the caller works for; with `publish` its tickets are on sale at once (buyable in the trade search). Writes the 'created' log row. Errors: 422 with `errors` under /body/<field> (a past match, a category not of the stadium, a split the quantity cannot satisfy, a price of zero or over 10,000,000), 404 for an unknown match, 413/415 for a file.
          */
         post: operations["proxySaveListing"];
         delete?: never;
@@ -2520,8 +2580,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save a bulk listing (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Used by bulk-listings.
+         * Save several listings at once (all or nothing)
+         * @description Internal proxy route of the SPA; path as in the spec. JSON (the 32 KB limit of JSON bodies holds about 100 listings): up to 100 ListingInput rows, e.g. the rows of a bulk report corrected in the page, or several blocks of one match from Add Inventory. Every row is checked; any wrong row answers 422 with `errors` under /body/listings/<index>/<field> and nothing is created; otherwise all are created in one transaction. A spreadsheet goes to /bulk-listing/upload-excel-tickets instead.
          */
         post: operations["proxyBulkListing"];
         delete?: never;
@@ -2540,8 +2600,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload tickets for a listing (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Default upload limit 5 MB.
+         * Upload ticket files for a listing
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. `ticket_id` and 1 to 10 `files` (pdf, jpg, jpeg or png by their first bytes, 5 MB each; a file name with a path or a control character is refused). A listing holds at most 20 files (409 beyond). Writes a 'files_uploaded' log row. Another seller's listing answers 404 and nothing is kept.
          */
         post: operations["proxyMyListingUpload"];
         delete?: never;
@@ -4138,6 +4198,491 @@ export interface components {
             message?: string;
             data: components["schemas"]["City"][];
         };
+        /**
+         * @description published (its unsold tickets are on sale in the trade search) or unpublished (kept off sale).
+         * @enum {string}
+         */
+        ListingStatus: "published" | "unpublished";
+        /**
+         * @default match_date
+         * @enum {string}
+         */
+        ListingSort: "match_date" | "match_date_desc" | "created_desc" | "price_asc" | "price_desc" | "quantity_desc";
+        /** @description The seating category, one of the stadium's (GET /my-listings/get-block-details). */
+        ListingCategory: string;
+        /** @description The block (free text; the stadium's blocks are suggestions). */
+        ListingBlock: string;
+        ListingRow: string;
+        /** @description Optional seat numbers, as the seller writes them ('12-15'). */
+        ListingSeats: string;
+        /** @description Tickets in the listing, 1 to 1,000. */
+        ListingQuantity: number;
+        /** @description Price per ticket in minor units of the listing's currency: 1 to 10,000,000 (0.01 to 100,000.00). Zero, negative, fractional and larger prices are refused (422). */
+        ListingPrice: number;
+        /** @description The face value printed on a ticket, minor units of the listing's currency (optional). */
+        ListingFaceValue: number;
+        /** @description Notes for the buyer; stored and shown exactly as written. */
+        ListingNotes: string;
+        /**
+         * @description A restriction or feature shown with the tickets.
+         * @enum {string}
+         */
+        ListingRestriction: "restricted_view" | "age_restriction" | "home_fans_only" | "away_fans_only" | "members_only" | "id_required" | "wheelchair_access" | "alcohol_free";
+        /** @description A new listing. Rules beyond the types: the match must be in the catalogue (404) and not in the past (422 on match_id 'The match has already taken place.'); the category one of the stadium's; `pairs` needs an even quantity; `all_together` at most 100 tickets (the most one purchase takes). */
+        ListingInput: {
+            match_id: components["schemas"]["Id"];
+            category: components["schemas"]["ListingCategory"];
+            ticket_block: components["schemas"]["ListingBlock"];
+            row: components["schemas"]["ListingRow"];
+            seats?: components["schemas"]["ListingSeats"];
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            quantity: components["schemas"]["ListingQuantity"];
+            split_type: components["schemas"]["SplitType"];
+            price: components["schemas"]["ListingPrice"];
+            face_value?: components["schemas"]["ListingFaceValue"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Each restriction at most once (422 otherwise). */
+            restrictions?: components["schemas"]["ListingRestriction"][];
+            notes?: components["schemas"]["ListingNotes"];
+            /** @default true */
+            publish: boolean;
+        };
+        /** @description The fields to change (at least one: an empty object answers 422). `seats`, `face_value` and `notes` take null to clear them. The match of a listing does not change (list the tickets again for another match). */
+        ListingUpdate: {
+            category?: components["schemas"]["ListingCategory"];
+            ticket_block?: components["schemas"]["ListingBlock"];
+            row?: components["schemas"]["ListingRow"];
+            /** @description Seat numbers; null clears them. */
+            seats?: string | null;
+            ticket_type_id?: components["schemas"]["TicketTypeId"];
+            quantity?: components["schemas"]["ListingQuantity"];
+            split_type?: components["schemas"]["SplitType"];
+            price?: components["schemas"]["ListingPrice"];
+            /** @description The face value in minor units; null clears it. */
+            face_value?: number | null;
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description Each restriction at most once (422 otherwise). */
+            restrictions?: components["schemas"]["ListingRestriction"][];
+            /** @description Notes for the buyer; null clears them. */
+            notes?: string | null;
+        };
+        /** @description One of the seller's listings with its match. `id`, `ticket_id` and `sNo` are the same id (the spec's sell ticket id). `quantity` = `sold` + `held` + `available` + the tickets kept off sale while unpublished. */
+        MyListing: {
+            id: number;
+            ticket_id: number;
+            sNo: number;
+            match_id: number;
+            match_name: string;
+            /** Format: date */
+            match_date: string;
+            match_time: string;
+            tournament: string;
+            stadium_name: string;
+            city_name: string;
+            country_name: string;
+            Category: string;
+            ticket_block: string;
+            row: string;
+            seats: string | null;
+            /** @description The ticket type's name. */
+            Ticket_type: string;
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            quantity: number;
+            /** @description Tickets sold (orders not cancelled). */
+            sold: number;
+            /** @description Tickets in buyers' carts now. */
+            held: number;
+            /** @description Tickets on sale now (0 while unpublished). */
+            available: number;
+            split_type: components["schemas"]["SplitType"];
+            /** @description The quantities one purchase may take now. */
+            split_list: number[];
+            /** @description Per ticket, in `currency`. */
+            price: components["schemas"]["MinorUnits"];
+            face_value: number | null;
+            currency: components["schemas"]["CurrencyCode"];
+            restrictions: components["schemas"]["ListingRestriction"][];
+            notes: string | null;
+            status: components["schemas"]["ListingStatus"];
+            files_count: number;
+            /** @description The match's date is before today (UTC); such a listing can no longer be changed. */
+            match_passed: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MyListingResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["MyListing"];
+        };
+        MyListingListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                tickets: components["schemas"]["MyListing"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        ListingEvent: {
+            match_id: number;
+            match_name: string;
+            home_team: string;
+            away_team: string;
+            tournament: string;
+            /** Format: date */
+            match_date: string;
+            match_time: string;
+            stadium_name: string;
+            city_name: string;
+            country_name: string;
+            /** @description The caller's listings of this match (deleted ones left out). */
+            my_listings: number;
+            /** @description The tickets of those listings on sale now. */
+            my_tickets: number;
+        };
+        ListingEventSearchResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                events: components["schemas"]["ListingEvent"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        MatchTicketsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                event: components["schemas"]["ListingEvent"];
+                tickets: components["schemas"]["MyListing"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        ListingSale: {
+            order_id: number;
+            booking_no: string;
+            quantity: number;
+            /** @description The seller's takings for the order, in `currency`. */
+            amount: components["schemas"]["MinorUnits"];
+            currency: components["schemas"]["CurrencyCode"];
+            status: components["schemas"]["OrderStatus"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        ListingFile: {
+            file_id: string;
+            /** @description The file name the client gave (shown, never used on disk). */
+            name: string;
+            /** @description What its first bytes show (pdf, jpg, png). */
+            kind: string;
+            size: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ListingHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                ticket: components["schemas"]["MyListing"];
+                sales: components["schemas"]["ListingSale"][];
+                files: components["schemas"]["ListingFile"][];
+            };
+        };
+        /** @enum {string} */
+        ListingLogAction: "created" | "updated" | "price_changed" | "published" | "unpublished" | "deleted" | "files_uploaded";
+        ListingLog: {
+            log_id: number;
+            ticket_id: number;
+            action: components["schemas"]["ListingLogAction"];
+            /** @description The field changed (for updated and price_changed), as named in ListingInput. */
+            field: string | null;
+            /** @description The value before, as text (prices in minor units); null when there was none. */
+            old_value: string | null;
+            new_value: string | null;
+            user_id: number;
+            /** @description Who made the change (the seller or a team member). */
+            user_name: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ListingLogListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                logs: components["schemas"]["ListingLog"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        MarketInsights: {
+            match_id: number;
+            category: string;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Per ticket, minor units of `currency`; null when no other seller offers that category. */
+            lowest_price: number | null;
+            /** @description The median of the other listings' prices (the mean of the two middle ones, rounded half up). */
+            median_price: number | null;
+            highest_price: number | null;
+            listings_count: number;
+            tickets_available: number;
+            /** @description Tickets of this match and category sold in the last `sold_recently_days` days. */
+            sold_recently: number;
+            /** @constant */
+            sold_recently_days: 7;
+            /** @description Where `price` ranks; null without a price. */
+            your_price: null | {
+                price: number;
+                /** @description 1 + how many other listings are cheaper. */
+                rank: number;
+                cheaper_count: number;
+                dearer_count: number;
+                /** @enum {string} */
+                position: "only" | "lowest" | "below_median" | "median" | "above_median" | "highest";
+            };
+            /** @description The price for a buyer and what the seller receives; null without a price. */
+            payout: null | {
+                quantity: number;
+                /** @description The seller's takings (price x quantity); the fees are the buyer's. */
+                seller_receives: components["schemas"]["MinorUnits"];
+                buyer_pays: components["schemas"]["PriceBreakdown"];
+            };
+        };
+        MarketInsightsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["MarketInsights"];
+        };
+        StadiumCategory: {
+            name: string;
+            blocks: string[];
+        };
+        BlockDetailsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                match_id: number;
+                stadium_name: string;
+                categories: components["schemas"]["StadiumCategory"][];
+            };
+        };
+        Stadium: {
+            stadium_id: number;
+            name: string;
+            city_name: string;
+            country_name: string;
+            categories: components["schemas"]["StadiumCategory"][];
+        };
+        StadiumListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                stadiums: components["schemas"]["Stadium"][];
+            };
+        };
+        /** @description Exactly one of `price` and `change_percent`. */
+        ListingPriceUpdate: {
+            /** @description Each id at most once (422 otherwise). */
+            ticket_ids: components["schemas"]["Id"][];
+            price?: components["schemas"]["ListingPrice"];
+            /** @description At most two decimals (422 otherwise). Raise (positive) or lower (negative) each price by this percentage, e.g. -5 or 12.5. */
+            change_percent?: number;
+        };
+        ListingPriceUpdateResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @description How many prices changed. */
+                updated: number;
+                tickets: {
+                    ticket_id: number;
+                    previous_price: number;
+                    price: number;
+                    currency: components["schemas"]["CurrencyCode"];
+                }[];
+            };
+        };
+        ListingStatusUpdate: {
+            /** @description Each id at most once (422 otherwise). */
+            ticket_ids: components["schemas"]["Id"][];
+            status: components["schemas"]["ListingStatus"];
+        };
+        ListingStatusUpdateResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                updated: number;
+                tickets: {
+                    ticket_id: number;
+                    status: components["schemas"]["ListingStatus"];
+                    available: number;
+                }[];
+            };
+        };
+        ListingDeletedResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                ticket_id: number;
+            };
+        };
+        ListingFilesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                ticket_id: number;
+                files: components["schemas"]["ListingFile"][];
+            };
+        };
+        /**
+         * @description The template's column headers, in order (the first row of the sheet). Match: the match's id, or the drop-down's '<id> | <name> | <date>'. Ticket Type: the type's name or 1 to 6. Split: Any, Pairs, No singles left, All together (or the SplitType values). Price and Face Value: in the currency's units with at most two decimals (125.50). Restrictions: ListingRestriction values separated by commas. Seats, Face Value, Restrictions and Notes may be empty.
+         * @enum {string}
+         */
+        BulkListingColumn: "Match" | "Category" | "Block" | "Row" | "Seats" | "Ticket Type" | "Quantity" | "Split" | "Price" | "Face Value" | "Currency" | "Restrictions" | "Notes";
+        BulkRowError: {
+            /** @description The row number as the spreadsheet shows it (the header is row 1). */
+            row: number;
+            /** @description The column's header (a BulkListingColumn), or '' for the row or the file as a whole. */
+            column: string;
+            /** @description The cell's text as read (cut at 200 characters). */
+            value: string;
+            message: string;
+        };
+        BulkUploadResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                dry_run: boolean;
+                rows_total: number;
+                created: number;
+                ticket_ids: number[];
+            };
+        };
+        BulkUploadRejectedResponse: {
+            /** @constant */
+            success: false;
+            message: string;
+            errors: components["schemas"]["FieldError"][];
+            /** @description The rows' problems, in row order (absent when the request itself was refused). */
+            report?: components["schemas"]["BulkRowError"][];
+            error_count?: number;
+            rows_total?: number;
+        };
+        BulkTemplateResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description 'bulk-listing-template.xlsx' */
+                name: string;
+                mime: string;
+                size: number;
+                columns: components["schemas"]["BulkListingColumn"][];
+                content_base64: string;
+            };
+        };
+        BulkListingRequest: {
+            listings: components["schemas"]["ListingInput"][];
+        };
+        BulkListingResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                created: number;
+                tickets: components["schemas"]["MyListing"][];
+            };
+        };
+        /** @enum {string} */
+        EventRequestStatus: "pending" | "approved" | "rejected";
+        EventRequestInput: {
+            match_name: string;
+            home_team?: string;
+            away_team?: string;
+            tournament?: string;
+            /**
+             * Format: date
+             * @description Today or later (UTC).
+             */
+            match_date: string;
+            match_time?: string;
+            /** @description The venue. */
+            stadium_name: string;
+            city_name?: string;
+            notes?: string;
+        };
+        EventRequest: {
+            request_id: number;
+            match_name: string;
+            home_team: string | null;
+            away_team: string | null;
+            tournament: string | null;
+            /** Format: date */
+            match_date: string;
+            match_time: string | null;
+            stadium_name: string;
+            city_name: string | null;
+            notes: string | null;
+            status: components["schemas"]["EventRequestStatus"];
+            /** @description Why it was rejected. */
+            status_reason: string | null;
+            /** @description The event added for it, once approved. */
+            match_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EventRequestResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["EventRequest"];
+        };
+        EventRequestListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                requests: components["schemas"]["EventRequest"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        /** @description The page whose table the settings are for, e.g. 'my-listings'. */
+        FieldSettingsPage: string;
+        FieldSettingsColumn: {
+            key: string;
+            visible: boolean;
+        };
+        FieldSettingsInput: {
+            page: components["schemas"]["FieldSettingsPage"];
+            /** @description The table's columns in the order shown; each key once (422 otherwise). */
+            columns: components["schemas"]["FieldSettingsColumn"][];
+        };
+        FieldSettingsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                page: string;
+                columns: components["schemas"]["FieldSettingsColumn"][];
+                /** Format: date-time */
+                updated_at: string | null;
+            };
+        };
     };
     responses: {
         /** @description The spec's envelope; `data` is not specified yet (planned operation). */
@@ -5039,93 +5584,247 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
-    searchMyListingsEvents: {
+    listMyListings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+                /** @description The `next_cursor` of the page before: reads the next page straight from the index, however deep. When given, `page` is not read; give the same filters and sort with it. A cursor this list did not give (or of another sort) answers 422. */
+                cursor?: string;
+                /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+                q?: string;
+                /** @description The first match day of the range, inclusive. After `date_to` answers 422. */
+                date_from?: string;
+                /** @description The last match day of the range, inclusive. */
+                date_to?: string;
+                /** @description Only the listings of this match. */
+                match_id?: components["schemas"]["Id"];
+                /** @description Only published (on sale) or unpublished listings. */
+                status?: components["schemas"]["ListingStatus"];
+                /** @description Only listings of this ticket type. */
+                ticket_type_id?: components["schemas"]["TicketTypeId"];
+                /** @description match_date (the match's date and time, soonest first; the default), match_date_desc, created_desc (newest listing first), price_asc, price_desc (price per ticket in the listing's currency), quantity_desc. Ties by the listing's id. */
+                sort?: components["schemas"]["ListingSort"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of the caller's listings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyListingListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    searchMyListingsEvents: {
+        parameters: {
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many matches a page holds. */
+                per_page?: number;
+                /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+                q?: string;
+                /** @description The first match day of the range, inclusive. After `date_to` answers 422. */
+                date_from?: string;
+                /** @description The last match day of the range, inclusive. */
+                date_to?: string;
+                /** @description Only matches the caller has listings on. */
+                only_mine?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingEventSearchResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsTicketHistory: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The listing (its `id`, also called `ticket_id` and `sNo`). */
+                ticket_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listing's history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsTicketLogs: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The listing whose log to read; without it, every listing's. */
+                ticket_id?: components["schemas"]["Id"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+                /** @description The `next_cursor` of the page before: reads the next page straight from the index, however deep. When given, `page` is not read; give the same filters and sort with it. A cursor this list did not give (or of another sort) answers 422. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of log rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingLogListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsMarketInsights: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description One of the caller's listings. */
+                ticket_id?: components["schemas"]["Id"];
+                match_id?: components["schemas"]["Id"];
+                category?: components["schemas"]["ListingCategory"];
+                /** @description A price per ticket to rank, in minor units of `currency`. */
+                price?: components["schemas"]["ListingPrice"];
+                /** @description The currency of `price` and of the answer; default the listing's, else GBP. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description How many tickets the payout is worked out for (default 1, or the listing's quantity). */
+                quantity?: components["schemas"]["ListingQuantity"];
+                /** @description The ticket type the buyer's shipping fee depends on (default 1, or the listing's). */
+                ticket_type_id?: components["schemas"]["TicketTypeId"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The market around the price. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketInsightsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsBlockDetails: {
         parameters: {
-            query?: never;
+            query: {
+                match_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The stadium's categories and blocks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockDetailsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsMatchTickets: {
         parameters: {
-            query?: never;
+            query: {
+                match_id: components["schemas"]["Id"];
+                status?: components["schemas"]["ListingStatus"];
+                ticket_type_id?: components["schemas"]["TicketTypeId"];
+                /** @description match_date (the match's date and time, soonest first; the default), match_date_desc, created_desc (newest listing first), price_asc, price_desc (price per ticket in the listing's currency), quantity_desc. Ties by the listing's id. */
+                sort?: components["schemas"]["ListingSort"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The match and a page of the caller's listings of it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchTicketsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5138,11 +5837,28 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingUpdate"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listing as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyListingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5154,11 +5870,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingPriceUpdate"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listings' prices now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingPriceUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5173,9 +5906,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingDeletedResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5187,15 +5930,88 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingStatusUpdate"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listings' statuses now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingStatusUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     uploadBulkListingExcel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The filled template (xlsx or csv), at most 5 MB.
+                     */
+                    file: string;
+                    /**
+                     * @description Only check the file; create nothing.
+                     * @default false
+                     */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Every row is valid; the listings were created (or, dry_run, would be). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The request does not match the contract (`errors`), or rows of the file are wrong (`report`); nothing was created. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUploadRejectedResponse"];
+                };
+            };
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getBulkListingTemplate: {
         parameters: {
             query?: never;
             header?: never;
@@ -5204,7 +6020,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkTemplateResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
@@ -5594,16 +6418,27 @@ export interface operations {
     };
     getStadiums: {
         parameters: {
-            query?: never;
+            query?: {
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The stadiums. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StadiumListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -6653,16 +7488,27 @@ export interface operations {
     };
     getFieldSettings: {
         parameters: {
-            query?: never;
+            query: {
+                page: components["schemas"]["FieldSettingsPage"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldSettingsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -6673,11 +7519,27 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FieldSettingsInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The settings as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -6786,60 +7648,198 @@ export interface operations {
     requestEvent: {
         parameters: {
             query?: never;
+            header: {
+                /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The request, pending. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listRequestedEvents: {
+        parameters: {
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of event requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRequestListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     proxySaveListing: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    match_id: components["schemas"]["Id"];
+                    category: components["schemas"]["ListingCategory"];
+                    ticket_block: components["schemas"]["ListingBlock"];
+                    row: components["schemas"]["ListingRow"];
+                    seats?: components["schemas"]["ListingSeats"];
+                    ticket_type_id: components["schemas"]["TicketTypeId"];
+                    quantity: components["schemas"]["ListingQuantity"];
+                    split_type: components["schemas"]["SplitType"];
+                    price: components["schemas"]["ListingPrice"];
+                    face_value?: components["schemas"]["ListingFaceValue"];
+                    currency: components["schemas"]["CurrencyCode"];
+                    /** @description A comma list of ListingRestriction values (each at most once); empty for none. */
+                    restrictions?: string;
+                    notes?: components["schemas"]["ListingNotes"];
+                    /**
+                     * @description Put the tickets on sale at once (default), or keep the listing unpublished.
+                     * @default true
+                     */
+                    publish?: boolean;
+                    /** @description Optional ticket files (pdf, jpg, jpeg or png), 5 MB each. */
+                    files?: string[];
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listing created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyListingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     proxyBulkListing: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkListingRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listings created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkListingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     proxyMyListingUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    ticket_id: components["schemas"]["Id"];
+                    /** @description Ticket files (pdf, jpg, jpeg or png), 5 MB each. */
+                    files: string[];
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listing's files now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingFilesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -7423,3 +8423,12 @@ export const addressInputPrimary_addressValues: ReadonlyArray<FlattenedDeepRequi
 export const paymentConfigResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
 export const paymentConfigResponseDataStored_card_gatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["stored_card_gateway"]> = ["adyen", "sandbox"];
 export const paymentConfigResponseDataSandbox_test_cardsOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["sandbox_test_cards"]["outcome"]> = ["succeeded", "card_declined", "insufficient_funds"];
+export const listingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingStatus"]> = ["published", "unpublished"];
+export const listingSortValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingSort"]> = ["match_date", "match_date_desc", "created_desc", "price_asc", "price_desc", "quantity_desc"];
+export const listingRestrictionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingRestriction"]> = ["restricted_view", "age_restriction", "home_fans_only", "away_fans_only", "members_only", "id_required", "wheelchair_access", "alcohol_free"];
+export const listingLogActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingLogAction"]> = ["created", "updated", "price_changed", "published", "unpublished", "deleted", "files_uploaded"];
+export const marketInsightsYour_priceOneOf1PositionValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["MarketInsights"]["your_price"], {
+    position: unknown;
+}>["position"]> = ["only", "lowest", "below_median", "median", "above_median", "highest"];
+export const bulkListingColumnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkListingColumn"]> = ["Match", "Category", "Block", "Row", "Seats", "Ticket Type", "Quantity", "Split", "Price", "Face Value", "Currency", "Restrictions", "Notes"];
+export const eventRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventRequestStatus"]> = ["pending", "approved", "rejected"];
