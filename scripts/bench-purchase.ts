@@ -133,6 +133,9 @@ async function prepare(target: string, buyers: number, listingCount: number): Pr
   return { tokens, buyerIds, listings, countryId: country.id };
 }
 
+/** Idempotency keys unique across the warm-up and the measured run (a repeated key with another body is refused). */
+let seq = 0;
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? Number.NaN
@@ -143,7 +146,6 @@ async function drive(base: string, setup: Setup, clients: number, seconds: numbe
   const purchases: number[] = [];
   const calls: number[] = [];
   const errors = new Map<string, number>();
-  let seq = 0;
   const fail = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   const post = async (path: string, token: string, body?: unknown) => {
     const started = performance.now();

@@ -45,7 +45,13 @@ export function startChild(
   const child = fork(script, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx', ...execArgv],
+    // BENCH_CPU_PROF=<dir> writes the server's CPU profile there when it stops (open it in Chrome's DevTools)
+    execArgv: [
+      '--import',
+      'tsx',
+      ...execArgv,
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((ready, fail) => {

@@ -8,6 +8,8 @@ import * as m0005 from './migrations/0005-login-throttle';
 import * as m0006 from './migrations/0006-kept-totals';
 import * as m0007 from './migrations/0007-wallet-ledger';
 import * as m0008 from './migrations/0008-trade';
+import * as m0009 from './migrations/0009-event-stock';
+import * as m0010 from './migrations/0010-listings';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '0006-kept-totals': m0006,
   '0007-wallet-ledger': m0007,
   '0008-trade': m0008,
+  '0009-event-stock': m0009,
+  '0010-listings': m0010,
 };
 
 /** The migrations' names in the order they apply. */

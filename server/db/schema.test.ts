@@ -89,8 +89,15 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'created_at',
       'available',
       'split_type',
+      'status',
+      'withheld',
+      'seats',
+      'face_value',
+      'restrictions',
+      'notes',
+      'updated_at',
     ],
-    [],
+    ['seats', 'face_value', 'notes', 'updated_at'],
   ),
   orders: table<Database['orders']>()(
     [
@@ -130,6 +137,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   seller_event_totals: table<Database['seller_event_totals']>()(
     ['seller_id', 'currency', 'event_id', 'orders', 'tickets', 'amount'],
     [],
+  ),
+  event_stock: table<Database['event_stock']>()(
+    ['event_id', 'currency', 'tickets', 'listings', 'min_price'],
+    ['min_price'],
   ),
   user_feed_counts: table<Database['user_feed_counts']>()(
     ['user_id', 'notifications', 'unread_notifications', 'activity'],
@@ -288,6 +299,34 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['id', 'user_id', 'step', 'event_id', 'booking_id', 'detail', 'created_at'],
     ['event_id', 'booking_id', 'detail'],
   ),
+  listing_logs: table<Database['listing_logs']>()(
+    ['id', 'listing_id', 'seller_id', 'user_id', 'action', 'field', 'old_value', 'new_value', 'created_at'],
+    ['field', 'old_value', 'new_value'],
+  ),
+  listing_files: table<Database['listing_files']>()(['listing_id', 'file_id', 'created_at'], []),
+  event_requests: table<Database['event_requests']>()(
+    [
+      'id',
+      'seller_id',
+      'user_id',
+      'match_name',
+      'home_team',
+      'away_team',
+      'tournament',
+      'match_date',
+      'match_time',
+      'stadium_name',
+      'city_name',
+      'notes',
+      'status',
+      'status_reason',
+      'event_id',
+      'created_at',
+      'updated_at',
+    ],
+    ['home_team', 'away_team', 'tournament', 'match_time', 'city_name', 'notes', 'status_reason', 'event_id'],
+  ),
+  field_settings: table<Database['field_settings']>()(['user_id', 'page', 'columns', 'updated_at'], []),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

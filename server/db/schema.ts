@@ -25,6 +25,7 @@ export interface Database {
   files: FileTable;
   seller_order_totals: SellerOrderTotalTable;
   seller_event_totals: SellerEventTotalTable;
+  event_stock: EventStockTable;
   user_feed_counts: UserFeedCountTable;
   ledger_accounts: LedgerAccountTable;
   ledger_entries: LedgerEntryTable;
@@ -39,6 +40,10 @@ export interface Database {
   stored_cards: StoredCardTable;
   recently_viewed: RecentlyViewedTable;
   trade_tracking: TradeTrackingTable;
+  listing_logs: ListingLogTable;
+  listing_files: ListingFileTable;
+  event_requests: EventRequestTable;
+  field_settings: FieldSettingTable;
 }
 
 export interface CurrencyTable {
@@ -167,6 +172,17 @@ export interface ListingTable {
   available: ColumnType<number, number | undefined, number>;
   /** which quantities one purchase may take: any, pairs, all_together, avoid_single */
   split_type: ColumnType<string, string | undefined, string>;
+  /** published (on sale), unpublished (kept off sale), deleted (gone from Inventory; migration 0010) */
+  status: ColumnType<string, string | undefined, string>;
+  /** unsold tickets kept off sale while not published (a trigger moves `available` here) */
+  withheld: ColumnType<number, number | undefined, number>;
+  seats: ColumnType<string | null, string | null | undefined, string | null>;
+  /** minor units of `currency` */
+  face_value: ColumnType<number | null, number | null | undefined, number | null>;
+  /** a comma list of the contract's ListingRestriction values, '' for none */
+  restrictions: ColumnType<string, string | undefined, string>;
+  notes: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The contract's order statuses, in the order of the sales sub-pages (generated into openapi/schema.ts). */
@@ -214,6 +230,16 @@ export interface SellerEventTotalTable {
   orders: number;
   tickets: number;
   amount: number;
+}
+
+/** What listings with tickets offer per event and currency, kept by triggers on `listings` (migration 0009). */
+export interface EventStockTable {
+  event_id: number;
+  currency: string;
+  tickets: number;
+  listings: number;
+  /** the lowest price per ticket among them, in minor units of `currency`; null when none is left */
+  min_price: number | null;
 }
 
 /** A user's notifications, unread notifications and activity rows, kept by triggers on those tables. */
@@ -479,4 +505,56 @@ export interface TradeTrackingTable {
   booking_id: number | null;
   detail: string | null;
   created_at: string;
+}
+
+/** One change of a listing (server/domain/listings): who, what, from which value to which (as text). */
+export interface ListingLogTable {
+  id: Generated<number>;
+  listing_id: number;
+  seller_id: number;
+  user_id: number;
+  /** created, updated, price_changed, published, unpublished, deleted, files_uploaded */
+  action: string;
+  field: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  created_at: string;
+}
+
+/** A ticket file of a listing: a row of `files`. */
+export interface ListingFileTable {
+  listing_id: number;
+  file_id: string;
+  created_at: string;
+}
+
+/** A seller's request for a match that is not in the catalogue. */
+export interface EventRequestTable {
+  id: Generated<number>;
+  seller_id: number;
+  user_id: number;
+  match_name: string;
+  home_team: string | null;
+  away_team: string | null;
+  tournament: string | null;
+  /** 'YYYY-MM-DD' */
+  match_date: string;
+  match_time: string | null;
+  stadium_name: string;
+  city_name: string | null;
+  notes: string | null;
+  /** pending, approved, rejected */
+  status: ColumnType<string, string | undefined, string>;
+  status_reason: string | null;
+  event_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's column choices for a page's table, JSON [{ key, visible }]. */
+export interface FieldSettingTable {
+  user_id: number;
+  page: string;
+  columns: string;
+  updated_at: string;
 }

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, payFromWallet, walletBalances } from '../domain/ledger';
-import { HOLD_MS } from '../domain/purchase/pricing';
+import { type CurrencyCode, convert, HOLD_MS } from '../domain/purchase/pricing';
 import { paymentsFrom } from '../payments';
 import { freshServer } from '../test-support';
 import { type Answer, book, call, newKey, openListing, type Server, userId } from './trade-testing';
@@ -73,6 +73,71 @@ describe('trade and purchase (server)', () => {
       search.body.data as unknown as { events: { match_id: number; tickets_available: number }[] }
     ).events.find((e) => e.match_id === own.event_id);
     expect(row?.tickets_available).toBe(Number(others.n));
+  });
+
+  it("shows each event's tickets, listings and lowest price from the kept stock, less the caller's own", async () => {
+    type Row = {
+      match_id: number;
+      tickets_available: number;
+      listings_count: number;
+      min_price: number | null;
+      currency: string;
+    };
+    const first = await call(s, 'GET', '/purchase/lmt-trade/events-search?per_page=5', rival);
+    const target = (first.body.data as unknown as { events: Row[] }).events[0] as Row;
+    // the caller lists the cheapest ticket of the event: the caller's view must fall back to the others' lowest
+    await s.db
+      .insertInto('listings')
+      .values({
+        seller_id: sellerId,
+        event_id: target.match_id,
+        category: 'Cheapest of all',
+        ticket_block: 'Z',
+        row: '1',
+        ticket_type_id: 1,
+        quantity: 3,
+        available: 3,
+        price: 1,
+        currency: 'GBP',
+        created_at: '2026-01-01T00:00:00.000Z',
+      })
+      .execute();
+    const expected = async (callerId: number, eventId: number, currency: CurrencyCode) => {
+      const rows = await s.db
+        .selectFrom('listings')
+        .select(['currency', 'available', 'price'])
+        .where('event_id', '=', eventId)
+        .where('available', '>', 0)
+        .where('seller_id', '<>', callerId)
+        .execute();
+      const prices = rows.map((r) => convert(r.price, r.currency as CurrencyCode, currency));
+      return {
+        tickets_available: rows.reduce((n, r) => n + r.available, 0),
+        listings_count: rows.length,
+        min_price: prices.length ? Math.min(...prices) : null,
+      };
+    };
+    for (const [token, id] of [
+      [seller, sellerId],
+      [rival, rivalId],
+    ] as const) {
+      const page = await call(s, 'GET', '/purchase/lmt-trade/events-search?per_page=5', token);
+      const events = (page.body.data as unknown as { events: Row[] }).events;
+      expect(events.length).toBe(5);
+      for (const e of events) {
+        const { tickets_available, listings_count, min_price } = e;
+        expect({ tickets_available, listings_count, min_price }).toEqual(
+          await expected(id, e.match_id, e.currency as CurrencyCode),
+        );
+      }
+    }
+    const rivalView = (
+      (await call(s, 'GET', '/purchase/lmt-trade/events-search?per_page=5', rival)).body.data as unknown as {
+        events: Row[];
+      }
+    ).events.find((e) => e.match_id === target.match_id);
+    expect(rivalView?.min_price).toBe(convert(1, 'GBP', rivalView?.currency as CurrencyCode));
+    await s.db.deleteFrom('listings').where('category', '=', 'Cheapest of all').execute();
   });
 
   it('searches by name, team, competition, city and dates, paged', async () => {
