@@ -1218,7 +1218,7 @@ export interface paths {
         put?: never;
         /**
          * Update an address
-         * @description Method not given in the spec (a write, so POST).
+         * @description Method not given in the spec (a write, so POST). The address `id` (the caller's own: another owner's or an unknown id answers 404) and the fields to change; a field left out keeps its value, a given one follows the billing form's rules as in addAddress (non-empty, a known country, a city of that country, checked against the address's country when only the city changes). The permission is the address book's, as for getAddressBook and addAddress: every logged-in user keeps its own (a buyer needs it without the settings permission). primary_address 1 makes it the primary address (the other loses it in the same transaction); primary_address 0 on the primary address answers 409: the primary changes only by making another address primary, so the book never loses its primary while it has addresses (as eBay and Etsy do). Bookings keep the billing address they were made with: editing an address changes no past booking.
          */
         post: operations["updateAddress"];
         delete?: never;
@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Delete an address
-         * @description Method not given in the spec (a write, so POST). The id is the address id.
+         * @description Method not given in the spec (a write, so POST). The id is the address id, the caller's own (another owner's or an unknown id answers 404). The primary address is deleted only when it is the last one (the book is then empty and a purchase asks 'Please add a billing address'); while other addresses exist, deleting it answers 409 'Make another address primary before deleting this one.', as eBay and Etsy refuse to remove the default address, rather than choosing a new billing default for the buyer. Bookings keep the billing address they were made with. `data.primary_address_id` is the primary address after the call (null when the book is empty).
          */
         post: operations["deleteAddress"];
         delete?: never;
@@ -4140,6 +4140,35 @@ export interface components {
              */
             primary_address: 0 | 1;
         };
+        /** @description The address to change (`id`) and the fields to change, each with AddressInput's rules. */
+        AddressUpdateInput: {
+            id: components["schemas"]["Id"];
+            first_name?: string;
+            last_name?: string;
+            /** Format: email */
+            email?: string;
+            country_code?: string;
+            mobile_number?: string;
+            country_id?: components["schemas"]["Id"];
+            /** @description A city of the address's country (listCities); null removes it. */
+            city_id?: number | null;
+            address?: string;
+            zip_code?: string;
+            /** @enum {string} */
+            address_type?: "billing" | "shipping" | "home" | "office";
+            /** @enum {integer} */
+            primary_address?: 0 | 1;
+        };
+        AddressDeletedResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                deleted_id: number;
+                /** @description The primary address after the call; null when the book is empty. */
+                primary_address_id: number | null;
+            };
+        };
         AddressResponse: {
             /** @constant */
             success: true;
@@ -6107,22 +6136,45 @@ export interface operations {
     updateAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddressUpdateInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The address as stored now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     deleteAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path: {
                 id: components["schemas"]["Id"];
             };
@@ -6130,11 +6182,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The address is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressDeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getBankAccounts: {
@@ -8420,6 +8482,8 @@ export const addressAddress_typeValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const addressPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Address"]["primary_address"]> = [0, 1];
 export const addressInputAddress_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressInput"]["address_type"]> = ["billing", "shipping", "home", "office"];
 export const addressInputPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressInput"]["primary_address"]> = [0, 1];
+export const addressUpdateInputAddress_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressUpdateInput"]["address_type"]> = ["billing", "shipping", "home", "office"];
+export const addressUpdateInputPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressUpdateInput"]["primary_address"]> = [0, 1];
 export const paymentConfigResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
 export const paymentConfigResponseDataStored_card_gatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["stored_card_gateway"]> = ["adyen", "sandbox"];
 export const paymentConfigResponseDataSandbox_test_cardsOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["sandbox_test_cards"]["outcome"]> = ["succeeded", "card_declined", "insufficient_funds"];

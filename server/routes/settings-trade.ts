@@ -1,5 +1,5 @@
 import type { Router } from '../contract/router';
-import { addAddress, addressBook, storedCards } from '../domain/purchase/account';
+import { addAddress, addressBook, deleteAddress, storedCards, updateAddress } from '../domain/purchase/account';
 import { sellerIdOf } from '../domain/sales';
 import type { Payments } from '../payments/port';
 import { SANDBOX_TEST_CARDS } from '../payments/sandbox';
@@ -18,6 +18,16 @@ export function settingsTradeRoutes({ route }: Router, payments: Payments) {
   route('/settings/address-book/add', 'post', async ({ user, body }, { db, clock }) => ({
     status: 200,
     body: { success: true, message: 'Address added.', data: await addAddress(db, sellerIdOf(user), body, clock.now()) },
+  }));
+
+  route('/settings/address-book/update', 'post', async ({ user, body }, { db }) => ({
+    status: 200,
+    body: { success: true, message: 'Address updated.', data: await updateAddress(db, sellerIdOf(user), body) },
+  }));
+
+  route('/settings/address-book/delete/{id}', 'post', async ({ user, params }, { db }) => ({
+    status: 200,
+    body: { success: true, message: 'Address deleted.', data: await deleteAddress(db, sellerIdOf(user), params.id) },
   }));
 
   route('/settings/lmt-pay/linked-cards', 'get', async ({ user }, { db }) => ({

@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
-import type { Db } from '../../db/database';
+import { type Db, engineOf } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
 
 export type Address = components['schemas']['Address'];
 export type AddressInput = components['schemas']['AddressInput'];
+export type AddressUpdate = components['schemas']['AddressUpdateInput'];
 export type LinkedCard = components['schemas']['LinkedCard'];
 export type TrackingRow = components['schemas']['TradeTrackingRow'];
 type TrackingStep = components['schemas']['TradeTrackingStep'];
@@ -51,6 +53,146 @@ export async function addressBook(db: Db, ownerId: number): Promise<Address[]> {
   return rows.map((r) => addressOf(r as AddressRow));
 }
 
+/** A key of our own for Postgres advisory locks: one owner's address book (with the owner's id). */
+const ADDRESS_BOOK_LOCK = 9_001;
+
+/**
+ * One writer at a time per address book: on Postgres two calls that each make an address primary would
+ * otherwise both pass the "others lose it" update and one would break the one-primary index (a 500); SQLite
+ * runs one write transaction at a time anyway.
+ */
+async function lockAddressBook(db: Db, ownerId: number) {
+  if (engineOf(db) === 'postgres')
+    await sql`select pg_advisory_xact_lock(${ADDRESS_BOOK_LOCK}, ${ownerId})`.execute(db);
+}
+
+const notFound = () => new HttpError(404, 'Address not found.');
+const invalid = (path: string, message: string) => new HttpError(422, MESSAGES.validation, [{ path, message }]);
+
+/** The country exists, and the city (when given) is one of its cities. */
+async function checkPlace(db: Db, countryId: number, cityId: number | null | undefined) {
+  const country = await db.selectFrom('countries').select('id').where('id', '=', countryId).executeTakeFirst();
+  if (!country) throw invalid('/body/country_id', 'is not a known country');
+  if (cityId !== undefined && cityId !== null) {
+    const city = await db
+      .selectFrom('cities')
+      .select('id')
+      .where('id', '=', cityId)
+      .where('country_id', '=', countryId)
+      .executeTakeFirst();
+    if (!city) throw invalid('/body/city_id', 'is not a city of that country');
+  }
+}
+
+/** The owner's address by id, or 404 (another owner's address is not found either). */
+async function ownAddress(db: Db, ownerId: number, id: number) {
+  const row = await db
+    .selectFrom('addresses')
+    .select(['id', 'country_id', 'city_id', 'primary_address'])
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * Changes the fields given (the others keep their values), with addAddress's rules. primary_address 1 makes it
+ * the primary (the other loses it); 0 on the primary address is refused (409): the primary changes only by
+ * making another address primary.
+ */
+export async function updateAddress(db: Db, ownerId: number, input: AddressUpdate): Promise<Address> {
+  await lockAddressBook(db, ownerId);
+  const current = await ownAddress(db, ownerId, input.id);
+  const blank = (['first_name', 'last_name', 'email', 'address', 'zip_code'] as const).filter(
+    (f) => input[f] !== undefined && input[f].trim() === '',
+  );
+  if (blank.length > 0) {
+    throw new HttpError(
+      422,
+      MESSAGES.validation,
+      blank.map((f) => ({ path: `/body/${f}`, message: 'must not be empty' })),
+    );
+  }
+  if (input.country_id !== undefined || input.city_id !== undefined) {
+    // the city is checked against the country the address will have; a new country with the old city that is
+    // not one of its cities asks for the city too
+    const countryId = input.country_id ?? current.country_id;
+    if (input.city_id === undefined && current.city_id !== null) {
+      try {
+        await checkPlace(db, countryId, current.city_id);
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.errors?.[0]?.path !== '/body/city_id') throw error;
+        throw invalid(
+          '/body/city_id',
+          'the address city is not in the new country: send city_id (one of its cities, or null)',
+        );
+      }
+    } else await checkPlace(db, countryId, input.city_id);
+  }
+  if (input.primary_address === 0 && current.primary_address === 1) {
+    throw new HttpError(409, 'This is your primary address: make another address primary instead.');
+  }
+  if (input.primary_address === 1 && current.primary_address !== 1) {
+    await db
+      .updateTable('addresses')
+      .set({ primary_address: 0 })
+      .where('owner_id', '=', ownerId)
+      .where('primary_address', '=', 1)
+      .execute();
+  }
+  const text = (v: string | undefined) => (v === undefined ? undefined : v.trim());
+  const changes = {
+    first_name: text(input.first_name),
+    last_name: text(input.last_name),
+    email: text(input.email),
+    country_code: input.country_code === undefined ? undefined : input.country_code.trim() || null,
+    mobile_number: input.mobile_number === undefined ? undefined : input.mobile_number.trim() || null,
+    country_id: input.country_id,
+    city_id: input.city_id,
+    address: text(input.address),
+    zip_code: text(input.zip_code),
+    address_type: input.address_type,
+    primary_address: input.primary_address === 1 ? 1 : undefined,
+  };
+  const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  if (Object.keys(set).length > 0) {
+    await db.updateTable('addresses').set(set).where('id', '=', current.id).execute();
+  }
+  const made = await addressQuery(db).where('addresses.id', '=', current.id).executeTakeFirstOrThrow();
+  return addressOf(made as AddressRow);
+}
+
+/**
+ * Deletes one of the owner's addresses. The primary address goes only when it is the last one; while others
+ * exist the call is refused (409) rather than choosing a new billing default for the buyer.
+ */
+export async function deleteAddress(
+  db: Db,
+  ownerId: number,
+  id: number,
+): Promise<{ deleted_id: number; primary_address_id: number | null }> {
+  await lockAddressBook(db, ownerId);
+  const current = await ownAddress(db, ownerId, id);
+  if (current.primary_address === 1) {
+    const other = await db
+      .selectFrom('addresses')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('id', '<>', current.id)
+      .executeTakeFirst();
+    if (other) throw new HttpError(409, 'Make another address primary before deleting this one.');
+  }
+  await db.deleteFrom('addresses').where('id', '=', current.id).where('owner_id', '=', ownerId).execute();
+  const primary = await db
+    .selectFrom('addresses')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('primary_address', '=', 1)
+    .executeTakeFirst();
+  return { deleted_id: current.id, primary_address_id: primary?.id ?? null };
+}
+
 /**
  * Adds an address with the billing form's rules (the schema checks the required fields' presence; blank ones
  * are refused here). Made primary when asked, or when it is the owner's first: the others lose it in the same
@@ -68,22 +210,8 @@ export async function addAddress(db: Db, ownerId: number, input: AddressInput, n
       blank.map((f) => ({ path: `/body/${f}`, message: 'must not be empty' })),
     );
   }
-  const country = await db.selectFrom('countries').select('id').where('id', '=', input.country_id).executeTakeFirst();
-  if (!country)
-    throw new HttpError(422, MESSAGES.validation, [{ path: '/body/country_id', message: 'is not a known country' }]);
-  if (input.city_id !== undefined && input.city_id !== null) {
-    const city = await db
-      .selectFrom('cities')
-      .select('id')
-      .where('id', '=', input.city_id)
-      .where('country_id', '=', input.country_id)
-      .executeTakeFirst();
-    if (!city) {
-      throw new HttpError(422, MESSAGES.validation, [
-        { path: '/body/city_id', message: 'is not a city of that country' },
-      ]);
-    }
-  }
+  await checkPlace(db, input.country_id, input.city_id);
+  await lockAddressBook(db, ownerId);
   const others = await db
     .selectFrom('addresses')
     .select((eb) => eb.fn.countAll<number>().as('n'))
