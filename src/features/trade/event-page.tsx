@@ -14,8 +14,8 @@ import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
+import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { PurchasePanel } from './purchase-panel';
-import { TicketTypeIcon } from './ticket-type-icon';
 import { card, grid, muted, pager } from './trade-styles';
 
 const CURRENCY = 'GBP';

@@ -8,8 +8,8 @@ import { formatMinorUnits } from '../../lib/money';
 import { href, paths } from '../../routes';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
+import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { type Tone, ToneBadge } from '../../ui/tone-badge';
-import { TicketTypeIcon } from './ticket-type-icon';
 import { card, grid, muted, pager } from './trade-styles';
 
 const STATUS_TONE: Record<Booking['status'], Tone> = {

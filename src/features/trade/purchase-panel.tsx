@@ -28,7 +28,7 @@ import { Drawer } from '../../ui/drawer';
 import { Dropdown } from '../../ui/dropdown';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
-import { TicketTypeIcon } from './ticket-type-icon';
+import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { muted, sectionTitle } from './trade-styles';
 
 /** The card step and Stripe's packages: their own chunk, loaded only when a card payment starts. */
