@@ -4503,7 +4503,6 @@ export interface components {
             };
         };
         Stadium: {
-            stadium_id: number;
             name: string;
             city_name: string;
             country_name: string;
@@ -5655,7 +5654,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     searchMyListingsEvents: {
@@ -5692,7 +5690,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsTicketHistory: {
@@ -5720,7 +5717,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsTicketLogs: {
@@ -5754,7 +5750,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsMarketInsights: {
@@ -5792,7 +5787,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsBlockDetails: {
@@ -5819,7 +5813,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getMyListingsMatchTickets: {
@@ -5854,7 +5847,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateMyListingsTicket: {
@@ -5889,7 +5881,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateMyListingsTicketPrice: {
@@ -5921,7 +5912,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteMyListingsTicket: {
@@ -5949,7 +5939,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateMyListingsTicketStatus: {
@@ -5982,7 +5971,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     uploadBulkListingExcel: {
@@ -6501,7 +6489,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getLinkedCards: {
@@ -7571,7 +7558,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     saveFieldSettings: {
@@ -7602,7 +7588,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getZohoSignEmbed: {
@@ -7738,7 +7723,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listRequestedEvents: {
@@ -7766,7 +7750,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxySaveListing: {
@@ -7825,7 +7808,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxyBulkListing: {
@@ -7860,7 +7842,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxyMyListingUpload: {
@@ -7902,7 +7883,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxyAdditionalTemplate: {

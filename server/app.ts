@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
+import { listingsRoutes } from './routes/listings';
 import { notificationRoutes } from './routes/notifications';
 import { salesRoutes } from './routes/sales';
 import { settingsTradeRoutes } from './routes/settings-trade';
@@ -107,6 +108,7 @@ export function createApp(options: AppOptions) {
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     settingsTradeRoutes(router, payments);
+    listingsRoutes(router);
   }
   router.bindPlanned();
   api.get('/health', (c) => c.json({ success: true, message: 'ok' }));

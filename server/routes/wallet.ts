@@ -39,7 +39,7 @@ function listArgs(query: { page?: number; per_page?: number; cursor?: string; fr
  * A file name with a path (`../x.pdf`, `a/b.png`, `C:\x.jpg`) or a control character (NUL...) is refused: the
  * name is only ever shown back, but a client that sends one is not a browser's file picker.
  */
-function badFileName(name: string): string | null {
+export function badFileName(name: string): string | null {
   if (/[/\\]/.test(name)) return 'The file name must not contain a path.';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'The file name must not contain control characters.';

@@ -3,6 +3,7 @@ import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
+import { seedDemoListings } from './demo-listings';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
 import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
 import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
@@ -146,6 +147,8 @@ const SELLER_WALLET_FIXTURE = 'seller-wallet-v1';
 const RIVAL_WALLET_FIXTURE = 'rival-wallet-v1';
 /** The trade area: 48 more matches, about 1,000 listings, the traders' balances, addresses, cards, purchases. */
 const DEMO_TRADE_FIXTURE = 'demo-trade-v1';
+/** Inventory: the demo seller's listings over the upcoming matches, their log, event requests (issue 11). */
+const DEMO_LISTINGS_FIXTURE = 'demo-listings-v1';
 
 /**
  * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, the demo
@@ -278,6 +281,9 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     )
   ) {
     appliedFixtures.push(DEMO_TRADE_FIXTURE);
+  }
+  if (await applyOnce(db, clock, DEMO_LISTINGS_FIXTURE, (trx) => seedDemoListings(trx, clock, { seller }))) {
+    appliedFixtures.push(DEMO_LISTINGS_FIXTURE);
   }
   return { createdUsers, appliedFixtures };
 }

@@ -1,0 +1,1074 @@
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { components } from '../../../openapi/schema';
+import type { FieldError } from '../../contract/contract';
+import { type Db, engineOf } from '../../db/database';
+import { HttpError, MESSAGES } from '../../http/errors';
+import type { PageMeta } from '../paging';
+import { splitList, TICKET_TYPE_NAMES } from '../purchase/pricing';
+import {
+  type CurrencyCode,
+  type ListingInput,
+  type ListingRestriction,
+  listingProblems,
+  MAX_FILES_PER_LISTING,
+  MAX_PRICE,
+  PAST_MATCH,
+  restrictionsOf,
+  type SplitType,
+  todayOf,
+} from './rules';
+
+export type MyListing = components['schemas']['MyListing'];
+export type ListingEvent = components['schemas']['ListingEvent'];
+export type ListingLog = components['schemas']['ListingLog'];
+export type ListingFile = components['schemas']['ListingFile'];
+export type ListingSale = components['schemas']['ListingSale'];
+export type ListingUpdate = components['schemas']['ListingUpdate'];
+export type ListingSort = components['schemas']['ListingSort'];
+export type ListingStatus = components['schemas']['ListingStatus'];
+type LogAction = components['schemas']['ListingLogAction'];
+
+/** Who acts: the seller whose listings they are, and the user (the seller or a team member) who does it. */
+export interface Actor {
+  sellerId: number;
+  userId: number;
+}
+
+export const LISTING_NOT_FOUND = 'Listing not found.';
+export const MATCH_NOT_FOUND = 'Match not found.';
+const notFound = () => new HttpError(404, LISTING_NOT_FOUND);
+const invalid = (errors: FieldError[]) => new HttpError(422, MESSAGES.validation, errors);
+
+const iso = (d: Date) => d.toISOString();
+
+/** A LIKE pattern matching `text` anywhere, with the wildcards in it taken literally. */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const contains = (column: string, text: string): Expression<SqlBool> =>
+  sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${containsPattern(text)} ESCAPE '\\'`;
+const matchText = (q: string) => (eb: { or: (e: Expression<SqlBool>[]) => Expression<SqlBool> }) =>
+  eb.or([
+    contains('events.name', q),
+    contains('events.home_team', q),
+    contains('events.away_team', q),
+    contains('events.tournament', q),
+  ]);
+
+const eventColumns = [
+  'events.name as match_name',
+  'events.home_team',
+  'events.away_team',
+  'events.tournament',
+  'events.event_date',
+  'events.event_time',
+  'events.stadium_name',
+  'cities.name as city_name',
+  'countries.name as country_name',
+] as const;
+
+const listingColumns = [
+  'listings.id',
+  'listings.event_id',
+  'listings.category',
+  'listings.ticket_block',
+  'listings.row',
+  'listings.seats',
+  'listings.ticket_type_id',
+  'listings.quantity',
+  'listings.available',
+  'listings.withheld',
+  'listings.split_type',
+  'listings.price',
+  'listings.face_value',
+  'listings.currency',
+  'listings.restrictions',
+  'listings.notes',
+  'listings.status',
+  'listings.created_at',
+  'listings.updated_at',
+  ...eventColumns,
+] as const;
+
+export interface ListingRow {
+  id: number;
+  event_id: number;
+  category: string;
+  ticket_block: string;
+  row: string;
+  seats: string | null;
+  ticket_type_id: number;
+  quantity: number;
+  available: number;
+  withheld: number;
+  split_type: string;
+  price: number;
+  face_value: number | null;
+  currency: string;
+  restrictions: string;
+  notes: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string | null;
+  match_name: string;
+  home_team: string;
+  away_team: string;
+  tournament: string;
+  event_date: string;
+  event_time: string;
+  stadium_name: string;
+  city_name: string;
+  country_name: string;
+}
+
+/** The seller's listings that are not deleted, with their match. */
+const ownListings = (db: Db, sellerId: number) =>
+  db
+    .selectFrom('listings')
+    .innerJoin('events', 'events.id', 'listings.event_id')
+    .innerJoin('cities', 'cities.id', 'events.city_id')
+    .innerJoin('countries', 'countries.id', 'events.country_id')
+    .where('listings.seller_id', '=', sellerId)
+    .where('listings.status', '<>', 'deleted');
+
+interface Extras {
+  sold: Map<number, number>;
+  held: Map<number, number>;
+  files: Map<number, number>;
+}
+
+/** Tickets sold (orders not cancelled), held in carts, and the files of each listing of `ids`. */
+async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
+  const out: Extras = { sold: new Map(), held: new Map(), files: new Map() };
+  if (ids.length === 0) return out;
+  const [sold, held, files] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
+      .where('listing_id', 'in', ids)
+      .where('status', '<>', 'cancelled')
+      .groupBy('listing_id')
+      .execute(),
+    db
+      .selectFrom('carts')
+      .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
+      .where('listing_id', 'in', ids)
+      .where('hold_state', '=', 'holding')
+      .groupBy('listing_id')
+      .execute(),
+    db
+      .selectFrom('listing_files')
+      .select(['listing_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('listing_id', 'in', ids)
+      .groupBy('listing_id')
+      .execute(),
+  ]);
+  for (const r of sold) out.sold.set(r.listing_id, Number(r.n));
+  for (const r of held) out.held.set(r.listing_id, Number(r.n));
+  for (const r of files) out.files.set(r.listing_id, Number(r.n));
+  return out;
+}
+
+function toMyListing(r: ListingRow, x: Extras, today: string): MyListing {
+  return {
+    id: r.id,
+    ticket_id: r.id,
+    sNo: r.id,
+    match_id: r.event_id,
+    match_name: r.match_name,
+    match_date: r.event_date,
+    match_time: r.event_time,
+    tournament: r.tournament,
+    stadium_name: r.stadium_name,
+    city_name: r.city_name,
+    country_name: r.country_name,
+    Category: r.category,
+    ticket_block: r.ticket_block,
+    row: r.row,
+    seats: r.seats,
+    Ticket_type: TICKET_TYPE_NAMES[r.ticket_type_id] ?? 'Ticket',
+    ticket_type_id: r.ticket_type_id as MyListing['ticket_type_id'],
+    quantity: r.quantity,
+    sold: x.sold.get(r.id) ?? 0,
+    held: x.held.get(r.id) ?? 0,
+    available: r.available,
+    split_type: r.split_type as SplitType,
+    split_list: splitList(r.split_type, r.available),
+    price: r.price,
+    face_value: r.face_value,
+    currency: r.currency as CurrencyCode,
+    restrictions: restrictionsOf(r.restrictions),
+    notes: r.notes,
+    status: r.status === 'published' ? 'published' : 'unpublished',
+    files_count: x.files.get(r.id) ?? 0,
+    match_passed: r.event_date < today,
+    created_at: r.created_at,
+    updated_at: r.updated_at ?? r.created_at,
+  };
+}
+
+async function toMyListings(db: Db, rows: ListingRow[], now: Date): Promise<MyListing[]> {
+  const extras = await extrasOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const today = todayOf(now);
+  return rows.map((r) => toMyListing(r, extras, today));
+}
+
+/** One of the seller's listings (not deleted), or undefined. */
+export async function findListingRow(db: Db, sellerId: number, id: number): Promise<ListingRow | undefined> {
+  return (await ownListings(db, sellerId).select(listingColumns).where('listings.id', '=', id).executeTakeFirst()) as
+    | ListingRow
+    | undefined;
+}
+
+export async function findMyListing(db: Db, sellerId: number, id: number, now: Date): Promise<MyListing> {
+  const row = await findListingRow(db, sellerId, id);
+  if (!row) throw notFound();
+  return (await toMyListings(db, [row], now))[0] as MyListing;
+}
+
+/** Locks the listings' rows until the transaction ends (Postgres; SQLite's writer already holds the file). */
+async function lockListings(db: Db, ids: number[]) {
+  if (ids.length === 0 || engineOf(db) !== 'postgres') return;
+  await sql`SELECT id FROM listings WHERE id IN (${sql.join(ids)}) ORDER BY id FOR UPDATE`.execute(db);
+}
+
+async function soldAndHeld(db: Db, id: number) {
+  const x = await extrasOf(db, [id]);
+  return { sold: x.sold.get(id) ?? 0, held: x.held.get(id) ?? 0 };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The list read, with its keyset cursor
+
+type SortSpec = { columns: string[]; desc: boolean };
+const SORTS: Record<ListingSort, SortSpec> = {
+  match_date: { columns: ['events.event_date', 'events.event_time'], desc: false },
+  match_date_desc: { columns: ['events.event_date', 'events.event_time'], desc: true },
+  created_desc: { columns: ['listings.created_at'], desc: true },
+  price_asc: { columns: ['listings.price'], desc: false },
+  price_desc: { columns: ['listings.price'], desc: true },
+  quantity_desc: { columns: ['listings.quantity'], desc: true },
+};
+const sortValue = (r: ListingRow, column: string): string | number => {
+  const key = column.split('.')[1] as keyof ListingRow;
+  return r[key] as string | number;
+};
+
+/** A list cursor: the sort it belongs to, the next page's number, and the last row's sort values and id. */
+export class BadListCursor extends Error {}
+const encodeCursor = (sort: ListingSort, page: number, values: (string | number)[], id: number) =>
+  Buffer.from(JSON.stringify([sort, page, ...values, id]), 'utf8').toString('base64url');
+function decodeCursor(cursor: string, sort: ListingSort): { page: number; values: (string | number)[]; id: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new BadListCursor('is not a cursor this list gave');
+  }
+  const spec = SORTS[sort];
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== spec.columns.length + 3 ||
+    parsed[0] !== sort ||
+    !Number.isInteger(parsed[1]) ||
+    parsed[1] < 2 ||
+    parsed[1] > 100_000 ||
+    !Number.isInteger(parsed.at(-1)) ||
+    parsed.at(-1) < 1 ||
+    parsed.at(-1) > 2 ** 31 - 1
+  ) {
+    throw new BadListCursor('is not a cursor this list gave (for this sort)');
+  }
+  const values = parsed.slice(2, -1) as unknown[];
+  for (const [i, v] of values.entries()) {
+    const numeric = (spec.columns[i] as string).endsWith('price') || (spec.columns[i] as string).endsWith('quantity');
+    if (numeric ? !Number.isSafeInteger(v) : typeof v !== 'string' || v.length > 40) {
+      throw new BadListCursor('is not a cursor this list gave');
+    }
+  }
+  return { page: parsed[1] as number, values: values as (string | number)[], id: parsed.at(-1) as number };
+}
+
+export interface ListFilters {
+  q?: string;
+  date_from?: string;
+  date_to?: string;
+  match_id?: number;
+  status?: ListingStatus;
+  ticket_type_id?: number;
+  sort?: ListingSort;
+}
+
+export async function listMyListings(
+  db: Db,
+  sellerId: number,
+  filters: ListFilters,
+  paging: { page?: number; per_page?: number; cursor?: string },
+  now: Date,
+): Promise<{ tickets: MyListing[]; meta: PageMeta }> {
+  const sort = filters.sort ?? 'match_date';
+  const spec = SORTS[sort];
+  const perPage = paging.per_page ?? 50;
+  let q = ownListings(db, sellerId);
+  if (filters.status) q = q.where('listings.status', '=', filters.status);
+  if (filters.match_id) q = q.where('listings.event_id', '=', filters.match_id);
+  if (filters.ticket_type_id) q = q.where('listings.ticket_type_id', '=', filters.ticket_type_id);
+  if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
+  if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
+  if (filters.q) q = q.where(matchText(filters.q));
+  const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  let page = paging.page ?? 1;
+  let rowsQuery = q.select(listingColumns);
+  const direction = spec.desc ? 'desc' : 'asc';
+  if (paging.cursor !== undefined) {
+    const after = decodeCursor(paging.cursor, sort);
+    page = after.page;
+    const left = sql.join([...spec.columns.map((c) => sql.ref(c)), sql.ref('listings.id')]);
+    const right = sql.join([...after.values, after.id]);
+    rowsQuery = rowsQuery.where(
+      spec.desc ? sql<SqlBool>`(${left}) < (${right})` : sql<SqlBool>`(${left}) > (${right})`,
+    );
+  } else {
+    rowsQuery = rowsQuery.offset((page - 1) * perPage);
+  }
+  for (const c of spec.columns) rowsQuery = rowsQuery.orderBy(sql.ref(c), direction);
+  const rows = (await rowsQuery.orderBy('listings.id', direction).limit(perPage).execute()) as ListingRow[];
+  const last = rows.at(-1);
+  const more = last !== undefined && page * perPage < total && rows.length === perPage;
+  return {
+    tickets: await toMyListings(db, rows, now),
+    meta: {
+      current_page: page,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+      per_page: perPage,
+      total,
+      next_cursor:
+        more && last && page < 100_000
+          ? encodeCursor(
+              sort,
+              page + 1,
+              spec.columns.map((c) => sortValue(last, c)),
+              last.id,
+            )
+          : null,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Matches
+
+const eventsQuery = (db: Db) =>
+  db
+    .selectFrom('events')
+    .innerJoin('cities', 'cities.id', 'events.city_id')
+    .innerJoin('countries', 'countries.id', 'events.country_id');
+
+type EventRow = {
+  id: number;
+  match_name: string;
+  home_team: string;
+  away_team: string;
+  tournament: string;
+  event_date: string;
+  event_time: string;
+  stadium_name: string;
+  city_name: string;
+  country_name: string;
+};
+
+async function toListingEvents(db: Db, sellerId: number, rows: EventRow[]): Promise<ListingEvent[]> {
+  const ids = rows.map((r) => r.id);
+  const mine = new Map<number, { listings: number; tickets: number }>();
+  if (ids.length > 0) {
+    for (const r of await db
+      .selectFrom('listings')
+      .select([
+        'event_id',
+        (eb) => eb.fn.countAll<number>().as('listings'),
+        (eb) => eb.fn.sum<number>('available').as('tickets'),
+      ])
+      .where('seller_id', '=', sellerId)
+      .where('status', '<>', 'deleted')
+      .where('event_id', 'in', ids)
+      .groupBy('event_id')
+      .execute()) {
+      mine.set(r.event_id, { listings: Number(r.listings), tickets: Number(r.tickets ?? 0) });
+    }
+  }
+  return rows.map((r) => ({
+    match_id: r.id,
+    match_name: r.match_name,
+    home_team: r.home_team,
+    away_team: r.away_team,
+    tournament: r.tournament,
+    match_date: r.event_date,
+    match_time: r.event_time,
+    stadium_name: r.stadium_name,
+    city_name: r.city_name,
+    country_name: r.country_name,
+    my_listings: mine.get(r.id)?.listings ?? 0,
+    my_tickets: mine.get(r.id)?.tickets ?? 0,
+  }));
+}
+
+const eventSelect = ['events.id', ...eventColumns] as const;
+
+export async function searchListingEvents(
+  db: Db,
+  sellerId: number,
+  filters: { q?: string; date_from?: string; date_to?: string; only_mine?: boolean },
+  page: { page: number; perPage: number },
+  now: Date,
+): Promise<{ events: ListingEvent[]; total: number }> {
+  let q = eventsQuery(db).where('events.event_date', '>=', todayOf(now));
+  if (filters.q) q = q.where(matchText(filters.q));
+  if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
+  if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
+  if (filters.only_mine) {
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('listings')
+          .select('listings.id')
+          .whereRef('listings.event_id', '=', 'events.id')
+          .where('listings.seller_id', '=', sellerId)
+          .where('listings.status', '<>', 'deleted'),
+      ),
+    );
+  }
+  const [count, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    q
+      .select(eventSelect)
+      .orderBy('events.event_date')
+      .orderBy('events.event_time')
+      .orderBy('events.id')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+  ]);
+  return { events: await toListingEvents(db, sellerId, rows as EventRow[]), total: Number(count.n) };
+}
+
+export async function findListingEvent(db: Db, sellerId: number, matchId: number): Promise<ListingEvent | undefined> {
+  const row = await eventsQuery(db).select(eventSelect).where('events.id', '=', matchId).executeTakeFirst();
+  if (!row) return undefined;
+  return (await toListingEvents(db, sellerId, [row as EventRow]))[0];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Logs
+
+interface LogRow {
+  listing_id: number;
+  action: LogAction;
+  field?: string | null;
+  old_value?: string | null;
+  new_value?: string | null;
+}
+
+async function writeLogs(db: Db, actor: Actor, rows: LogRow[], now: Date) {
+  const at = iso(now);
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('listing_logs')
+      .values(
+        rows.slice(i, i + 500).map((r) => ({
+          listing_id: r.listing_id,
+          seller_id: actor.sellerId,
+          user_id: actor.userId,
+          action: r.action,
+          field: r.field ?? null,
+          old_value: r.old_value ?? null,
+          new_value: r.new_value ?? null,
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function logPage(
+  db: Db,
+  sellerId: number,
+  ticketId: number | undefined,
+  paging: { page?: number; per_page?: number; cursor?: string },
+): Promise<{ logs: ListingLog[]; meta: PageMeta }> {
+  if (ticketId !== undefined) {
+    // a deleted listing's log stays readable by its seller
+    const owned = await db
+      .selectFrom('listings')
+      .select('id')
+      .where('id', '=', ticketId)
+      .where('seller_id', '=', sellerId)
+      .executeTakeFirst();
+    if (!owned) throw notFound();
+  }
+  const perPage = paging.per_page ?? 50;
+  let q = db.selectFrom('listing_logs').innerJoin('users', 'users.id', 'listing_logs.user_id');
+  q = ticketId !== undefined ? q.where('listing_logs.listing_id', '=', ticketId) : q;
+  q = q.where('listing_logs.seller_id', '=', sellerId);
+  const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  let page = paging.page ?? 1;
+  let rowsQuery = q.select([
+    'listing_logs.id',
+    'listing_logs.listing_id',
+    'listing_logs.action',
+    'listing_logs.field',
+    'listing_logs.old_value',
+    'listing_logs.new_value',
+    'listing_logs.user_id',
+    'users.first_name',
+    'users.last_name',
+    'listing_logs.created_at',
+  ]);
+  if (paging.cursor !== undefined) {
+    const match = /^(\d{1,6})\|([0-9T:.Z-]{10,32})\|(\d{1,10})$/.exec(
+      Buffer.from(paging.cursor, 'base64url').toString('utf8'),
+    );
+    const id = Number(match?.[3]);
+    page = Number(match?.[1]);
+    if (!match || page < 2 || page > 100_000 || id < 1 || id > 2 ** 31 - 1) {
+      throw new BadListCursor('is not a cursor this list gave');
+    }
+    rowsQuery = rowsQuery.where(
+      sql<SqlBool>`(listing_logs.created_at, listing_logs.id) < (${match[2] as string}, ${id})`,
+    );
+  } else rowsQuery = rowsQuery.offset((page - 1) * perPage);
+  const rows = await rowsQuery
+    .orderBy('listing_logs.created_at', 'desc')
+    .orderBy('listing_logs.id', 'desc')
+    .limit(perPage)
+    .execute();
+  const last = rows.at(-1);
+  const more = last !== undefined && rows.length === perPage && page * perPage < total;
+  return {
+    logs: rows.map((r) => ({
+      log_id: r.id,
+      ticket_id: r.listing_id,
+      action: r.action as LogAction,
+      field: r.field,
+      old_value: r.old_value,
+      new_value: r.new_value,
+      user_id: r.user_id,
+      user_name: `${r.first_name} ${r.last_name}`.trim(),
+      created_at: r.created_at,
+    })),
+    meta: {
+      current_page: page,
+      last_page: Math.max(1, Math.ceil(total / perPage)),
+      per_page: perPage,
+      total,
+      next_cursor:
+        more && last ? Buffer.from(`${page + 1}|${last.created_at}|${last.id}`, 'utf8').toString('base64url') : null,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Creating
+
+export interface NewListing extends Omit<ListingInput, 'restrictions' | 'publish'> {
+  restrictions?: ListingRestriction[];
+  publish?: boolean;
+}
+
+/** A listing's text fields as stored: trimmed of the spaces around them, otherwise exactly as written. */
+const text = (s: string | undefined | null) => (s === undefined || s === null ? null : s.trim() === '' ? null : s);
+
+/**
+ * The problems of new listings that need the database: the match (unknown: `unknownMatch`; past: a field error).
+ * Answers the field errors (paths from `pathOf(index, field)`) and the indexes whose match is unknown.
+ */
+export async function checkNewListings(
+  db: Db,
+  inputs: readonly NewListing[],
+  now: Date,
+  pathOf: (index: number, field: string) => string,
+): Promise<{ errors: FieldError[]; unknownMatch: number[] }> {
+  const ids = [...new Set(inputs.map((l) => l.match_id))];
+  const dates = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const e of await db
+      .selectFrom('events')
+      .select(['id', 'event_date'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute()) {
+      dates.set(e.id, e.event_date);
+    }
+  }
+  const today = todayOf(now);
+  const errors: FieldError[] = [];
+  const unknownMatch: number[] = [];
+  for (const [i, l] of inputs.entries()) {
+    const date = dates.get(l.match_id);
+    if (date === undefined) unknownMatch.push(i);
+    else if (date < today) errors.push({ path: pathOf(i, 'match_id'), message: PAST_MATCH });
+    for (const p of listingProblems({ ...l, restrictions: l.restrictions }, '')) {
+      errors.push({ path: pathOf(i, p.path.slice(1)), message: p.message });
+    }
+  }
+  return { errors, unknownMatch };
+}
+
+const summary = (l: NewListing) =>
+  `${l.quantity} x ${l.category}, ${l.ticket_block}, row ${l.row} at ${l.price} ${l.currency}`;
+
+/** Creates checked listings in the caller's transaction, with their 'created' log rows; answers their ids. */
+export async function createListings(db: Db, actor: Actor, inputs: readonly NewListing[], now: Date) {
+  const at = iso(now);
+  const ids: number[] = [];
+  for (let i = 0; i < inputs.length; i += 200) {
+    const batch = inputs.slice(i, i + 200);
+    const rows = await db
+      .insertInto('listings')
+      .values(
+        batch.map((l) => {
+          const publish = l.publish ?? true;
+          return {
+            seller_id: actor.sellerId,
+            event_id: l.match_id,
+            category: l.category,
+            ticket_block: l.ticket_block,
+            row: l.row,
+            seats: text(l.seats),
+            ticket_type_id: l.ticket_type_id,
+            quantity: l.quantity,
+            available: publish ? l.quantity : 0,
+            withheld: publish ? 0 : l.quantity,
+            status: publish ? 'published' : 'unpublished',
+            split_type: l.split_type,
+            price: l.price,
+            face_value: l.face_value ?? null,
+            currency: l.currency,
+            restrictions: (l.restrictions ?? []).join(','),
+            notes: text(l.notes),
+            created_at: at,
+            updated_at: at,
+          };
+        }),
+      )
+      .returning('id')
+      .execute();
+    ids.push(...rows.map((r) => r.id));
+  }
+  await writeLogs(
+    db,
+    actor,
+    inputs.map((l, i) => ({
+      listing_id: ids[i] as number,
+      action: 'created' as const,
+      new_value: `${summary(l)}${(l.publish ?? true) ? '' : ' (unpublished)'}`,
+    })),
+    now,
+  );
+  return ids;
+}
+
+export async function myListingsByIds(db: Db, sellerId: number, ids: number[], now: Date): Promise<MyListing[]> {
+  const rows: ListingRow[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    rows.push(
+      ...((await ownListings(db, sellerId)
+        .select(listingColumns)
+        .where('listings.id', 'in', ids.slice(i, i + 500))
+        .execute()) as ListingRow[]),
+    );
+  }
+  const order = new Map(ids.map((id, i) => [id, i]));
+  rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return toMyListings(db, rows, now);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Changing
+
+const PAST_CHANGE = "This listing's match has already taken place; the listing can no longer be changed.";
+
+const asText = (v: unknown): string | null =>
+  v === null || v === undefined ? null : Array.isArray(v) ? v.join(',') : String(v);
+
+/** Edits one listing (PUT update-ticket): each changed field logged; the quantity moves the tickets on sale. */
+export async function updateListing(db: Db, actor: Actor, id: number, changes: ListingUpdate, now: Date) {
+  const fields = Object.keys(changes) as (keyof ListingUpdate)[];
+  if (fields.length === 0) throw invalid([{ path: '/body', message: 'must change at least one field' }]);
+  await lockListings(db, [id]);
+  const row = await findListingRow(db, actor.sellerId, id);
+  if (!row) throw notFound();
+  if (row.event_date < todayOf(now)) throw new HttpError(409, PAST_CHANGE);
+
+  const current: Record<keyof ListingUpdate, unknown> = {
+    category: row.category,
+    ticket_block: row.ticket_block,
+    row: row.row,
+    seats: row.seats,
+    ticket_type_id: row.ticket_type_id,
+    quantity: row.quantity,
+    split_type: row.split_type,
+    price: row.price,
+    face_value: row.face_value,
+    currency: row.currency,
+    restrictions: restrictionsOf(row.restrictions),
+    notes: row.notes,
+  };
+  const next = { ...current } as Record<keyof ListingUpdate, unknown>;
+  for (const f of fields) {
+    const v = changes[f];
+    next[f] = f === 'seats' || f === 'notes' ? text(v as string | null) : v;
+  }
+  const changed = fields.filter((f) => asText(next[f]) !== asText(current[f]));
+
+  const errors = listingProblems(
+    {
+      category: next.category as string,
+      quantity: next.quantity as number,
+      split_type: next.split_type as string,
+      restrictions: changes.restrictions,
+      ticket_block: changes.ticket_block,
+      row: changes.row,
+    },
+    '/body',
+  ).filter((e) => {
+    // a rule is checked where this change touches it (a listing made before a rule keeps what it has)
+    const field = e.path.split('/')[2] as string;
+    if (field === 'split_type') return changed.includes('split_type') || changed.includes('quantity');
+    return changed.includes(field as keyof ListingUpdate) || field === 'restrictions';
+  });
+  if (errors.length > 0) throw invalid(errors);
+  if (changed.length === 0) return findMyListing(db, actor.sellerId, id, now);
+
+  const set: Record<string, unknown> = { updated_at: iso(now) };
+  for (const f of changed) {
+    if (f === 'quantity') continue;
+    set[f] = f === 'restrictions' ? (next.restrictions as string[]).join(',') : next[f];
+  }
+  if (changed.includes('quantity')) {
+    const quantity = next.quantity as number;
+    const { sold, held } = await soldAndHeld(db, id);
+    const unsold = row.available + row.withheld;
+    const least = Math.max(sold + held, row.quantity - unsold);
+    if (quantity < least) {
+      throw invalid([
+        {
+          path: '/body/quantity',
+          message: `must be at least ${least} (${sold} sold, ${held} in buyers' carts)`,
+        },
+      ]);
+    }
+    const delta = quantity - row.quantity;
+    const column = row.status === 'published' ? 'available' : 'withheld';
+    const done = await db
+      .updateTable('listings')
+      .set({ ...set, quantity, [column]: sql<number>`${sql.ref(column)} + ${delta}` })
+      .where('id', '=', id)
+      .where('quantity', '=', row.quantity)
+      .where(sql<SqlBool>`${sql.ref(column)} + ${delta} >= 0`)
+      .executeTakeFirst();
+    if (done.numUpdatedRows !== 1n) {
+      throw new HttpError(409, 'Tickets of this listing were just bought or held; reload it and try again.');
+    }
+  } else {
+    await db.updateTable('listings').set(set).where('id', '=', id).execute();
+  }
+  await writeLogs(
+    db,
+    actor,
+    changed.map((f) => ({
+      listing_id: id,
+      action: f === 'price' ? ('price_changed' as const) : ('updated' as const),
+      field: f,
+      old_value: asText(current[f]),
+      new_value: asText(next[f]),
+    })),
+    now,
+  );
+  return findMyListing(db, actor.sellerId, id, now);
+}
+
+/** The seller's listings of `ids` (not deleted), locked; 404 when any is not one of them. */
+async function ownedRows(db: Db, sellerId: number, ids: number[]): Promise<ListingRow[]> {
+  await lockListings(db, ids);
+  const rows: ListingRow[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    rows.push(
+      ...((await ownListings(db, sellerId)
+        .select(listingColumns)
+        .where('listings.id', 'in', ids.slice(i, i + 500))
+        .execute()) as ListingRow[]),
+    );
+  }
+  if (rows.length !== ids.length) throw notFound();
+  return rows;
+}
+
+const duplicates = (ids: number[], path: string): FieldError[] =>
+  new Set(ids).size === ids.length ? [] : [{ path, message: 'must not repeat an id' }];
+
+/** Sets a price, or changes each by a percentage, on the seller's listings of `ids` (all or nothing). */
+export async function updatePrices(
+  db: Db,
+  actor: Actor,
+  ask: { ticket_ids: number[]; price?: number; change_percent?: number },
+  now: Date,
+) {
+  const errors = duplicates(ask.ticket_ids, '/body/ticket_ids');
+  if ((ask.price === undefined) === (ask.change_percent === undefined)) {
+    errors.push({ path: '/body/price', message: 'give exactly one of price and change_percent' });
+  }
+  if (ask.change_percent !== undefined && Math.round(ask.change_percent * 100) / 100 !== ask.change_percent) {
+    errors.push({ path: '/body/change_percent', message: 'must have at most two decimals' });
+  }
+  if (errors.length > 0) throw invalid(errors);
+  const rows = await ownedRows(db, actor.sellerId, ask.ticket_ids);
+  const today = todayOf(now);
+  if (rows.some((r) => r.event_date < today)) throw new HttpError(409, PAST_CHANGE);
+  // basis points of a percent with two decimals: an exact integer
+  const bps = ask.change_percent === undefined ? 0 : Math.round(ask.change_percent * 100);
+  const priced = rows.map((r) => ({
+    row: r,
+    price: ask.price ?? Math.floor((r.price * (10_000 + bps) + 5_000) / 10_000),
+  }));
+  const out = priced.filter((p) => p.price < 1 || p.price > MAX_PRICE);
+  if (out.length > 0) {
+    throw invalid([
+      {
+        path: ask.price === undefined ? '/body/change_percent' : '/body/price',
+        message: `would put the price of listing ${out.map((p) => p.row.id).join(', ')} outside 1 to ${MAX_PRICE}`,
+      },
+    ]);
+  }
+  const changed = priced.filter((p) => p.price !== p.row.price);
+  const at = iso(now);
+  for (const p of changed) {
+    await db.updateTable('listings').set({ price: p.price, updated_at: at }).where('id', '=', p.row.id).execute();
+  }
+  await writeLogs(
+    db,
+    actor,
+    changed.map((p) => ({
+      listing_id: p.row.id,
+      action: 'price_changed' as const,
+      field: 'price',
+      old_value: String(p.row.price),
+      new_value: String(p.price),
+    })),
+    now,
+  );
+  const byId = new Map(priced.map((p) => [p.row.id, p]));
+  return {
+    updated: changed.length,
+    tickets: ask.ticket_ids.map((id) => {
+      const p = byId.get(id) as (typeof priced)[number];
+      return {
+        ticket_id: id,
+        previous_price: p.row.price,
+        price: p.price,
+        currency: p.row.currency as CurrencyCode,
+      };
+    }),
+  };
+}
+
+/** Publishes or unpublishes the seller's listings of `ids` (all or nothing). */
+export async function setStatus(db: Db, actor: Actor, ids: number[], status: ListingStatus, now: Date) {
+  const errors = duplicates(ids, '/body/ticket_ids');
+  if (errors.length > 0) throw invalid(errors);
+  const rows = await ownedRows(db, actor.sellerId, ids);
+  const today = todayOf(now);
+  const toChange = rows.filter((r) => r.status !== status);
+  if (status === 'published' && toChange.some((r) => r.event_date < today)) {
+    throw new HttpError(409, 'A listing of a match that has taken place cannot be published.');
+  }
+  const changeIds = toChange.map((r) => r.id);
+  const at = iso(now);
+  for (let i = 0; i < changeIds.length; i += 500) {
+    const batch = changeIds.slice(i, i + 500);
+    if (status === 'published') {
+      await db
+        .updateTable('listings')
+        .set({
+          status: 'published',
+          available: sql<number>`available + withheld`,
+          withheld: 0,
+          updated_at: at,
+        })
+        .where('id', 'in', batch)
+        .where('status', '=', 'unpublished')
+        .execute();
+    } else {
+      await db
+        .updateTable('listings')
+        .set({
+          status: 'unpublished',
+          withheld: sql<number>`withheld + available`,
+          available: 0,
+          updated_at: at,
+        })
+        .where('id', 'in', batch)
+        .where('status', '=', 'published')
+        .execute();
+    }
+  }
+  await writeLogs(
+    db,
+    actor,
+    toChange.map((r) => ({
+      listing_id: r.id,
+      action: status,
+      field: 'status',
+      old_value: r.status,
+      new_value: status,
+    })),
+    now,
+  );
+  const after = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of await db
+      .selectFrom('listings')
+      .select(['id', 'available'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute()) {
+      after.set(r.id, r.available);
+    }
+  }
+  return {
+    updated: toChange.length,
+    tickets: ids.map((id) => ({ ticket_id: id, status, available: after.get(id) ?? 0 })),
+  };
+}
+
+/** Deletes a listing none of whose tickets were sold or are held. */
+export async function deleteListing(db: Db, actor: Actor, id: number, now: Date) {
+  await lockListings(db, [id]);
+  const row = await findListingRow(db, actor.sellerId, id);
+  if (!row) throw notFound();
+  const { sold, held } = await soldAndHeld(db, id);
+  if (sold > 0) {
+    throw new HttpError(
+      409,
+      `This listing cannot be deleted: ${sold} ticket${sold === 1 ? '' : 's'} of it were sold. Unpublish it instead.`,
+    );
+  }
+  if (held > 0) {
+    throw new HttpError(
+      409,
+      "This listing cannot be deleted now: tickets of it are in a buyer's cart. Unpublish it, or try again when the hold ends (at most 15 minutes).",
+    );
+  }
+  const at = iso(now);
+  const done = await db
+    .updateTable('listings')
+    .set({ status: 'deleted', withheld: sql<number>`withheld + available`, available: 0, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '<>', 'deleted')
+    .executeTakeFirst();
+  if (done.numUpdatedRows !== 1n) throw notFound();
+  await writeLogs(db, actor, [{ listing_id: id, action: 'deleted', old_value: row.status, new_value: 'deleted' }], now);
+  return { ticket_id: id };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files and history
+
+export async function listingFiles(db: Db, id: number): Promise<ListingFile[]> {
+  const rows = await db
+    .selectFrom('listing_files')
+    .innerJoin('files', 'files.id', 'listing_files.file_id')
+    .select(['files.id', 'files.original_name', 'files.kind', 'files.size', 'listing_files.created_at'])
+    .where('listing_files.listing_id', '=', id)
+    .orderBy('listing_files.created_at')
+    .orderBy('files.id')
+    .execute();
+  return rows.map((r) => ({
+    file_id: r.id,
+    name: r.original_name,
+    kind: r.kind,
+    size: Number(r.size),
+    created_at: r.created_at,
+  }));
+}
+
+/** Attaches stored files (rows of `files`, this call's) to one of the seller's listings. */
+export async function attachFiles(
+  db: Db,
+  actor: Actor,
+  id: number,
+  files: { id: string; originalName: string }[],
+  now: Date,
+) {
+  await lockListings(db, [id]);
+  const row = await findListingRow(db, actor.sellerId, id);
+  if (!row) throw notFound();
+  const have = Number(
+    (
+      await db
+        .selectFrom('listing_files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('listing_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  if (have + files.length > MAX_FILES_PER_LISTING) {
+    throw new HttpError(
+      409,
+      `A listing holds at most ${MAX_FILES_PER_LISTING} files; this one has ${have}, so at most ${Math.max(0, MAX_FILES_PER_LISTING - have)} more.`,
+    );
+  }
+  if (files.length === 0) return listingFiles(db, id);
+  const at = iso(now);
+  await db
+    .insertInto('listing_files')
+    .values(files.map((f) => ({ listing_id: id, file_id: f.id, created_at: at })))
+    .execute();
+  await db.updateTable('listings').set({ updated_at: at }).where('id', '=', id).execute();
+  await writeLogs(
+    db,
+    actor,
+    [
+      {
+        listing_id: id,
+        action: 'files_uploaded',
+        field: 'files',
+        old_value: String(have),
+        new_value: files.map((f) => f.originalName || 'file').join(', '),
+      },
+    ],
+    now,
+  );
+  return listingFiles(db, id);
+}
+
+export async function listingHistory(db: Db, sellerId: number, id: number, now: Date) {
+  const ticket = await findMyListing(db, sellerId, id, now);
+  const [sales, files] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .select(['id', 'booking_no', 'quantity', 'amount', 'currency', 'status', 'created_at'])
+      .where('listing_id', '=', id)
+      .where('seller_id', '=', sellerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1000)
+      .execute(),
+    listingFiles(db, id),
+  ]);
+  return {
+    ticket,
+    sales: sales.map(
+      (o): ListingSale => ({
+        order_id: o.id,
+        booking_no: o.booking_no,
+        quantity: o.quantity,
+        amount: Number(o.amount),
+        currency: o.currency as CurrencyCode,
+        status: o.status,
+        created_at: o.created_at,
+      }),
+    ),
+    files,
+  };
+}
+
+export { invalid, notFound };
