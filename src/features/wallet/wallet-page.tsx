@@ -334,187 +334,201 @@ function listState(s: { matches: (v: any) => boolean; hasTag: (t: any) => boolea
   return 'shown' as const;
 }
 
-function Deposits() {
+type HistoryKind = 'deposits' | 'transactions';
+type HistoryItems = { deposits: WalletDeposit; transactions: WalletTransaction };
+type HistoryFilters = { deposits: DepositFilters; transactions: TransactionFilters };
+
+/**
+ * One history of the wallet page: its list actor's rows, filters (a date range and one drop-down) and pages in
+ * the shared list frame, with CSV export through the wallet. `table` draws the rows.
+ */
+function HistoryList<K extends HistoryKind, V extends string>(props: {
+  kind: K;
+  title: string;
+  id: string;
+  dateLabel: string;
+  choice: {
+    label: string;
+    options: Option<V>[];
+    value: (f: HistoryFilters[K]) => V | null;
+    changes: (v: V | null) => Partial<HistoryFilters[K]>;
+  };
+  table: (items: HistoryItems[K][]) => ReactNode;
+}) {
   const wallet = useWallet();
-  const list = useChild<DepositsRef>('deposits');
-  const items = useSelector(list, (s) => s?.context.items ?? []);
-  const filters = useSelector(list, (s) => s?.context.filters);
-  const page = useSelector(list, (s) => s?.context.page ?? 1);
-  const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
-  const state = useSelector(list, (s) => (s ? listState(s) : 'loading'));
+  const list = useChild<K extends 'deposits' ? DepositsRef : TransactionsRef>(props.kind);
+  const snapshot = useSelector(list as DepositsRef | TransactionsRef | undefined, (s) => s);
   const exporting = useSelector(wallet, (s) => s.hasTag('exporting'));
-  // the wallet's polls re-render this while a request is pending: the time left follows
-  const now = Date.now();
-  if (!list || !filters) return null;
-  const setFilters = (changes: Partial<DepositFilters>) =>
-    list.send({ type: 'filters.changed', filters: { ...filters, ...changes } });
+  if (!list || !snapshot) return null;
+  const { items, filters, page, lastPage } = snapshot.context as unknown as {
+    items: HistoryItems[K][];
+    filters: HistoryFilters[K];
+    page: number;
+    lastPage: number;
+  };
+  const send = (event: unknown) => (list as { send(e: unknown): void }).send(event);
+  const setFilters = (changes: Partial<HistoryFilters[K]>) =>
+    send({ type: 'filters.changed', filters: { ...filters, ...changes } });
   return (
     <ListFrame
-      title="Deposit history"
-      id="wallet-deposits"
-      state={state}
+      title={props.title}
+      id={props.id}
+      state={listState(snapshot)}
       exporting={exporting}
-      onRetry={() => list.send({ type: 'list.retried' })}
-      onExport={() => wallet.send({ type: 'csv.requested', kind: 'deposits', filters })}
+      onRetry={() => send({ type: 'list.retried' })}
+      onExport={() => wallet.send({ type: 'csv.requested', kind: props.kind, filters } as never)}
       filters={
         <>
           <DatePicker
             mode="range"
-            label="Deposit dates"
-            onChange={({ start, end }) => setFilters({ from: start, to: end })}
+            label={props.dateLabel}
+            onChange={({ start, end }) => setFilters({ from: start, to: end } as Partial<HistoryFilters[K]>)}
           />
           <Dropdown
-            label="Deposit status"
+            label={props.choice.label}
             placeholder="All"
             searchable={false}
-            options={STATUS_OPTIONS}
-            value={filters.status}
-            onChange={(status) => setFilters({ status })}
+            options={props.choice.options}
+            value={props.choice.value(filters)}
+            onChange={(v) => setFilters(props.choice.changes(v))}
           />
         </>
       }
       pager={
         <Pager
-          label="Deposit history"
+          label={props.title}
           page={page}
           lastPage={lastPage}
-          onPage={(p) => list.send({ type: 'page.requested', page: p })}
+          onPage={(p) => send({ type: 'page.requested', page: p })}
         />
       }
     >
-      <table className={table}>
-        <thead>
-          <tr>
-            <th>Submitted</th>
-            <th>Amount</th>
-            <th>Status</th>
-            <th>Tracking</th>
-            <th>
-              <span className={css({ srOnly: true })}>Details</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((d) => (
-            <tr key={d.deposit_id} data-testid={`deposit-${d.deposit_id}`}>
-              <td>{dateTime(d.created_at)}</td>
-              <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
-                {money(d.amount, d.currency)}
-              </td>
-              <td>
-                <DepositStatusBadge deposit={d} />
-              </td>
-              <td>
-                <DepositTracking deposit={d} now={now} />
-              </td>
-              <td>
-                <Button
-                  tone="ghost"
-                  onClick={() => wallet.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit: d } })}
-                >
-                  Details<span className={css({ srOnly: true })}> of deposit #{d.deposit_id}</span>
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {props.table(items)}
     </ListFrame>
+  );
+}
+
+function Deposits() {
+  const wallet = useWallet();
+  // the wallet's polls re-render this while a request is pending: the time left follows
+  const now = Date.now();
+  return (
+    <HistoryList
+      kind="deposits"
+      title="Deposit history"
+      id="wallet-deposits"
+      dateLabel="Deposit dates"
+      choice={{
+        label: 'Deposit status',
+        options: STATUS_OPTIONS,
+        value: (f) => f.status,
+        changes: (status) => ({ status }),
+      }}
+      table={(items) => (
+        <table className={table}>
+          <thead>
+            <tr>
+              <th>Submitted</th>
+              <th>Amount</th>
+              <th>Status</th>
+              <th>Tracking</th>
+              <th>
+                <span className={css({ srOnly: true })}>Details</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((d) => (
+              <tr key={d.deposit_id} data-testid={`deposit-${d.deposit_id}`}>
+                <td>{dateTime(d.created_at)}</td>
+                <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
+                  {money(d.amount, d.currency)}
+                </td>
+                <td>
+                  <DepositStatusBadge deposit={d} />
+                </td>
+                <td>
+                  <DepositTracking deposit={d} now={now} />
+                </td>
+                <td>
+                  <Button
+                    tone="ghost"
+                    onClick={() => wallet.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit: d } })}
+                  >
+                    Details<span className={css({ srOnly: true })}> of deposit #{d.deposit_id}</span>
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    />
   );
 }
 
 function Transactions() {
   const wallet = useWallet();
-  const list = useChild<TransactionsRef>('transactions');
-  const items = useSelector(list, (s) => s?.context.items ?? []);
-  const filters = useSelector(list, (s) => s?.context.filters);
-  const page = useSelector(list, (s) => s?.context.page ?? 1);
-  const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
-  const state = useSelector(list, (s) => (s ? listState(s) : 'loading'));
-  const exporting = useSelector(wallet, (s) => s.hasTag('exporting'));
-  if (!list || !filters) return null;
-  const setFilters = (changes: Partial<TransactionFilters>) =>
-    list.send({ type: 'filters.changed', filters: { ...filters, ...changes } });
   return (
-    <ListFrame
+    <HistoryList
+      kind="transactions"
       title="Transaction history"
       id="wallet-transactions"
-      state={state}
-      exporting={exporting}
-      onRetry={() => list.send({ type: 'list.retried' })}
-      onExport={() => wallet.send({ type: 'csv.requested', kind: 'transactions', filters })}
-      filters={
-        <>
-          <DatePicker
-            mode="range"
-            label="Transaction dates"
-            onChange={({ start, end }) => setFilters({ from: start, to: end })}
-          />
-          <Dropdown
-            label="Transaction type"
-            placeholder="All"
-            searchable={false}
-            options={TYPE_OPTIONS}
-            value={filters.type}
-            onChange={(type) => setFilters({ type })}
-          />
-        </>
-      }
-      pager={
-        <Pager
-          label="Transaction history"
-          page={page}
-          lastPage={lastPage}
-          onPage={(p) => list.send({ type: 'page.requested', page: p })}
-        />
-      }
-    >
-      <table className={table}>
-        <thead>
-          <tr>
-            <th>Date</th>
-            <th>Description</th>
-            <th>Amount</th>
-            <th>Balance after</th>
-            <th>
-              <span className={css({ srOnly: true })}>Details</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((t) => (
-            <tr key={t.id}>
-              <td>{dateTime(t.created_at)}</td>
-              <td>{t.description}</td>
-              <td
-                className={css({
-                  whiteSpace: 'nowrap',
-                  fontVariantNumeric: 'tabular-nums',
-                  color: t.amount >= 0 ? 'success' : 'fg',
-                })}
-              >
-                {t.amount >= 0 ? '+' : ''}
-                {money(t.amount, t.currency)}
-              </td>
-              <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
-                <span className={css({ display: 'none', _phone: { display: 'inline' } })}>Balance after: </span>
-                {money(t.balance_after, t.currency)}
-              </td>
-              <td>
-                <Button
-                  tone="ghost"
-                  onClick={() =>
-                    wallet.send({ type: 'detail.opened', detail: { kind: 'transaction', transaction: t } })
-                  }
-                >
-                  Details<span className={css({ srOnly: true })}> of transaction #{t.id}</span>
-                </Button>
-              </td>
+      dateLabel="Transaction dates"
+      choice={{
+        label: 'Transaction type',
+        options: TYPE_OPTIONS,
+        value: (f) => f.type,
+        changes: (type) => ({ type }),
+      }}
+      table={(items) => (
+        <table className={table}>
+          <thead>
+            <tr>
+              <th>Date</th>
+              <th>Description</th>
+              <th>Amount</th>
+              <th>Balance after</th>
+              <th>
+                <span className={css({ srOnly: true })}>Details</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </ListFrame>
+          </thead>
+          <tbody>
+            {items.map((t) => (
+              <tr key={t.id}>
+                <td>{dateTime(t.created_at)}</td>
+                <td>{t.description}</td>
+                <td
+                  className={css({
+                    whiteSpace: 'nowrap',
+                    fontVariantNumeric: 'tabular-nums',
+                    color: t.amount >= 0 ? 'success' : 'fg',
+                  })}
+                >
+                  {t.amount >= 0 ? '+' : ''}
+                  {money(t.amount, t.currency)}
+                </td>
+                <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
+                  <span className={css({ display: 'none', _phone: { display: 'inline' } })}>Balance after: </span>
+                  {money(t.balance_after, t.currency)}
+                </td>
+                <td>
+                  <Button
+                    tone="ghost"
+                    onClick={() =>
+                      wallet.send({ type: 'detail.opened', detail: { kind: 'transaction', transaction: t } })
+                    }
+                  >
+                    Details<span className={css({ srOnly: true })}> of transaction #{t.id}</span>
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    />
   );
 }
 
