@@ -167,7 +167,12 @@ export async function idorMatrix(h: Harness, options: { perPair: number; seed: n
   const result: IdorResult = { operations: [], gaps: [] };
   const spread = <T>(list: T[], n: number) =>
     list.length <= n ? list : Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)] as T);
-  const targets = h.model.built.filter((op) => op.secured && idFields(op).length > 0);
+  // operations that delete go last: reaching their own ids removes what the other operations' own ids need
+  // (a deleted billing address would make createBooking's own address_id and cart_id unreachable)
+  const deletes = (op: Op) => /^(delete|remove)/i.test(op.operationId) || /\/(delete|remove)(\/|$)/.test(op.path);
+  const targets = h.model.built
+    .filter((op) => op.secured && idFields(op).length > 0)
+    .sort((x, y) => Number(deletes(x)) - Number(deletes(y)));
 
   for (const op of targets) {
     const base = baseOf(op, h.validators, options.seed);
