@@ -281,6 +281,46 @@ const confirmBooking = fromPromise<PaymentOutcome, { context: PurchaseContext; p
 );
 
 /**
+ * What the server's answer to a confirmation (SB Pay, or the booking after a card payment) does: confirmed,
+ * the hold over, or back to payable with the server's message (a new key for the next attempt); a failed call
+ * goes back to payable with the spec's 'confirmation failed' toast.
+ */
+const outcomeOf = ({ event }: { event: { output: PaymentOutcome } }) => event.output;
+const confirmationAnswer = {
+  onDone: [
+    {
+      guard: { type: 'isConfirmed', params: outcomeOf },
+      target: '#purchase.confirmed',
+      actions: { type: 'storeOutcome', params: outcomeOf },
+    },
+    {
+      guard: { type: 'holdIsOver', params: outcomeOf },
+      target: '#purchase.expired',
+      actions: { type: 'storeOutcome', params: outcomeOf },
+    },
+    {
+      target: '#purchase.payable',
+      actions: [
+        { type: 'storeOutcome', params: outcomeOf },
+        { type: 'renewKey', params: 'pay' },
+        { type: 'toast', params: ({ event }: { event: { output: PaymentOutcome } }) => event.output.result.message },
+      ],
+    },
+  ],
+  onError: {
+    target: '#purchase.payable',
+    actions: [
+      {
+        type: 'renewKeyIfAnswered',
+        params: ({ event }: { event: { error: unknown } }) => ({ name: 'pay' as const, error: event.error }),
+      },
+      { type: 'storeFailure', params: PURCHASE_TEXT.confirmationFailed },
+      { type: 'toast', params: PURCHASE_TEXT.confirmationFailed },
+    ],
+  },
+} as const;
+
+/**
  * A purchase in the Confirm Purchase panel (spec section 4): choose the quantity from the listing's split_list
  * (the server prices it again), the billing address (the primary one preselected, or 'other' with the billing
  * form), the payment method (1 SB Pay, 2 card, 3 stored card); submit creates the cart (a 15-minute hold) and
@@ -867,37 +907,7 @@ export const purchaseMachine = setup({
             id: 'confirmSbPay',
             src: 'confirmSbPay',
             input: ({ context }) => ({ context }),
-            onDone: [
-              {
-                guard: { type: 'isConfirmed', params: ({ event }) => event.output },
-                target: '#purchase.confirmed',
-                actions: { type: 'storeOutcome', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'holdIsOver', params: ({ event }) => event.output },
-                target: '#purchase.expired',
-                actions: { type: 'storeOutcome', params: ({ event }) => event.output },
-              },
-              {
-                target: '#purchase.payable',
-                actions: [
-                  { type: 'storeOutcome', params: ({ event }) => event.output },
-                  { type: 'renewKey', params: 'pay' },
-                  { type: 'toast', params: ({ event }) => event.output.result.message },
-                ],
-              },
-            ],
-            onError: {
-              target: '#purchase.payable',
-              actions: [
-                {
-                  type: 'renewKeyIfAnswered',
-                  params: ({ event }: { event: { error: unknown } }) => ({ name: 'pay' as const, error: event.error }),
-                },
-                { type: 'storeFailure', params: PURCHASE_TEXT.confirmationFailed },
-                { type: 'toast', params: PURCHASE_TEXT.confirmationFailed },
-              ],
-            },
+            ...confirmationAnswer,
           },
         },
         card: {
@@ -938,37 +948,7 @@ export const purchaseMachine = setup({
             id: 'confirmCardBooking',
             src: 'confirmCardBooking',
             input: ({ context }) => ({ context, paymentIntentId: context.paymentIntentId ?? undefined }),
-            onDone: [
-              {
-                guard: { type: 'isConfirmed', params: ({ event }) => event.output },
-                target: '#purchase.confirmed',
-                actions: { type: 'storeOutcome', params: ({ event }) => event.output },
-              },
-              {
-                guard: { type: 'holdIsOver', params: ({ event }) => event.output },
-                target: '#purchase.expired',
-                actions: { type: 'storeOutcome', params: ({ event }) => event.output },
-              },
-              {
-                target: '#purchase.payable',
-                actions: [
-                  { type: 'storeOutcome', params: ({ event }) => event.output },
-                  { type: 'renewKey', params: 'pay' },
-                  { type: 'toast', params: ({ event }) => event.output.result.message },
-                ],
-              },
-            ],
-            onError: {
-              target: '#purchase.payable',
-              actions: [
-                {
-                  type: 'renewKeyIfAnswered',
-                  params: ({ event }: { event: { error: unknown } }) => ({ name: 'pay' as const, error: event.error }),
-                },
-                { type: 'storeFailure', params: PURCHASE_TEXT.confirmationFailed },
-                { type: 'toast', params: PURCHASE_TEXT.confirmationFailed },
-              ],
-            },
+            ...confirmationAnswer,
           },
         },
         storedCard: {
