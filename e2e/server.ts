@@ -1,17 +1,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
 import type { Insertable } from 'kysely';
+import { createApp } from '../server/app';
 import { hashPassword } from '../server/auth/passwords';
 import { newUserToken } from '../server/auth/tokens';
 import { systemClock } from '../server/clock';
+import { readPaymentSettings } from '../server/config';
 import { type Db, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
 import type { Database } from '../server/db/schema';
 import { DEMO_PASSWORD, PERMISSIONS, seed } from '../server/db/seed';
 import { recordOrder } from '../server/domain/sales';
+import { createLogger } from '../server/logger';
 import { startServer } from '../server/main';
+import { paymentsFrom } from '../server/payments';
+import { startStripeFake } from '../server/testing/stripe-fake';
 import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT, LONG_EVENT, LONG_WORD } from './hostile';
+import { STRIPE_E2E } from './stripe-standin';
 
 /** The demo password's hash for the e2e run's own accounts, made once (each hash costs OWASP's scrypt). */
 let passwordHash: Promise<string> | undefined;
@@ -33,7 +41,19 @@ try {
   await db.destroy();
 }
 
-const { close } = await startServer({
+// The stripe gateway's app (e2e/stripe-standin.ts says how it works): its port is taken before the sandbox server
+// answers its health check, and a request that arrives before the database is ready waits for it.
+const stripeFake = await startStripeFake({ port: STRIPE_E2E.apiPort });
+let stripeAppReady: (app: ReturnType<typeof createApp>) => void = () => {};
+const stripeApp = new Promise<ReturnType<typeof createApp>>((resolve) => {
+  stripeAppReady = resolve;
+});
+const stripeServer = createAdaptorServer({
+  fetch: async (request: Request) => (await stripeApp).fetch(request),
+}) as Server;
+await new Promise<void>((resolve) => stripeServer.listen(STRIPE_E2E.appPort, '127.0.0.1', resolve));
+
+const { close, db: serverDb } = await startServer({
   port: Number(process.env.E2E_PORT ?? 4178),
   host: '127.0.0.1',
   dataDir,
@@ -45,9 +65,29 @@ const { close } = await startServer({
   // an answer off the contract fails the browser tests as a 500
   validateResponses: true,
 });
+stripeAppReady(
+  createApp({
+    db: serverDb,
+    clock: systemClock,
+    log: createLogger(process.env.LOG_LEVEL ?? 'warn', 'json'),
+    staticDir: resolve('dist-e2e'),
+    dataDir,
+    validateResponses: true,
+    payments: paymentsFrom(
+      readPaymentSettings({
+        STRIPE_SECRET_KEY: STRIPE_E2E.secretKey,
+        STRIPE_PUBLISHABLE_KEY_GBP: STRIPE_E2E.publishableKeyGbp,
+        STRIPE_PUBLISHABLE_KEY_OTHER: STRIPE_E2E.publishableKeyOther,
+        STRIPE_API_BASE: stripeFake.url,
+      }),
+    ),
+  }),
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void close().finally(() => {
+    stripeServer.closeAllConnections();
+    stripeServer.close();
+    void Promise.all([close(), stripeFake.close()]).finally(() => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });

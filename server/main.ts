@@ -103,7 +103,8 @@ export async function startServer(overrides: Partial<Config> = {}) {
       await housekeeping.stop();
       await openDb.destroy();
     };
-    return { config, port, close, applied, createdUsers };
+    // db: the open database, for a process that serves a second app beside this one (e2e/server.ts)
+    return { config, port, close, applied, createdUsers, db: openDb };
   } catch (error) {
     await closeServer();
     await db?.destroy();

@@ -17,20 +17,32 @@ vi.mock('@stripe/stripe-js/pure', () => ({
 
 function stripeStandIn(result: { paymentIntent?: { id: string; status: string }; error?: { message: string } }) {
   const handlers: Record<string, (arg?: unknown) => void> = {};
+  let mounted = false;
   const element = {
-    mount: vi.fn(() => queueMicrotask(() => handlers.ready?.(element))),
+    mount: vi.fn(() => {
+      mounted = true;
+      queueMicrotask(() => handlers.ready?.(element));
+    }),
     on: (event: string, fn: (arg?: unknown) => void) => {
       handlers[event] = fn;
       return element;
     },
     off: () => element,
     update: () => {},
-    destroy: () => {},
-    unmount: () => {},
+    destroy: () => {
+      mounted = false;
+    },
+    unmount: () => {
+      mounted = false;
+    },
   };
   const stripe = {
     elements: () => ({ create: () => element, getElement: () => element, update: () => {} }),
-    confirmCardPayment: vi.fn(async () => result),
+    // as Stripe.js: the card Element must still be mounted when the payment is confirmed
+    confirmCardPayment: vi.fn(async () => {
+      if (!mounted) throw new Error('IntegrationError: the Element is not mounted');
+      return result;
+    }),
     // what react-stripe-js checks to recognise a Stripe object
     createToken: () => {},
     createPaymentMethod: () => {},

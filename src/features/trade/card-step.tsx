@@ -47,7 +47,13 @@ export default function CardStep({ card }: { card: CardRef }) {
           </div>
         </div>
       ) : null}
-      {view === 'details' ? <Details card={card} /> : null}
+      {/* the card form stays mounted while the payment is processed: Stripe.js confirms with the mounted card
+          Element (an unmounted one is an IntegrationError), so processing only hides it */}
+      {view === 'details' || view === 'processing' ? (
+        <div hidden={view === 'processing'}>
+          <Details card={card} />
+        </div>
+      ) : null}
       {view === 'processing' ? (
         <p role="status" className={css({ fontWeight: 'semibold' })}>
           {CARD_TEXT.processing}
