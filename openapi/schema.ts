@@ -976,7 +976,7 @@ export interface paths {
         };
         /**
          * Where a price stands among other sellers' listings of the same match and category
-         * @description The lowest, median and highest price per ticket of the other sellers' listings on sale (tickets available) for the same match and category, converted to `currency` at the fixed demo rates; how many listings and tickets they offer; how many tickets of that match and category were sold in the last 7 days (every seller's orders, cancelled ones left out). Either `ticket_id` (one of the caller's listings: its match, category, price and currency are the defaults) or `match_id` with `category` (Add Inventory, while the price is typed); a given `price` is ranked among the others' (`your_price`) and priced for a buyer and for the seller (`payout`: the platform's fees are the buyer's, on top of the price, by the purchase's fee schedule; the seller receives the price times the quantity, as the order records it). Neither ticket_id nor match_id with category answers 422; another seller's ticket_id or an unknown match 404.
+         * @description The lowest, median and highest price per ticket of the other sellers' listings on sale (tickets available) for the same match and category, converted to `currency` at the fixed demo rates; how many listings and tickets they offer; how many tickets of that match and category were sold in the last 7 days (every seller's orders, cancelled ones left out). A given `price` is ranked among the others' (`your_price`) and priced for a buyer and for the seller (`payout`: the platform's fees are the buyer's, on top of the price, by the purchase's fee schedule; the seller receives the price times the quantity, as the order records it). For one of the caller's listings, send its match_id, category, price, currency, quantity and ticket_type_id. An unknown match answers 404.
          */
         get: operations["getMyListingsMarketInsights"];
         put?: never;
@@ -1118,7 +1118,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a spreadsheet of listings (Bulk Inventory)
-         * @description Form upload (multipart) of one `file`: the template of GET /bulk-listing/template filled in (xlsx, or the same columns as csv), at most 5 MB and 1,000 rows. The kind is read from the first bytes (a file renamed .xlsx is refused, 415); a zip whose sheet is larger than 50 MB unpacked, or with more than 1,000 rows, is refused (422 on /body/file). Every row is checked with the rules of a new listing; a cell holding a formula is refused, never evaluated; text is stored exactly as written (a cell starting with = + - @ is text). When any row is wrong nothing is created and the answer is 422 with `report`: one entry per problem (row number as the spreadsheet shows it, column header, the value, message; at most 1,000 entries, `error_count` counts them all). Otherwise every row becomes a listing in one transaction (200). With `dry_run=true` the file is only checked: 200 with `created: 0` when it is valid.
+         * @description Form upload (multipart) of one `file`: the template of GET /bulk-listing/template filled in (xlsx, or the same columns as csv), at most 5 MB and 5,000 rows. The kind is read from the first bytes (a file renamed .xlsx is refused, 415); a workbook larger than 50 MB unpacked, or with more than 5,000 rows, is refused (422, reported on row 1). Every row is checked with the rules of a new listing; a cell holding a formula is refused, never evaluated; text is stored exactly as written (a cell starting with = + - @ is text). When any row is wrong nothing is created and the answer is 422 with `report`: one entry per problem (row number as the spreadsheet shows it, column header, the value, message; at most 1,000 entries, `error_count` counts them all). Otherwise every row becomes a listing in one transaction (200). With `dry_run=true` the file is only checked: 200 with `created: 0` when it is valid.
          */
         post: operations["uploadBulkListingExcel"];
         delete?: never;
@@ -5754,18 +5754,16 @@ export interface operations {
     };
     getMyListingsMarketInsights: {
         parameters: {
-            query?: {
-                /** @description One of the caller's listings. */
-                ticket_id?: components["schemas"]["Id"];
-                match_id?: components["schemas"]["Id"];
-                category?: components["schemas"]["ListingCategory"];
+            query: {
+                match_id: components["schemas"]["Id"];
+                category: components["schemas"]["ListingCategory"];
                 /** @description A price per ticket to rank, in minor units of `currency`. */
                 price?: components["schemas"]["ListingPrice"];
-                /** @description The currency of `price` and of the answer; default the listing's, else GBP. */
+                /** @description The currency of `price` and of the answer; default GBP. */
                 currency?: components["schemas"]["CurrencyCode"];
-                /** @description How many tickets the payout is worked out for (default 1, or the listing's quantity). */
+                /** @description How many tickets the payout is worked out for (default 1). */
                 quantity?: components["schemas"]["ListingQuantity"];
-                /** @description The ticket type the buyer's shipping fee depends on (default 1, or the listing's). */
+                /** @description The ticket type the buyer's shipping fee depends on (default 1). */
                 ticket_type_id?: components["schemas"]["TicketTypeId"];
             };
             header?: never;
@@ -5990,7 +5988,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The filled template (xlsx or csv), at most 5 MB.
+                     * @description The filled template (xlsx or csv), at most 5 MB and 5,000 rows.
                      */
                     file: string;
                     /**
@@ -6025,7 +6023,6 @@ export interface operations {
                     "application/json": components["schemas"]["BulkUploadRejectedResponse"];
                 };
             };
-            501: components["responses"]["NotImplemented"];
         };
     };
     getBulkListingTemplate: {
@@ -6048,7 +6045,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateMyAccount: {

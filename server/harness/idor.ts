@@ -79,9 +79,16 @@ export function collectIds(value: unknown, tags: readonly string[], into: Reach)
   walk(value);
 }
 
-/** The listing calls: built GETs with no path parameter. */
+/**
+ * The listing calls: built GETs with no path parameter and no required query parameter (a read that requires one,
+ * such as a listing's history by its ticket_id or a match's seating plan by its match_id, reads the one thing
+ * that parameter names, like a path parameter, and answers 404 for a made-up one).
+ */
 export const listingOps = (ops: readonly Op[]) =>
-  ops.filter((o) => o.method === 'get' && !o.planned && !o.params.some((p) => p.in === 'path'));
+  ops.filter(
+    (o) =>
+      o.method === 'get' && !o.planned && !o.params.some((p) => p.in === 'path' || (p.in === 'query' && p.required)),
+  );
 
 const largest = (s: Schema, fallback: number) =>
   typeof s === 'object' && typeof s.maximum === 'number' ? Math.min(s.maximum, 100) : fallback;

@@ -1,22 +1,21 @@
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
-import { HttpError, MESSAGES } from '../../http/errors';
+import { HttpError } from '../../http/errors';
 import { convert, type PaymentMethod, priceBreakdown } from '../purchase/pricing';
-import { findListingRow, LISTING_NOT_FOUND, MATCH_NOT_FOUND } from './listings';
+import { MATCH_NOT_FOUND } from './listings';
 import type { CurrencyCode } from './rules';
 
 type MarketInsights = components['schemas']['MarketInsights'];
 type YourPrice = Exclude<MarketInsights['your_price'], null>;
 
-export const SOLD_RECENTLY_DAYS = 7;
+export const SOLD_RECENTLY_DAYS = 7 as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The payout is priced as paid from SB Pay: no payment fee, the buyer's fees otherwise as at checkout. */
 const PAYOUT_METHOD: PaymentMethod = 1;
 
 export interface InsightAsk {
-  ticket_id?: number;
-  match_id?: number;
-  category?: string;
+  match_id: number;
+  category: string;
   price?: number;
   currency?: CurrencyCode;
   quantity?: number;
@@ -51,27 +50,7 @@ export function rankOf(price: number, sorted: readonly number[]): YourPrice {
  * what the seller receives.
  */
 export async function marketInsights(db: Db, sellerId: number, ask: InsightAsk, now: Date): Promise<MarketInsights> {
-  let matchId = ask.match_id;
-  let category = ask.category;
-  let price = ask.price;
-  let currency = ask.currency;
-  let quantity = ask.quantity;
-  let ticketType = ask.ticket_type_id;
-  if (ask.ticket_id !== undefined) {
-    const own = await findListingRow(db, sellerId, ask.ticket_id);
-    if (!own) throw new HttpError(404, LISTING_NOT_FOUND);
-    matchId ??= own.event_id;
-    category ??= own.category;
-    currency ??= own.currency as CurrencyCode;
-    price ??= currency === own.currency ? own.price : convert(own.price, own.currency as CurrencyCode, currency);
-    quantity ??= Math.max(1, own.quantity);
-    ticketType ??= own.ticket_type_id;
-  }
-  if (matchId === undefined || category === undefined) {
-    throw new HttpError(422, MESSAGES.validation, [
-      { path: '/query/match_id', message: 'give ticket_id, or match_id with category' },
-    ]);
-  }
+  const { match_id: matchId, category, price, currency } = ask;
   const event = await db.selectFrom('events').select('id').where('id', '=', matchId).executeTakeFirst();
   if (!event) throw new HttpError(404, MATCH_NOT_FOUND);
   const inCurrency: CurrencyCode = currency ?? 'GBP';
@@ -97,7 +76,7 @@ export async function marketInsights(db: Db, sellerId: number, ask: InsightAsk, 
       .executeTakeFirst(),
   ]);
   const prices = others.map((o) => convert(o.price, o.currency as CurrencyCode, inCurrency)).sort((a, b) => a - b);
-  const n = quantity ?? 1;
+  const n = ask.quantity ?? 1;
   return {
     match_id: matchId,
     category,
@@ -120,7 +99,7 @@ export async function marketInsights(db: Db, sellerId: number, ask: InsightAsk, 
               currency: inCurrency,
               unitPrice: price,
               quantity: n,
-              ticketTypeId: ticketType ?? 1,
+              ticketTypeId: ask.ticket_type_id ?? 1,
               method: PAYOUT_METHOD,
             }),
           },
