@@ -66,6 +66,8 @@ export class ApiError extends Error {
     message: string,
     /** The 422's `errors`: JSON pointers into the request (`/body/email`) and what is wrong there. */
     readonly errors: readonly FieldError[] = [],
+    /** The whole error body, for refusals that carry more than `errors` (a bulk upload's row report). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }

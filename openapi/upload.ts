@@ -98,7 +98,7 @@ export function createUploader<Paths = paths>(options: UploaderOptions = {}) {
           resolve(body.data as UploadData<Paths, P>);
           return;
         }
-        reject(new ApiError(xhr.status, messageOf(body, NETWORK_ERROR), fieldErrorsOf(body)));
+        reject(new ApiError(xhr.status, messageOf(body, NETWORK_ERROR), fieldErrorsOf(body), body));
       });
       xhr.addEventListener('error', () => {
         done();

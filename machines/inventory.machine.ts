@@ -1,0 +1,347 @@
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { createListMachine, type ListEvent } from './list.machine';
+import {
+  type DetailKind,
+  deleteListing,
+  FETCH_FAILED,
+  fetchInventoryPage,
+  type InventoryFilters,
+  type InventorySort,
+  type Listing,
+  type ListingDetail,
+  type ListingPatch,
+  type ListingStatus,
+  loadColumnSettings,
+  loadListingDetail,
+  saveColumnSettings,
+  updateListingPrices,
+  updateListingStatus,
+} from './listings-api';
+import { type NotifyEvent, notifyError } from './notify';
+
+export type { DetailKind, InventoryFilters, InventorySort, Listing, ListingDetail, ListingPatch, ListingStatus };
+
+export const INVENTORY_LOAD_ERROR = FETCH_FAILED;
+
+/** The Inventory table's columns a seller may hide (the match and the actions always show). */
+export const INVENTORY_COLUMNS = [
+  'category',
+  'block',
+  'row',
+  'ticket_type',
+  'quantity',
+  'sold',
+  'split',
+  'price',
+  'face_value',
+  'status',
+] as const;
+export type InventoryColumn = (typeof INVENTORY_COLUMNS)[number];
+
+export const emptyInventoryFilters = (): InventoryFilters => ({
+  q: '',
+  date_from: null,
+  date_to: null,
+  status: null,
+  ticket_type_id: null,
+});
+
+/** The seller's listings, infinite paging: the virtualised table asks for the next page near its end. */
+export const inventoryListMachine = createListMachine<Listing, InventoryFilters, InventorySort>({
+  id: 'inventoryListings',
+  fetchPage: (request, signal) => fetchInventoryPage(request, signal),
+  keyOf: (listing) => listing.id,
+  errorMessage: () => INVENTORY_LOAD_ERROR,
+  toastsErrors: () => true,
+});
+
+/** A change the seller asked for, until it is confirmed or sent. */
+export type PendingChange =
+  | { kind: 'price'; ids: number[] }
+  | { kind: 'status'; ids: number[]; status: ListingStatus }
+  | { kind: 'delete'; ids: number[] };
+
+export interface InventoryContext {
+  /** The listings ticked for a change at once. */
+  selected: number[];
+  hidden: InventoryColumn[];
+  change: PendingChange | null;
+  /** The new price per ticket, in minor units, while it is being sent. */
+  price: number | null;
+  /** The server's refusal of the last change (a sold listing cannot be deleted...). */
+  changeError: string | null;
+  detail: { listing: Listing; kind: DetailKind } | null;
+  detailData: ListingDetail | null;
+}
+
+export type InventoryEvent =
+  | { type: 'selection.toggled'; id: number }
+  | { type: 'selection.set'; ids: number[] }
+  | { type: 'selection.cleared' }
+  | { type: 'columns.toggled'; column: InventoryColumn }
+  | { type: 'columns.retried' }
+  | { type: 'price.requested'; ids: number[] }
+  | { type: 'status.requested'; ids: number[]; status: ListingStatus }
+  | { type: 'delete.requested'; ids: number[] }
+  | { type: 'change.confirmed'; price?: number }
+  | { type: 'change.cancelled' }
+  | { type: 'detail.opened'; listing: Listing; kind: DetailKind }
+  | { type: 'detail.tabbed'; kind: DetailKind }
+  | { type: 'detail.retried' }
+  | { type: 'detail.closed' };
+
+export type InventoryEmitted = NotifyEvent | { type: 'change.done'; message: string };
+
+interface ChangeInput {
+  change: PendingChange;
+  price: number | null;
+}
+
+const DONE_TEXT: Record<PendingChange['kind'], string> = {
+  price: 'Price updated',
+  status: 'Status updated',
+  delete: 'Listing deleted',
+};
+
+/**
+ * Inventory (/my-listings): the seller's listings (the list machine, its child) grouped by match in a virtualised
+ * table, with the columns the seller chose to see (saved through the field settings). One listing or a selection
+ * changes price or is published or unpublished at once; a deletion is confirmed first, and refused by the server
+ * once tickets of it were sold (its message shows). A listing's history, logs and market insights open in a
+ * drawer. A change patches the rows it touched; a deletion reloads the list.
+ */
+export const inventoryMachine = setup({
+  types: {
+    context: {} as InventoryContext,
+    events: {} as InventoryEvent,
+    emitted: {} as InventoryEmitted,
+  },
+  actors: {
+    listings: inventoryListMachine,
+    loadColumns: fromPromise<InventoryColumn[]>(async ({ signal }) => {
+      const hidden = await loadColumnSettings(signal);
+      return hidden.filter((c): c is InventoryColumn => (INVENTORY_COLUMNS as readonly string[]).includes(c));
+    }),
+    saveColumns: fromPromise<void, InventoryColumn[]>(({ input, signal }) =>
+      saveColumnSettings(INVENTORY_COLUMNS, input, signal),
+    ),
+    applyChange: fromPromise<ListingPatch[], ChangeInput>(async ({ input, signal }) => {
+      const { change, price } = input;
+      if (change.kind === 'price') return updateListingPrices(change.ids, price ?? 0, signal);
+      if (change.kind === 'status') return updateListingStatus(change.ids, change.status, signal);
+      for (const id of change.ids) await deleteListing(id, signal);
+      return [];
+    }),
+    loadDetail: fromPromise<ListingDetail, { listing: Listing; kind: DetailKind }>(({ input, signal }) =>
+      loadListingDetail(input.listing, input.kind, signal),
+    ),
+  },
+  guards: {
+    hasPrice: ({ context, event }) =>
+      context.change?.kind !== 'price' ||
+      (event.type === 'change.confirmed' && typeof event.price === 'number' && event.price > 0),
+    isDeletion: ({ context }) => context.change?.kind === 'delete',
+    hasIds: ({ event }) =>
+      (event.type === 'price.requested' || event.type === 'status.requested' || event.type === 'delete.requested') &&
+      event.ids.length > 0,
+  },
+  actions: {
+    toggleSelected: assign({
+      selected: ({ context, event }) => {
+        if (event.type !== 'selection.toggled') return context.selected;
+        return context.selected.includes(event.id)
+          ? context.selected.filter((id) => id !== event.id)
+          : [...context.selected, event.id];
+      },
+    }),
+    setSelected: assign({ selected: ({ event }) => (event.type === 'selection.set' ? [...new Set(event.ids)] : []) }),
+    clearSelected: assign({ selected: [] }),
+    toggleColumn: assign({
+      hidden: ({ context, event }) => {
+        if (event.type !== 'columns.toggled') return context.hidden;
+        return context.hidden.includes(event.column)
+          ? context.hidden.filter((c) => c !== event.column)
+          : [...context.hidden, event.column];
+      },
+    }),
+    storeColumns: assign((_, hidden: InventoryColumn[]) => ({ hidden })),
+    toastColumnsFailure: emit(notifyError('Failed to save the column settings')),
+    requestChange: assign(({ event }) => {
+      if (event.type === 'price.requested')
+        return { change: { kind: 'price' as const, ids: event.ids }, changeError: null };
+      if (event.type === 'delete.requested')
+        return { change: { kind: 'delete' as const, ids: event.ids }, changeError: null };
+      if (event.type === 'status.requested')
+        return { change: { kind: 'status' as const, ids: event.ids, status: event.status }, changeError: null };
+      return {};
+    }),
+    storePrice: assign({ price: ({ event }) => (event.type === 'change.confirmed' ? (event.price ?? null) : null) }),
+    endChange: assign({ change: null, price: null, changeError: null }),
+    storeChangeError: assign((_, error: unknown) => ({
+      changeError:
+        error instanceof Error && error.message
+          ? error.message
+          : 'An unexpected error occurred. Please try again later.',
+    })),
+    toastChangeError: emit(({ context }) => notifyError(context.changeError ?? '')),
+    // the list by its system id: the test model has no child to resolve a name against
+    patchRows: enqueueActions(({ enqueue, system }, changed: ListingPatch[]) => {
+      const list = system.get('inventoryListings');
+      if (!list) return;
+      for (const { id, changes } of changed) {
+        const patch: ListEvent<Listing, InventoryFilters, InventorySort> = { type: 'item.patched', key: id, changes };
+        enqueue.sendTo(list, patch);
+      }
+    }),
+    reloadList: enqueueActions(({ enqueue, system }) => {
+      const list = system.get('inventoryListings');
+      if (list) enqueue.sendTo(list, { type: 'list.refreshed' });
+      enqueue.assign({ selected: [] });
+    }),
+    announceDone: emit(({ context }) => ({
+      type: 'change.done' as const,
+      message: DONE_TEXT[context.change?.kind ?? 'status'],
+    })),
+    openDetail: assign(({ context, event }) => {
+      if (event.type === 'detail.opened')
+        return { detail: { listing: event.listing, kind: event.kind }, detailData: null };
+      if (event.type === 'detail.tabbed' && context.detail)
+        return { detail: { ...context.detail, kind: event.kind }, detailData: null };
+      return {};
+    }),
+    storeDetail: assign((_, data: ListingDetail) => ({ detailData: data })),
+    closeDetail: assign({ detail: null, detailData: null }),
+  },
+}).createMachine({
+  id: 'inventory',
+  context: {
+    selected: [],
+    hidden: [],
+    change: null,
+    price: null,
+    changeError: null,
+    detail: null,
+    detailData: null,
+  },
+  invoke: {
+    id: 'listings',
+    systemId: 'inventoryListings',
+    src: 'listings',
+    input: { filters: emptyInventoryFilters(), sort: 'match_date' },
+  },
+  type: 'parallel',
+  states: {
+    columns: {
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadColumns',
+            src: 'loadColumns',
+            onDone: { target: 'ready', actions: { type: 'storeColumns', params: ({ event }) => event.output } },
+            // every column shows when the settings cannot be read
+            onError: 'ready',
+          },
+        },
+        ready: { on: { 'columns.toggled': { target: 'saving', actions: 'toggleColumn' } } },
+        saving: {
+          description: 'The visible columns are saved through the field settings.',
+          invoke: {
+            id: 'saveColumns',
+            src: 'saveColumns',
+            input: ({ context }) => context.hidden,
+            onDone: 'ready',
+            onError: { target: 'ready', actions: 'toastColumnsFailure' },
+          },
+          on: { 'columns.toggled': { target: 'saving', reenter: true, actions: 'toggleColumn' } },
+        },
+      },
+    },
+    selection: {
+      on: {
+        'selection.toggled': { actions: 'toggleSelected' },
+        'selection.set': { actions: 'setSelected' },
+        'selection.cleared': { actions: 'clearSelected' },
+      },
+    },
+    change: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'price.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
+            'delete.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
+            'status.requested': { guard: 'hasIds', target: 'sending', actions: 'requestChange' },
+          },
+        },
+        confirming: {
+          description: 'A new price to type, or a deletion to confirm, in a dialog.',
+          on: {
+            'change.confirmed': { guard: 'hasPrice', target: 'sending', actions: 'storePrice' },
+            'change.cancelled': { target: 'idle', actions: 'endChange' },
+          },
+        },
+        sending: {
+          tags: ['changing'],
+          invoke: {
+            id: 'applyChange',
+            src: 'applyChange',
+            input: ({ context }) => ({ change: context.change as PendingChange, price: context.price }),
+            onDone: [
+              { guard: 'isDeletion', target: 'idle', actions: ['announceDone', 'reloadList', 'endChange'] },
+              {
+                target: 'idle',
+                actions: [{ type: 'patchRows', params: ({ event }) => event.output }, 'announceDone', 'endChange'],
+              },
+            ],
+            onError: {
+              target: 'refused',
+              actions: [
+                { type: 'storeChangeError', params: ({ event }: { event: { error: unknown } }) => event.error },
+                'toastChangeError',
+              ],
+            },
+          },
+        },
+        refused: {
+          description: 'The server refused the change: its message (a sold listing cannot be deleted).',
+          tags: ['error'],
+          on: {
+            'change.cancelled': { target: 'idle', actions: 'endChange' },
+            'change.confirmed': { guard: 'hasPrice', target: 'sending', actions: 'storePrice' },
+          },
+        },
+      },
+    },
+    detail: {
+      initial: 'closed',
+      states: {
+        closed: { on: { 'detail.opened': { target: 'open', actions: 'openDetail' } } },
+        open: {
+          initial: 'loading',
+          states: {
+            loading: {
+              tags: ['loadingDetail'],
+              invoke: {
+                id: 'loadDetail',
+                src: 'loadDetail',
+                input: ({ context }) => context.detail as { listing: Listing; kind: DetailKind },
+                onDone: { target: 'shown', actions: { type: 'storeDetail', params: ({ event }) => event.output } },
+                onError: 'failed',
+              },
+            },
+            shown: {},
+            failed: { tags: ['error'], on: { 'detail.retried': 'loading' } },
+          },
+          on: {
+            // another listing or another tab: its data loads again (re-entering this state, not the region,
+            // whose parent is the whole parallel machine)
+            'detail.opened': { target: 'open', reenter: true, actions: 'openDetail' },
+            'detail.tabbed': { target: 'open', reenter: true, actions: 'openDetail' },
+            'detail.closed': { target: 'closed', actions: 'closeDetail' },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine } from 'xstate';
+import { ApiError } from '../openapi/client';
+import { type InventoryColumn, inventoryMachine, type Listing, type ListingDetail } from './inventory.machine';
+import { controllableActors, flush, modelPaths, replay, uncovered } from './testing/model';
+
+const listing = (id: number, changes: Partial<Listing> = {}): Listing =>
+  ({
+    id,
+    match_id: 7,
+    match_name: 'Arsenal vs Chelsea',
+    match_date: '2027-01-10',
+    Category: 'Longside Lower',
+    ticket_block: '112',
+    row: 'F',
+    seats: null,
+    ticket_type_id: 1,
+    quantity: 4,
+    sold: 0,
+    split_type: 'any',
+    price: 12_500,
+    face_value: 9_000,
+    currency: 'GBP',
+    status: 'published',
+    ...changes,
+  }) as Listing;
+const soldRefusal = new ApiError(409, 'This listing has sold tickets and cannot be deleted.');
+const logs: ListingDetail = { kind: 'logs', logs: [] };
+
+const events = [
+  { type: 'selection.toggled', id: 1 },
+  { type: 'selection.set', ids: [1, 2] },
+  { type: 'selection.cleared' },
+  { type: 'columns.toggled', column: 'face_value' },
+  { type: 'price.requested', ids: [1, 2] },
+  { type: 'price.requested', ids: [] },
+  { type: 'status.requested', ids: [1], status: 'unpublished' },
+  { type: 'delete.requested', ids: [1] },
+  { type: 'change.confirmed', price: 9_900 },
+  { type: 'change.confirmed' },
+  { type: 'change.cancelled' },
+  { type: 'detail.opened', listing: listing(1), kind: 'logs' },
+  { type: 'detail.tabbed', kind: 'insights' },
+  { type: 'detail.retried' },
+  { type: 'detail.closed' },
+  { type: 'xstate.done.actor.loadColumns', output: ['face_value'] satisfies InventoryColumn[] },
+  { type: 'xstate.error.actor.loadColumns', error: new ApiError(500, 'down') },
+  { type: 'xstate.done.actor.saveColumns', output: undefined },
+  { type: 'xstate.error.actor.saveColumns', error: new ApiError(500, 'down') },
+  { type: 'xstate.done.actor.applyChange', output: [{ id: 1, changes: { price: 9_900 } }] },
+  { type: 'xstate.error.actor.applyChange', error: soldRefusal },
+  { type: 'xstate.done.actor.loadDetail', output: logs },
+  { type: 'xstate.error.actor.loadDetail', error: new ApiError(500, 'down') },
+];
+
+/** The list child as a stand-in that records what the inventory tells it. */
+function listStandIn() {
+  const heard: Array<{ type: string; key?: number }> = [];
+  const logic = createMachine({ on: { '*': { actions: ({ event }) => heard.push(event as never) } } });
+  return { logic, heard };
+}
+
+function start() {
+  const control = controllableActors(['loadColumns', 'saveColumns', 'applyChange', 'loadDetail'] as const);
+  const list = listStandIn();
+  const actor = createActor(inventoryMachine.provide({ actors: { ...control.actors, listings: list.logic as never } }));
+  const emitted: Array<{ type: string; message?: string }> = [];
+  actor.on('*', (e) => emitted.push(e));
+  actor.start();
+  return { actor, control, emitted, heard: list.heard };
+}
+
+describe('inventory statechart, model-based', () => {
+  const paths = modelPaths(inventoryMachine, {
+    events,
+    identity: ({ value, context }) => [value, context.change?.kind ?? null, context.selected.length > 0],
+    invariant: 'the selection, the change in progress and the open detail are what the state shows',
+  });
+
+  it('the generated paths reach every state and every transition', () => {
+    expect(uncovered(inventoryMachine, paths)).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  for (const path of paths) {
+    it(path.description, async () => {
+      const { actor, control, emitted } = start();
+      await replay(path, actor, control.settle, (real) => {
+        const { context } = real;
+        const change = (real.value as { change: string }).change;
+        if (change === 'idle') expect(context.change).toBeNull();
+        else expect(context.change?.ids.length).toBeGreaterThan(0);
+        if (change === 'sending') {
+          const sent = control.pending('applyChange')?.input as { change: unknown; price: number | null };
+          expect(sent.change).toEqual(context.change);
+          if (context.change?.kind === 'price') expect(sent.price).toBe(9_900);
+        }
+        if (change === 'refused') expect(context.changeError).toBe(soldRefusal.message);
+        const detail = (real.value as { detail: unknown }).detail;
+        if (detail === 'closed') expect(context.detail).toBeNull();
+        else expect(context.detail?.listing.id).toBe(1);
+        for (const e of emitted.filter((x) => x.type === 'notify'))
+          expect([soldRefusal.message, 'Failed to save the column settings']).toContain(e.message);
+      });
+      actor.stop();
+      await flush();
+    });
+  }
+});
+
+describe('inventory statechart', () => {
+  it('a new price for a selection patches the rows the server answers, and says so', async () => {
+    const { actor, control, emitted, heard } = start();
+    actor.send({ type: 'selection.set', ids: [1, 2, 2] });
+    expect(actor.getSnapshot().context.selected).toEqual([1, 2]);
+    actor.send({ type: 'price.requested', ids: actor.getSnapshot().context.selected });
+    // no price, no request
+    actor.send({ type: 'change.confirmed' });
+    expect(actor.getSnapshot().matches({ change: 'confirming' })).toBe(true);
+    actor.send({ type: 'change.confirmed', price: 9_900 });
+    expect(control.pending('applyChange')?.input).toEqual({ change: { kind: 'price', ids: [1, 2] }, price: 9_900 });
+    await control.settle({
+      type: 'xstate.done.actor.applyChange',
+      output: [
+        { id: 1, changes: { price: 9_900 } },
+        { id: 2, changes: { price: 9_900 } },
+      ],
+    });
+    await flush();
+    expect(heard.filter((e) => e.type === 'item.patched').map((e) => e.key)).toEqual([1, 2]);
+    expect(emitted).toContainEqual({ type: 'change.done', message: 'Price updated' });
+  });
+
+  it("a refused deletion keeps the dialog with the server's message; a done one reloads the list", async () => {
+    const { actor, control, heard } = start();
+    actor.send({ type: 'delete.requested', ids: [1] });
+    actor.send({ type: 'change.confirmed' });
+    await control.settle({ type: 'xstate.error.actor.applyChange', error: soldRefusal });
+    expect(actor.getSnapshot().matches({ change: 'refused' })).toBe(true);
+    expect(actor.getSnapshot().context.changeError).toBe('This listing has sold tickets and cannot be deleted.');
+    actor.send({ type: 'change.cancelled' });
+    actor.send({ type: 'delete.requested', ids: [3] });
+    actor.send({ type: 'change.confirmed' });
+    await control.settle({ type: 'xstate.done.actor.applyChange', output: [] });
+    await flush();
+    expect(heard.map((e) => e.type)).toContain('list.refreshed');
+  });
+
+  it('saves the hidden columns each time one is toggled', async () => {
+    const { actor, control } = start();
+    await control.settle({ type: 'xstate.done.actor.loadColumns', output: ['sold'] });
+    actor.send({ type: 'columns.toggled', column: 'face_value' });
+    expect(control.pending('saveColumns')?.input).toEqual(['sold', 'face_value']);
+    actor.send({ type: 'columns.toggled', column: 'sold' });
+    expect(control.pending('saveColumns')?.input).toEqual(['face_value']);
+  });
+});

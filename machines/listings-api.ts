@@ -1,0 +1,291 @@
+import type * as v from 'valibot';
+import { ApiError, api, type DataOf, unwrap } from '../openapi/client';
+import { formMessages } from '../openapi/form-messages';
+import type { components } from '../openapi/schema';
+import { upload } from '../openapi/upload';
+import { proxySaveListingBody, requestEventBody } from '../openapi/valibot';
+import { fromPageMeta, type ListPage, type ListRequest } from './list.machine';
+
+// The listings operations of the contract (issue 11), as the listings machines call them.
+
+export type CurrencyCode = components['schemas']['CurrencyCode'];
+export type ListingStatus = components['schemas']['ListingStatus'];
+export type SplitType = components['schemas']['SplitType'];
+export type ListingRestriction = components['schemas']['ListingRestriction'];
+export type InventorySort = components['schemas']['ListingSort'];
+export type Listing = components['schemas']['MyListing'];
+export type CatalogueMatch = components['schemas']['ListingEvent'];
+export type MarketInsights = components['schemas']['MarketInsights'];
+export type EventRequest = components['schemas']['EventRequest'];
+export type BulkRowError = components['schemas']['BulkRowError'];
+export type BlockDetails = DataOf<'/my-listings/get-block-details', 'get'>;
+export type CreatedListing = Listing;
+export type ListingSale = components['schemas']['ListingSale'];
+export type ListingFile = components['schemas']['ListingFile'];
+export type ListingLog = components['schemas']['ListingLog'];
+
+/** The spec's toast when a read fails (section 8). */
+export const FETCH_FAILED = 'Failed to fetch data';
+/** Rows a page of Inventory holds (the contract's most). */
+export const INVENTORY_PAGE_SIZE = 200;
+/** The page name the field settings are saved under. */
+export const FIELD_SETTINGS_PAGE = 'my-listings';
+
+export interface MatchSearchFilters {
+  q: string;
+  date_from: string | null;
+  date_to: string | null;
+}
+export interface InventoryFilters {
+  q: string;
+  date_from: string | null;
+  date_to: string | null;
+  status: ListingStatus | null;
+  ticket_type_id: number | null;
+}
+export interface InsightQuery {
+  match_id: number;
+  category: string;
+  price: number;
+  currency: CurrencyCode;
+  quantity?: number;
+}
+export type DetailKind = 'history' | 'logs' | 'insights';
+export type ListingDetail =
+  | { kind: 'history'; sales: ListingSale[]; files: ListingFile[] }
+  | { kind: 'logs'; logs: ListingLog[] }
+  | { kind: 'insights'; insights: MarketInsights };
+/** The fields of a listing a change touched, by listing. */
+export interface ListingPatch {
+  id: number;
+  changes: Partial<Listing>;
+}
+export type BulkOutcome =
+  | { kind: 'created'; created: number }
+  | { kind: 'rejected'; rows: BulkRowError[]; message: string };
+
+/** The listing form's checks: the contract's (the save-listing body), with words for people. */
+export const listingSchema = proxySaveListingBody(
+  formMessages({
+    category: { required: 'Choose the category.', type: 'Choose the category.' },
+    ticket_block: { required: 'Enter the block.' },
+    row: { required: 'Enter the row.' },
+    ticket_type_id: { type: 'Choose the ticket type.' },
+    quantity: {
+      type: 'Enter how many tickets.',
+      minimum: 'List at least 1 ticket.',
+      maximum: 'A listing has at most 1,000 tickets.',
+      integer: 'Enter a whole number of tickets.',
+    },
+    split_type: { enum: 'Choose how the tickets may be split.' },
+    price: {
+      type: 'Enter the price per ticket.',
+      minimum: 'Enter a price above zero.',
+      maximum: 'A ticket costs at most 100,000.00.',
+    },
+    face_value: { minimum: 'Enter a face value above zero.', maximum: 'A face value is at most 100,000.00.' },
+    currency: { enum: 'Choose the currency.' },
+  }),
+);
+export type ListingValues = v.InferInput<typeof listingSchema>;
+
+/** 'Request an event': the contract's checks, with words for people. */
+export const eventRequestSchema = requestEventBody(
+  formMessages({
+    match_name: { required: 'Enter the event name.', minLength: 'Enter the event name.' },
+    match_date: { required: 'Choose the date.', format: 'Choose the date.' },
+    stadium_name: { required: 'Enter the venue.', minLength: 'Enter the venue.' },
+  }),
+);
+export const EVENT_REQUEST_EMPTY = { match_name: '', match_date: '', stadium_name: '', city_name: '', notes: '' };
+
+const text = (value: string) => (value.trim() ? value.trim() : undefined);
+const key = () => globalThis.crypto.randomUUID();
+
+export async function fetchCatalogueMatches(
+  { page, filters }: ListRequest<MatchSearchFilters, never>,
+  signal: AbortSignal,
+): Promise<ListPage<CatalogueMatch>> {
+  const data = unwrap(
+    await api.GET('/my-listings/events-search', {
+      params: {
+        query: {
+          q: text(filters.q),
+          date_from: filters.date_from ?? undefined,
+          date_to: filters.date_to ?? undefined,
+          page,
+          per_page: 20,
+        },
+      },
+      signal,
+    }),
+    FETCH_FAILED,
+  );
+  return fromPageMeta(data.events, data.meta);
+}
+
+export async function loadBlockDetails(matchId: number, signal: AbortSignal): Promise<BlockDetails> {
+  return unwrap(await api.GET('/my-listings/get-block-details', { params: { query: { match_id: matchId } }, signal }));
+}
+
+export async function loadMarketInsights(query: InsightQuery, signal: AbortSignal): Promise<MarketInsights> {
+  return unwrap(await api.GET('/my-listings/market-insights', { params: { query }, signal }));
+}
+
+export async function saveListing(values: v.InferOutput<typeof listingSchema>, signal: AbortSignal) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || value === '') continue;
+    if (name === 'files') for (const file of value as File[]) form.append('files', file, file.name);
+    else form.append(name, String(value));
+  }
+  return upload('/api/save-listing', form, { idempotencyKey: key(), signal });
+}
+
+export async function sendEventRequest(values: v.InferOutput<typeof eventRequestSchema>, signal: AbortSignal) {
+  const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')) as typeof values;
+  return unwrap(
+    await api.POST('/match/request-event', { body, params: { header: { 'Idempotency-Key': key() } }, signal }),
+  );
+}
+
+export async function loadEventRequests(signal: AbortSignal): Promise<EventRequest[]> {
+  const data = unwrap(
+    await api.GET('/match/requested-events', { params: { query: { page: 1, per_page: 20 } }, signal }),
+  );
+  return data.requests;
+}
+
+export async function fetchInventoryPage(
+  { page, cursor, filters, sort }: ListRequest<InventoryFilters, InventorySort>,
+  signal: AbortSignal,
+): Promise<ListPage<Listing>> {
+  const data = unwrap(
+    await api.GET('/my-listings', {
+      params: {
+        query: {
+          ...(cursor ? { cursor } : { page }),
+          per_page: INVENTORY_PAGE_SIZE,
+          q: text(filters.q),
+          date_from: filters.date_from ?? undefined,
+          date_to: filters.date_to ?? undefined,
+          status: filters.status ?? undefined,
+          ticket_type_id: filters.ticket_type_id ?? undefined,
+          sort: sort ?? undefined,
+        },
+      },
+      signal,
+    }),
+    FETCH_FAILED,
+  );
+  return { ...fromPageMeta(data.tickets, data.meta), nextCursor: data.meta.next_cursor ?? null };
+}
+
+/** The columns the seller hid on Inventory (every column shows before the first save). */
+export async function loadColumnSettings(signal: AbortSignal): Promise<string[]> {
+  const data = unwrap(
+    await api.GET('/ui-settings/field-settings', { params: { query: { page: FIELD_SETTINGS_PAGE } }, signal }),
+  );
+  return data.columns.filter((c) => !c.visible).map((c) => c.key);
+}
+
+export async function saveColumnSettings(
+  all: readonly string[],
+  hidden: readonly string[],
+  signal: AbortSignal,
+): Promise<void> {
+  const columns = all.map((key) => ({ key, visible: !hidden.includes(key) }));
+  unwrap(await api.POST('/ui-settings/save-field-settings', { body: { page: FIELD_SETTINGS_PAGE, columns }, signal }));
+}
+
+export async function updateListingPrices(ids: number[], price: number, signal: AbortSignal): Promise<ListingPatch[]> {
+  const data = unwrap(await api.POST('/my-listings/update-ticket-price', { body: { ticket_ids: ids, price }, signal }));
+  return data.tickets.map((t) => ({ id: t.ticket_id, changes: { price: t.price, currency: t.currency } }));
+}
+
+export async function updateListingStatus(
+  ids: number[],
+  status: ListingStatus,
+  signal: AbortSignal,
+): Promise<ListingPatch[]> {
+  const data = unwrap(
+    await api.POST('/my-listings/update-ticket-status', { body: { ticket_ids: ids, status }, signal }),
+  );
+  return data.tickets.map((t) => ({ id: t.ticket_id, changes: { status: t.status, available: t.available } }));
+}
+
+export async function deleteListing(id: number, signal: AbortSignal): Promise<void> {
+  unwrap(await api.DELETE('/my-listings/ticket/delete/{id}', { params: { path: { id } }, signal }));
+}
+
+export async function loadListingDetail(
+  listing: Listing,
+  kind: DetailKind,
+  signal: AbortSignal,
+): Promise<ListingDetail> {
+  const ticket_id = listing.id;
+  if (kind === 'history') {
+    const data = unwrap(await api.GET('/my-listings/ticket-history', { params: { query: { ticket_id } }, signal }));
+    return { kind, sales: data.sales, files: data.files };
+  }
+  if (kind === 'logs') {
+    const data = unwrap(
+      await api.GET('/my-listings/ticket-logs', { params: { query: { ticket_id, per_page: 100 } }, signal }),
+    );
+    return { kind, logs: data.logs };
+  }
+  const insights = unwrap(
+    await api.GET('/my-listings/market-insights', {
+      params: {
+        query: {
+          match_id: listing.match_id,
+          category: listing.Category,
+          price: listing.price,
+          currency: listing.currency,
+          quantity: Math.max(1, listing.quantity - listing.sold),
+          ticket_type_id: listing.ticket_type_id,
+        },
+      },
+      signal,
+    }),
+  );
+  return { kind, insights };
+}
+
+const reportOf = (body: unknown): BulkRowError[] =>
+  body && typeof body === 'object' && 'report' in body && Array.isArray(body.report)
+    ? (body.report as BulkRowError[])
+    : [];
+
+/** Sends the spreadsheet; a 422 with a row report is an outcome (the page shows it), any other refusal throws. */
+export async function uploadBulkFile(
+  file: File,
+  signal: AbortSignal,
+  onProgress: (fraction: number) => void,
+): Promise<BulkOutcome> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  try {
+    const data = await upload('/bulk-listing/upload-excel-tickets', form, {
+      idempotencyKey: key(),
+      signal,
+      onProgress: ({ fraction }) => onProgress(fraction),
+    });
+    return { kind: 'created', created: data.created };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422) {
+      const rows = reportOf(error.body);
+      // a 422 without rows is about the file as a whole: its field errors say what
+      if (rows.length > 0) return { kind: 'rejected', rows, message: error.message };
+      const first = error.errors[0]?.message;
+      throw new ApiError(422, first ? `${error.message} ${first}` : error.message, error.errors, error.body);
+    }
+    throw error;
+  }
+}
+
+export async function downloadBulkTemplate(signal: AbortSignal): Promise<Blob> {
+  const data = unwrap(await api.GET('/bulk-listing/template', { signal }));
+  const bytes = Uint8Array.from(atob(data.content_base64), (c) => c.charCodeAt(0));
+  return new Blob([bytes], { type: data.mime });
+}

@@ -1,0 +1,746 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useSelector } from '@xstate/react';
+import { createContext, type FormEvent, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { css, cx } from 'styled-system/css';
+import type { ActorRefFrom } from 'xstate';
+import {
+  type DetailKind,
+  INVENTORY_COLUMNS,
+  type InventoryColumn,
+  type InventoryFilters,
+  type InventorySort,
+  type inventoryListMachine,
+  inventoryMachine,
+  type Listing,
+  type ListingDetail,
+} from '../../../machines/inventory.machine';
+import { notify } from '../../app/notify-bridge';
+import { useViewActor } from '../../app/view-actor';
+import { formatDate } from '../../lib/format-date';
+import { Button } from '../../ui/button';
+import { DatePicker } from '../../ui/date-picker';
+import { Drawer } from '../../ui/drawer';
+import { Dropdown, type Option } from '../../ui/dropdown';
+import { FormFooter } from '../../ui/form-footer';
+import { Modal } from '../../ui/modal';
+import { CurrencyInput } from '../../ui/numeric-input';
+import { Loading, Skeleton } from '../../ui/skeleton';
+import { TextField } from '../../ui/text-field';
+import { TicketTypeIcon } from '../../ui/ticket-type-icon';
+import { matchWhen, money, SPLIT_LABELS, STATUS_LABELS, STATUS_OPTIONS, TICKET_TYPE_OPTIONS } from './listing-format';
+import { card, muted, sectionTitle, stack } from './listing-styles';
+
+type InventoryRef = ActorRefFrom<typeof inventoryMachine>;
+type ListRef = ActorRefFrom<typeof inventoryListMachine>;
+
+const InventoryContext = createContext<InventoryRef | null>(null);
+function useInventory(): InventoryRef {
+  const inventory = useContext(InventoryContext);
+  if (!inventory) throw new Error('useInventory needs the Inventory page');
+  return inventory;
+}
+function useList(): ListRef | undefined {
+  return useSelector(useInventory(), (s) => s.children.listings) as ListRef | undefined;
+}
+
+const COLUMN_LABELS: Readonly<Record<InventoryColumn, string>> = {
+  category: 'Category',
+  block: 'Block',
+  row: 'Row',
+  ticket_type: 'Ticket type',
+  quantity: 'Quantity',
+  sold: 'Sold',
+  split: 'Split',
+  price: 'Price',
+  face_value: 'Face value',
+  status: 'Status',
+};
+const COLUMN_OPTIONS: Option<InventoryColumn>[] = INVENTORY_COLUMNS.map((value) => ({
+  value,
+  label: COLUMN_LABELS[value],
+}));
+const SORT_OPTIONS: Option<InventorySort>[] = [
+  { value: 'match_date', label: 'Match date, soonest first' },
+  { value: 'match_date_desc', label: 'Match date, latest first' },
+  { value: 'created_desc', label: 'Newest listings first' },
+  { value: 'price_asc', label: 'Price, lowest first' },
+  { value: 'price_desc', label: 'Price, highest first' },
+  { value: 'quantity_desc', label: 'Most tickets first' },
+];
+
+/** my-listings, Inventory: the seller's listings grouped by match, filtered, sorted, changed one by one or together. */
+export default function MyListingsPage() {
+  const inventory = useViewActor(inventoryMachine, 'inventory');
+  useEffect(() => {
+    if (!inventory) return;
+    const sub = inventory.on('change.done', ({ message }) => notify({ level: 'success', message }));
+    return () => sub.unsubscribe();
+  }, [inventory]);
+  if (!inventory) return null;
+  return (
+    <InventoryContext.Provider value={inventory}>
+      <div className={stack}>
+        <Filters />
+        <Listings />
+        <ChangeDialog />
+        <DetailDrawer />
+      </div>
+    </InventoryContext.Provider>
+  );
+}
+
+function Filters() {
+  const list = useList();
+  const filters = useSelector(list, (s) => s?.context.filters);
+  const sort = useSelector(list, (s) => s?.context.sort ?? 'match_date');
+  const [q, setQ] = useState('');
+  if (!list || !filters) return null;
+  const set = (changes: Partial<InventoryFilters>) =>
+    list.send({ type: 'filters.changed', filters: { ...filters, ...changes } });
+  const search = (e: FormEvent) => {
+    e.preventDefault();
+    set({ q });
+  };
+  return (
+    <form aria-label="Filter listings" onSubmit={search} className={card}>
+      <div
+        className={css({
+          display: 'grid',
+          gap: '3',
+          alignItems: 'end',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 13rem), 1fr))',
+        })}
+      >
+        <div className={css({ display: 'flex', gap: '2', alignItems: 'flex-end' })}>
+          <div className={css({ flex: 1, minWidth: 0 })}>
+            <TextField
+              label="Match"
+              type="search"
+              placeholder="Name, team or competition"
+              maxLength={100}
+              value={q}
+              onChange={(e) => setQ(e.currentTarget.value)}
+            />
+          </div>
+          <Button type="submit" tone="secondary">
+            Search
+          </Button>
+        </div>
+        <DatePicker
+          mode="range"
+          label="Match dates"
+          onChange={({ start, end }) => set({ date_from: start, date_to: end })}
+        />
+        <Dropdown
+          label="Status"
+          placeholder="All"
+          searchable={false}
+          options={STATUS_OPTIONS}
+          value={filters.status}
+          onChange={(status) => set({ status })}
+        />
+        <Dropdown
+          label="Ticket type"
+          placeholder="All"
+          searchable={false}
+          options={TICKET_TYPE_OPTIONS}
+          value={filters.ticket_type_id}
+          onChange={(ticket_type_id) => set({ ticket_type_id })}
+        />
+        <Dropdown
+          label="Sort by"
+          searchable={false}
+          options={SORT_OPTIONS}
+          value={sort}
+          onChange={(value) => list.send({ type: 'sort.changed', sort: value ?? 'match_date' })}
+        />
+        <Columns />
+      </div>
+    </form>
+  );
+}
+
+function Columns() {
+  const inventory = useInventory();
+  const hidden = useSelector(inventory, (s) => s.context.hidden);
+  const visible = INVENTORY_COLUMNS.filter((c) => !hidden.includes(c));
+  return (
+    <Dropdown
+      multiple
+      label="Columns"
+      searchable={false}
+      options={COLUMN_OPTIONS}
+      value={visible}
+      onChange={(next) => {
+        for (const column of INVENTORY_COLUMNS)
+          if (next.includes(column) !== visible.includes(column)) inventory.send({ type: 'columns.toggled', column });
+      }}
+    />
+  );
+}
+
+type Row =
+  | { kind: 'match'; key: string; first: Listing; count: number }
+  | { kind: 'listing'; key: string; listing: Listing };
+
+/** The listings with a heading row before each match (rows come sorted so that a match's listings are together). */
+function groupRows(items: readonly Listing[]): Row[] {
+  const rows: Row[] = [];
+  let heading = null as Extract<Row, { kind: 'match' }> | null;
+  for (const listing of items) {
+    if (heading?.first.match_id !== listing.match_id) {
+      heading = { kind: 'match', key: `m${listing.match_id}-${rows.length}`, first: listing, count: 0 };
+      rows.push(heading);
+    }
+    heading.count += 1;
+    rows.push({ kind: 'listing', key: `l${listing.id}`, listing });
+  }
+  return rows;
+}
+
+const ROW_HEIGHT = 52;
+const MATCH_HEIGHT = 44;
+
+function Listings() {
+  const inventory = useInventory();
+  const list = useList();
+  const items = useSelector(list, (s) => s?.context.items ?? []);
+  const total = useSelector(list, (s) => s?.context.total ?? null);
+  const state = useSelector(list, (s) => {
+    if (!s || s.hasTag('loadingFirst')) return 'loading' as const;
+    if (s.matches('failed')) return 'failed' as const;
+    if (s.matches('empty')) return 'empty' as const;
+    return 'shown' as const;
+  });
+  const canLoadMore = useSelector(list, (s) => s?.matches('ready') ?? false);
+  const loadingMore = useSelector(list, (s) => s?.hasTag('loadingMore') ?? false);
+  const failedMore = useSelector(list, (s) => s?.matches('failedMore') ?? false);
+  const hidden = useSelector(inventory, (s) => s.context.hidden);
+  const selected = useSelector(inventory, (s) => s.context.selected);
+  const rows = useMemo(() => groupRows(items), [items]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === 'match' ? MATCH_HEIGHT : ROW_HEIGHT),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 12,
+  });
+  const virtualRows = virtualizer.getVirtualItems();
+  const lastShown = virtualRows.at(-1)?.index ?? 0;
+  // the next page loads as the end of what is loaded comes into view
+  useEffect(() => {
+    if (canLoadMore && lastShown >= rows.length - 30) list?.send({ type: 'list.moreRequested' });
+  }, [canLoadMore, lastShown, rows.length, list]);
+
+  const shown = (column: InventoryColumn) => !hidden.includes(column);
+  const allIds = items.map((l) => l.id);
+  const allSelected = allIds.length > 0 && selected.length === allIds.length;
+
+  return (
+    <section aria-labelledby="inventory-listings" aria-busy={state === 'loading'} className={card}>
+      <div className={css({ display: 'flex', justifyContent: 'space-between', gap: '3', flexWrap: 'wrap' })}>
+        <h2 id="inventory-listings" className={sectionTitle}>
+          Your listings
+        </h2>
+        {total !== null && state === 'shown' ? (
+          <span className={muted}>
+            {items.length.toLocaleString('en-GB')} of {total.toLocaleString('en-GB')} shown
+          </span>
+        ) : null}
+      </div>
+      <SelectionBar />
+      {state === 'loading' ? (
+        <Loading label="Loading your listings">
+          {[1, 2, 3, 4].map((i) => (
+            <Skeleton key={i} height="40px" />
+          ))}
+        </Loading>
+      ) : state === 'failed' ? (
+        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
+          <Button tone="secondary" onClick={() => list?.send({ type: 'list.retried' })}>
+            Retry
+          </Button>
+        </div>
+      ) : state === 'empty' ? (
+        <p className={muted}>No listings match these filters.</p>
+      ) : (
+        <div
+          role="table"
+          aria-label="Listings"
+          aria-rowcount={total !== null ? total + 1 : -1}
+          className={css({ display: 'grid', minWidth: 0 })}
+        >
+          <div role="rowgroup">
+            <div role="row" className={cx(rowGrid, headRow)}>
+              <span role="columnheader" className={css({ display: 'flex', alignItems: 'center' })}>
+                <input
+                  type="checkbox"
+                  aria-label="Select all loaded listings"
+                  checked={allSelected}
+                  onChange={() =>
+                    inventory.send(allSelected ? { type: 'selection.cleared' } : { type: 'selection.set', ids: allIds })
+                  }
+                />
+              </span>
+              {INVENTORY_COLUMNS.filter(shown).map((c) => (
+                <span key={c} role="columnheader">
+                  {COLUMN_LABELS[c]}
+                </span>
+              ))}
+              <span role="columnheader">Actions</span>
+            </div>
+          </div>
+          <div
+            ref={scroller}
+            role="rowgroup"
+            data-testid="inventory-scroller"
+            className={css({ height: { base: '70vh', desktop: '60vh' }, overflow: 'auto', position: 'relative' })}
+          >
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+              {virtualRows.map((v) => {
+                const row = rows[v.index];
+                if (!row) return null;
+                return (
+                  <div
+                    key={v.key}
+                    data-index={v.index}
+                    ref={virtualizer.measureElement}
+                    style={{
+                      position: 'absolute',
+                      top: 0,
+                      left: 0,
+                      width: '100%',
+                      transform: `translateY(${v.start}px)`,
+                    }}
+                  >
+                    {row.kind === 'match' ? (
+                      <MatchRow first={row.first} count={row.count} />
+                    ) : (
+                      <ListingRow listing={row.listing} shown={shown} checked={selected.includes(row.listing.id)} />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          {loadingMore ? (
+            <p role="status" className={muted}>
+              Loading more listings…
+            </p>
+          ) : null}
+          {failedMore ? (
+            <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+              <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
+              <Button tone="secondary" onClick={() => list?.send({ type: 'list.retried' })}>
+                Retry
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}
+
+const rowGrid = css({
+  display: 'grid',
+  gridTemplateColumns: '2rem repeat(auto-fit, minmax(5.5rem, 1fr))',
+  gridAutoFlow: 'column',
+  gridAutoColumns: 'minmax(5.5rem, 1fr)',
+  alignItems: 'center',
+  gap: '2',
+  px: '2',
+  fontSize: 'sm',
+  // on a phone each listing is a small card of its cells
+  _phone: { gridAutoFlow: 'row', gridTemplateColumns: '2rem 1fr 1fr', py: '2' },
+});
+const headRow = css({ color: 'fg.muted', fontWeight: 'semibold', py: '2', _phone: { display: 'none' } });
+const cellLabel = css({ display: 'none', _phone: { display: 'inline', color: 'fg.muted', mr: '1' } });
+
+function MatchRow({ first, count }: { first: Listing; count: number }) {
+  return (
+    <div
+      role="row"
+      className={css({
+        display: 'flex',
+        gap: '2',
+        alignItems: 'baseline',
+        flexWrap: 'wrap',
+        px: '2',
+        py: '2.5',
+        bg: 'bg.muted',
+        borderRadius: 'md',
+      })}
+    >
+      <span role="rowheader" className={css({ fontWeight: 'semibold' })}>
+        {first.match_name}
+      </span>
+      <span className={muted}>
+        {matchWhen(first.match_date, first.match_time)} · {first.stadium_name} · {count}{' '}
+        {count === 1 ? 'listing' : 'listings'}
+      </span>
+    </div>
+  );
+}
+
+function ListingRow({
+  listing: l,
+  shown,
+  checked,
+}: {
+  listing: Listing;
+  shown: (c: InventoryColumn) => boolean;
+  checked: boolean;
+}) {
+  const inventory = useInventory();
+  const label = `${l.Category}, block ${l.ticket_block}, row ${l.row}`;
+  const cells: Record<InventoryColumn, ReactNode> = {
+    category: l.Category,
+    block: l.ticket_block,
+    row: l.row,
+    ticket_type: (
+      <span className={css({ display: 'inline-flex', gap: '1', alignItems: 'center' })}>
+        <TicketTypeIcon typeId={l.ticket_type_id} name={l.Ticket_type} />
+        <span className={css({ _phone: { display: 'none' } })}>{l.Ticket_type}</span>
+      </span>
+    ),
+    quantity: l.quantity,
+    sold: l.sold,
+    split: SPLIT_LABELS[l.split_type],
+    price: money(l.price, l.currency),
+    face_value: l.face_value === null ? '-' : money(l.face_value, l.currency),
+    status: STATUS_LABELS[l.status],
+  };
+  return (
+    <div
+      role="row"
+      aria-label={label}
+      data-testid={`listing-${l.id}`}
+      className={cx(rowGrid, css({ minHeight: `${ROW_HEIGHT}px`, borderTop: '1px solid {colors.border}' }))}
+    >
+      <span role="cell">
+        <input
+          type="checkbox"
+          aria-label={`Select ${label}`}
+          checked={checked}
+          onChange={() => inventory.send({ type: 'selection.toggled', id: l.id })}
+        />
+      </span>
+      {INVENTORY_COLUMNS.filter(shown).map((c) => (
+        <span key={c} role="cell" className={css({ minWidth: 0, overflowWrap: 'anywhere' })}>
+          <span className={cellLabel}>{COLUMN_LABELS[c]}:</span>
+          {cells[c]}
+        </span>
+      ))}
+      <span
+        role="cell"
+        className={css({ display: 'flex', gap: '1', flexWrap: 'wrap', _phone: { gridColumn: '1 / -1' } })}
+      >
+        <Button tone="ghost" onClick={() => inventory.send({ type: 'price.requested', ids: [l.id] })}>
+          Price<span className={css({ srOnly: true })}> of {label}</span>
+        </Button>
+        <Button
+          tone="ghost"
+          onClick={() =>
+            inventory.send({
+              type: 'status.requested',
+              ids: [l.id],
+              status: l.status === 'published' ? 'unpublished' : 'published',
+            })
+          }
+        >
+          {l.status === 'published' ? 'Unpublish' : 'Publish'}
+          <span className={css({ srOnly: true })}> {label}</span>
+        </Button>
+        <Button tone="ghost" onClick={() => inventory.send({ type: 'detail.opened', listing: l, kind: 'logs' })}>
+          Details<span className={css({ srOnly: true })}> of {label}</span>
+        </Button>
+        <Button tone="ghost" onClick={() => inventory.send({ type: 'delete.requested', ids: [l.id] })}>
+          Delete<span className={css({ srOnly: true })}> {label}</span>
+        </Button>
+      </span>
+    </div>
+  );
+}
+
+function SelectionBar() {
+  const inventory = useInventory();
+  const selected = useSelector(inventory, (s) => s.context.selected);
+  const busy = useSelector(inventory, (s) => s.hasTag('changing'));
+  if (selected.length === 0) return null;
+  return (
+    <div
+      role="toolbar"
+      aria-label="Selected listings"
+      className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' })}
+    >
+      <span className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>{selected.length} selected</span>
+      <Button tone="secondary" onClick={() => inventory.send({ type: 'price.requested', ids: selected })}>
+        Update price
+      </Button>
+      <Button
+        tone="secondary"
+        disabled={busy}
+        onClick={() => inventory.send({ type: 'status.requested', ids: selected, status: 'published' })}
+      >
+        Publish
+      </Button>
+      <Button
+        tone="secondary"
+        disabled={busy}
+        onClick={() => inventory.send({ type: 'status.requested', ids: selected, status: 'unpublished' })}
+      >
+        Unpublish
+      </Button>
+      <Button tone="ghost" onClick={() => inventory.send({ type: 'selection.cleared' })}>
+        Clear selection
+      </Button>
+    </div>
+  );
+}
+
+/** The price or deletion to confirm, and the server's refusal when there is one. */
+function ChangeDialog() {
+  const inventory = useInventory();
+  const change = useSelector(inventory, (s) => s.context.change);
+  const open = useSelector(inventory, (s) => s.matches({ change: 'confirming' }) || s.matches({ change: 'refused' }));
+  const sending = useSelector(inventory, (s) => s.hasTag('changing'));
+  const error = useSelector(inventory, (s) => s.context.changeError);
+  const list = useList();
+  const items = useSelector(list, (s) => s?.context.items ?? []);
+  const [price, setPrice] = useState<number | null>(null);
+  useEffect(() => {
+    if (!open) setPrice(null);
+  }, [open]);
+  if (!change || (!open && !sending) || change.kind === 'status') {
+    return error && change?.kind === 'status' ? (
+      <Modal open onClose={() => inventory.send({ type: 'change.cancelled' })} title="Status not changed">
+        <p role="alert">{error}</p>
+      </Modal>
+    ) : null;
+  }
+  const currency = items.find((l) => l.id === change.ids[0])?.currency ?? 'GBP';
+  const cancel = () => inventory.send({ type: 'change.cancelled' });
+  const many = change.ids.length > 1;
+  if (change.kind === 'delete')
+    return (
+      <Modal
+        open
+        onClose={cancel}
+        title="Delete listing"
+        footer={
+          <FormFooter
+            valid={!sending}
+            submitting={sending}
+            submitLabel="Delete"
+            onCancel={cancel}
+            onSubmit={() => inventory.send({ type: 'change.confirmed' })}
+          />
+        }
+      >
+        <p>This listing will no longer be on sale and leaves your inventory. Its sales stay in the history.</p>
+        {error ? (
+          <p role="alert" className={css({ color: 'error', mt: '3' })}>
+            {error}
+          </p>
+        ) : null}
+      </Modal>
+    );
+  return (
+    <Modal
+      open
+      onClose={cancel}
+      title={many ? `New price for ${change.ids.length} listings` : 'New price'}
+      footer={
+        <FormFooter
+          valid={price !== null && price > 0 && !sending}
+          submitting={sending}
+          submitLabel="Update price"
+          onCancel={cancel}
+          onSubmit={() => inventory.send({ type: 'change.confirmed', price: price ?? undefined })}
+        />
+      }
+    >
+      <CurrencyInput
+        label="Price per ticket"
+        currency={currency}
+        allowNegative={false}
+        value={price}
+        onValueChange={setPrice}
+      />
+      {error ? (
+        <p role="alert" className={css({ color: 'error', mt: '3' })}>
+          {error}
+        </p>
+      ) : null}
+    </Modal>
+  );
+}
+
+const TABS: Array<{ kind: DetailKind; label: string }> = [
+  { kind: 'logs', label: 'Logs' },
+  { kind: 'history', label: 'History' },
+  { kind: 'insights', label: 'Market insights' },
+];
+
+function DetailDrawer() {
+  const inventory = useInventory();
+  const detail = useSelector(inventory, (s) => s.context.detail);
+  const data = useSelector(inventory, (s) => s.context.detailData);
+  const loading = useSelector(inventory, (s) => s.hasTag('loadingDetail'));
+  const failed = useSelector(inventory, (s) => s.matches({ detail: { open: 'failed' } }));
+  const l = detail?.listing;
+  return (
+    <Drawer
+      open={detail !== null}
+      onClose={() => inventory.send({ type: 'detail.closed' })}
+      title={l ? `${l.match_name}: ${l.Category}, block ${l.ticket_block}` : 'Listing'}
+    >
+      {l ? (
+        <div className={stack}>
+          <p className={muted}>
+            {matchWhen(l.match_date, l.match_time)} · row {l.row} · {l.quantity} tickets, {l.sold} sold ·{' '}
+            {money(l.price, l.currency)} each
+          </p>
+          <div role="group" aria-label="Show" className={css({ display: 'flex', gap: '1', flexWrap: 'wrap' })}>
+            {TABS.map((t) => (
+              <Button
+                key={t.kind}
+                tone={detail?.kind === t.kind ? 'primary' : 'secondary'}
+                aria-pressed={detail?.kind === t.kind}
+                onClick={() => inventory.send({ type: 'detail.tabbed', kind: t.kind })}
+              >
+                {t.label}
+              </Button>
+            ))}
+          </div>
+          {loading ? (
+            <Loading label="Loading">
+              {[1, 2, 3].map((i) => (
+                <Skeleton key={i} height="32px" />
+              ))}
+            </Loading>
+          ) : failed ? (
+            <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+              <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
+              <Button tone="secondary" onClick={() => inventory.send({ type: 'detail.retried' })}>
+                Retry
+              </Button>
+            </div>
+          ) : data ? (
+            <DetailBody data={data} currency={l.currency} />
+          ) : null}
+        </div>
+      ) : null}
+    </Drawer>
+  );
+}
+
+const when = (iso: string) =>
+  `${formatDate(iso)} ${new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}`;
+
+const ACTION_LABELS: Record<string, string> = {
+  created: 'Created',
+  updated: 'Changed',
+  price_changed: 'Price changed',
+  published: 'Published',
+  unpublished: 'Unpublished',
+  deleted: 'Deleted',
+  files_uploaded: 'Files uploaded',
+};
+
+function DetailBody({ data, currency }: { data: ListingDetail; currency: string }) {
+  if (data.kind === 'logs') {
+    if (data.logs.length === 0) return <p className={muted}>No changes yet.</p>;
+    return (
+      <ol aria-label="Ticket logs" className={css({ display: 'grid', gap: '2', listStyle: 'none', p: 0 })}>
+        {data.logs.map((log) => (
+          <li key={log.log_id} className={css({ borderBottom: '1px solid {colors.border}', pb: '2' })}>
+            <div className={css({ fontWeight: 'semibold' })}>
+              {ACTION_LABELS[log.action] ?? log.action}
+              {log.field ? ` ${log.field}` : ''}
+              {log.old_value !== null || log.new_value !== null
+                ? `: ${log.old_value ?? '-'} → ${log.new_value ?? '-'}`
+                : ''}
+            </div>
+            <div className={muted}>
+              {log.user_name} · {when(log.created_at)}
+            </div>
+          </li>
+        ))}
+      </ol>
+    );
+  }
+  if (data.kind === 'history') {
+    return (
+      <div className={stack}>
+        <h3 className={sectionTitle}>Sales</h3>
+        {data.sales.length === 0 ? (
+          <p className={muted}>No tickets of this listing sold yet.</p>
+        ) : (
+          <ul aria-label="Sales" className={css({ display: 'grid', gap: '2', listStyle: 'none', p: 0 })}>
+            {data.sales.map((s) => (
+              <li key={s.order_id}>
+                {s.booking_no}: {s.quantity} × · {money(s.amount, s.currency)} · {s.status} · {when(s.created_at)}
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3 className={sectionTitle}>Ticket files</h3>
+        {data.files.length === 0 ? (
+          <p className={muted}>No files uploaded.</p>
+        ) : (
+          <ul aria-label="Ticket files" className={css({ listStyle: 'none', p: 0 })}>
+            {data.files.map((f) => (
+              <li key={f.file_id}>{f.name}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    );
+  }
+  return <InsightFigures insights={data.insights} currency={currency} />;
+}
+
+export function InsightFigures({
+  insights: m,
+  currency,
+}: {
+  insights: Extract<ListingDetail, { kind: 'insights' }>['insights'];
+  currency: string;
+}) {
+  const price = (minor: number | null) => (minor === null ? '-' : money(minor, m.currency ?? currency));
+  return (
+    <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '1 3', fontSize: 'sm' })}>
+      <dt className={muted}>Lowest</dt>
+      <dd>{price(m.lowest_price)}</dd>
+      <dt className={muted}>Median</dt>
+      <dd>{price(m.median_price)}</dd>
+      <dt className={muted}>Highest</dt>
+      <dd>{price(m.highest_price)}</dd>
+      <dt className={muted}>Other listings</dt>
+      <dd>{m.listings_count}</dd>
+      <dt className={muted}>Sold in {m.sold_recently_days} days</dt>
+      <dd>{m.sold_recently}</dd>
+      {m.your_price ? (
+        <>
+          <dt className={muted}>Your price</dt>
+          <dd>
+            {m.your_price.rank === 1 ? 'Cheapest' : `#${m.your_price.rank} cheapest`} of{' '}
+            {m.your_price.cheaper_count + m.your_price.dearer_count + 1}
+          </dd>
+        </>
+      ) : null}
+      {m.payout ? (
+        <>
+          <dt className={muted}>You receive</dt>
+          <dd>
+            {price(m.payout.seller_receives)} for {m.payout.quantity}
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
