@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv } from './csv';
+import { toCsv } from '../../lib/csv';
 import { timeLeft, trackingSteps } from './deposit-tracking';
 
 describe('the CSV export', () => {

@@ -25,7 +25,7 @@ import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
-import { type CsvColumn, downloadCsv, toCsv } from './csv';
+import { type CsvColumn, downloadCsv, toCsv } from '../../lib/csv';
 import { DepositStatusBadge, DepositTracking } from './deposit-tracking';
 import { TopUpDrawer } from './top-up-drawer';
 
