@@ -167,9 +167,9 @@ function Outcome({ bulk }: { bulk: BulkRef }) {
             </tr>
           </thead>
           <tbody>
-            {report.map((r, i) => (
+            {report.map((r) => (
               // a row may have several problems, one per column
-              <tr key={`${r.row}-${r.column}-${i}`}>
+              <tr key={`${r.row}-${r.column}-${r.message}`}>
                 <td>{r.row}</td>
                 <td>{r.column}</td>
                 <td className={css({ overflowWrap: 'anywhere' })}>{r.value ?? ''}</td>

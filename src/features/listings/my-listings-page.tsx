@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSelector } from '@xstate/react';
 import { createContext, type FormEvent, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { css, cx } from 'styled-system/css';
+import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import {
   type DetailKind,
@@ -227,6 +227,8 @@ function Listings() {
     overscan: 12,
   });
   const virtualRows = virtualizer.getVirtualItems();
+  const padTop = virtualRows[0]?.start ?? 0;
+  const padBottom = virtualRows.length > 0 ? virtualizer.getTotalSize() - (virtualRows.at(-1)?.end ?? 0) : 0;
   const lastShown = virtualRows.at(-1)?.index ?? 0;
   // the next page loads as the end of what is loaded comes into view
   useEffect(() => {
@@ -236,6 +238,7 @@ function Listings() {
   const shown = (column: InventoryColumn) => !hidden.includes(column);
   const allIds = items.map((l) => l.id);
   const allSelected = allIds.length > 0 && selected.length === allIds.length;
+  const width = INVENTORY_COLUMNS.filter(shown).length + 2;
 
   return (
     <section aria-labelledby="inventory-listings" aria-busy={state === 'loading'} className={card}>
@@ -266,64 +269,72 @@ function Listings() {
       ) : state === 'empty' ? (
         <p className={muted}>No listings match these filters.</p>
       ) : (
-        <div
-          role="table"
-          aria-label="Listings"
-          aria-rowcount={total !== null ? total + 1 : -1}
-          className={css({ display: 'grid', minWidth: 0 })}
-        >
-          <div role="rowgroup">
-            <div role="row" className={cx(rowGrid, headRow)}>
-              <span role="columnheader" className={css({ display: 'flex', alignItems: 'center' })}>
-                <input
-                  type="checkbox"
-                  aria-label="Select all loaded listings"
-                  checked={allSelected}
-                  onChange={() =>
-                    inventory.send(allSelected ? { type: 'selection.cleared' } : { type: 'selection.set', ids: allIds })
-                  }
-                />
-              </span>
-              {INVENTORY_COLUMNS.filter(shown).map((c) => (
-                <span key={c} role="columnheader">
-                  {COLUMN_LABELS[c]}
-                </span>
-              ))}
-              <span role="columnheader">Actions</span>
-            </div>
-          </div>
+        <>
           <div
             ref={scroller}
-            role="rowgroup"
             data-testid="inventory-scroller"
-            className={css({ height: { base: '70vh', desktop: '60vh' }, overflow: 'auto', position: 'relative' })}
+            className={css({ height: { base: '70vh', desktop: '60vh' }, overflow: 'auto', minWidth: 0 })}
           >
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-              {virtualRows.map((v) => {
-                const row = rows[v.index];
-                if (!row) return null;
-                return (
-                  <div
-                    key={v.key}
-                    data-index={v.index}
-                    ref={virtualizer.measureElement}
-                    style={{
-                      position: 'absolute',
-                      top: 0,
-                      left: 0,
-                      width: '100%',
-                      transform: `translateY(${v.start}px)`,
-                    }}
-                  >
-                    {row.kind === 'match' ? (
-                      <MatchRow first={row.first} count={row.count} />
-                    ) : (
-                      <ListingRow listing={row.listing} shown={shown} checked={selected.includes(row.listing.id)} />
-                    )}
-                  </div>
-                );
-              })}
-            </div>
+            <table aria-label="Listings" aria-rowcount={total !== null ? total + 1 : -1} className={table}>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all loaded listings"
+                      checked={allSelected}
+                      onChange={() =>
+                        inventory.send(
+                          allSelected ? { type: 'selection.cleared' } : { type: 'selection.set', ids: allIds },
+                        )
+                      }
+                    />
+                  </th>
+                  {INVENTORY_COLUMNS.filter(shown).map((c) => (
+                    <th key={c} scope="col">
+                      {COLUMN_LABELS[c]}
+                    </th>
+                  ))}
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {/* the rows above and below the window are one empty row each, as tall as they would be */}
+                {padTop > 0 ? (
+                  <tr>
+                    <td colSpan={width} style={{ height: padTop, padding: 0, border: 'none' }} />
+                  </tr>
+                ) : null}
+                {virtualRows.map((v) => {
+                  const row = rows[v.index];
+                  if (!row) return null;
+                  return row.kind === 'match' ? (
+                    <MatchRow
+                      key={v.key}
+                      index={v.index}
+                      measure={virtualizer.measureElement}
+                      first={row.first}
+                      count={row.count}
+                      width={width}
+                    />
+                  ) : (
+                    <ListingRow
+                      key={v.key}
+                      index={v.index}
+                      measure={virtualizer.measureElement}
+                      listing={row.listing}
+                      shown={shown}
+                      checked={selected.includes(row.listing.id)}
+                    />
+                  );
+                })}
+                {padBottom > 0 ? (
+                  <tr>
+                    <td colSpan={width} style={{ height: padBottom, padding: 0, border: 'none' }} />
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
           </div>
           {loadingMore ? (
             <p role="status" className={muted}>
@@ -338,50 +349,64 @@ function Listings() {
               </Button>
             </div>
           ) : null}
-        </div>
+        </>
       )}
     </section>
   );
 }
 
-const rowGrid = css({
-  display: 'grid',
-  gridTemplateColumns: '2rem repeat(auto-fit, minmax(5.5rem, 1fr))',
-  gridAutoFlow: 'column',
-  gridAutoColumns: 'minmax(5.5rem, 1fr)',
-  alignItems: 'center',
-  gap: '2',
-  px: '2',
+const table = css({
+  width: '100%',
+  borderCollapse: 'collapse',
   fontSize: 'sm',
+  '& thead th': {
+    position: 'sticky',
+    top: 0,
+    zIndex: 1,
+    bg: 'bg',
+    textAlign: 'left',
+    fontWeight: 'semibold',
+    color: 'fg.muted',
+    py: '2',
+    px: '2',
+    whiteSpace: 'nowrap',
+  },
+  '& td': { py: '1.5', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'middle' },
   // on a phone each listing is a small card of its cells
-  _phone: { gridAutoFlow: 'row', gridTemplateColumns: '2rem 1fr 1fr', py: '2' },
+  _phone: {
+    '& thead': { srOnly: true },
+    '& tbody, & tr, & td, & th': { display: 'block' },
+    '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
+    '& td': { border: 'none', py: '0.5', px: '0' },
+  },
 });
-const headRow = css({ color: 'fg.muted', fontWeight: 'semibold', py: '2', _phone: { display: 'none' } });
 const cellLabel = css({ display: 'none', _phone: { display: 'inline', color: 'fg.muted', mr: '1' } });
 
-function MatchRow({ first, count }: { first: Listing; count: number }) {
+type Measure = (node: Element | null) => void;
+
+function MatchRow({
+  first,
+  count,
+  width,
+  index,
+  measure,
+}: {
+  first: Listing;
+  count: number;
+  width: number;
+  index: number;
+  measure: Measure;
+}) {
   return (
-    <div
-      role="row"
-      className={css({
-        display: 'flex',
-        gap: '2',
-        alignItems: 'baseline',
-        flexWrap: 'wrap',
-        px: '2',
-        py: '2.5',
-        bg: 'bg.muted',
-        borderRadius: 'md',
-      })}
-    >
-      <span role="rowheader" className={css({ fontWeight: 'semibold' })}>
-        {first.match_name}
-      </span>
-      <span className={muted}>
-        {matchWhen(first.match_date, first.match_time)} · {first.stadium_name} · {count}{' '}
-        {count === 1 ? 'listing' : 'listings'}
-      </span>
-    </div>
+    <tr ref={measure} data-index={index} className={css({ bg: 'bg.muted' })}>
+      <th scope="colgroup" colSpan={width} className={css({ textAlign: 'left', py: '2.5', px: '2' })}>
+        <span className={css({ fontWeight: 'semibold', mr: '2' })}>{first.match_name}</span>
+        <span className={muted}>
+          {matchWhen(first.match_date, first.match_time)} · {first.stadium_name} · {count}{' '}
+          {count === 1 ? 'listing' : 'listings'}
+        </span>
+      </th>
+    </tr>
   );
 }
 
@@ -389,10 +414,14 @@ function ListingRow({
   listing: l,
   shown,
   checked,
+  index,
+  measure,
 }: {
   listing: Listing;
   shown: (c: InventoryColumn) => boolean;
   checked: boolean;
+  index: number;
+  measure: Measure;
 }) {
   const inventory = useInventory();
   const label = `${l.Category}, block ${l.ticket_block}, row ${l.row}`;
@@ -414,30 +443,22 @@ function ListingRow({
     status: STATUS_LABELS[l.status],
   };
   return (
-    <div
-      role="row"
-      aria-label={label}
-      data-testid={`listing-${l.id}`}
-      className={cx(rowGrid, css({ minHeight: `${ROW_HEIGHT}px`, borderTop: '1px solid {colors.border}' }))}
-    >
-      <span role="cell">
+    <tr ref={measure} data-index={index} aria-label={label} data-testid={`listing-${l.id}`}>
+      <td>
         <input
           type="checkbox"
           aria-label={`Select ${label}`}
           checked={checked}
           onChange={() => inventory.send({ type: 'selection.toggled', id: l.id })}
         />
-      </span>
+      </td>
       {INVENTORY_COLUMNS.filter(shown).map((c) => (
-        <span key={c} role="cell" className={css({ minWidth: 0, overflowWrap: 'anywhere' })}>
+        <td key={c} className={css({ overflowWrap: 'anywhere' })}>
           <span className={cellLabel}>{COLUMN_LABELS[c]}:</span>
           {cells[c]}
-        </span>
+        </td>
       ))}
-      <span
-        role="cell"
-        className={css({ display: 'flex', gap: '1', flexWrap: 'wrap', _phone: { gridColumn: '1 / -1' } })}
-      >
+      <td className={css({ whiteSpace: 'nowrap', _phone: { whiteSpace: 'normal' } })}>
         <Button tone="ghost" onClick={() => inventory.send({ type: 'price.requested', ids: [l.id] })}>
           Price<span className={css({ srOnly: true })}> of {label}</span>
         </Button>
@@ -460,8 +481,8 @@ function ListingRow({
         <Button tone="ghost" onClick={() => inventory.send({ type: 'delete.requested', ids: [l.id] })}>
           Delete<span className={css({ srOnly: true })}> {label}</span>
         </Button>
-      </span>
-    </div>
+      </td>
+    </tr>
   );
 }
 
@@ -604,7 +625,8 @@ function DetailDrawer() {
             {matchWhen(l.match_date, l.match_time)} · row {l.row} · {l.quantity} tickets, {l.sold} sold ·{' '}
             {money(l.price, l.currency)} each
           </p>
-          <div role="group" aria-label="Show" className={css({ display: 'flex', gap: '1', flexWrap: 'wrap' })}>
+          <fieldset className={css({ display: 'flex', gap: '1', flexWrap: 'wrap', border: 'none', p: 0, m: 0 })}>
+            <legend className={css({ srOnly: true })}>Show</legend>
             {TABS.map((t) => (
               <Button
                 key={t.kind}
@@ -615,7 +637,7 @@ function DetailDrawer() {
                 {t.label}
               </Button>
             ))}
-          </div>
+          </fieldset>
           {loading ? (
             <Loading label="Loading">
               {[1, 2, 3].map((i) => (
