@@ -317,7 +317,17 @@ export async function listMyListings(
   if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
   if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
   if (filters.q) q = q.where(matchText(filters.q));
-  const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  // the count needs the match only for the match's filters: otherwise it is read from the seller's index alone
+  let counted = db
+    .selectFrom('listings')
+    .where('listings.seller_id', '=', sellerId)
+    .where('listings.status', filters.status ? '=' : '<>', filters.status ?? 'deleted');
+  if (filters.match_id) counted = counted.where('listings.event_id', '=', filters.match_id);
+  if (filters.ticket_type_id) counted = counted.where('listings.ticket_type_id', '=', filters.ticket_type_id);
+  const needsMatch = filters.q !== undefined || filters.date_from !== undefined || filters.date_to !== undefined;
+  const total = Number(
+    (await (needsMatch ? q : counted).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  );
   let page = paging.page ?? 1;
   let rowsQuery = q.select(listingColumns);
   const direction = spec.desc ? 'desc' : 'asc';
