@@ -17,8 +17,9 @@ test.describe('inventory', () => {
   }) => {
     // a row no seeded listing has, so that this listing is found again among hundreds
     const row = `E2E${Date.now() % 1_000_000}`;
-    await openAs(page, 'seller', '/add-listings');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Add Inventory');
+    // the listing pages' header names the page instead of greeting the seller
+    await openAs(page, 'seller');
+    await goInside(page, '/add-listings', 'Add Inventory');
 
     let matchName = '';
     await test.step('find the match and fill the listing, with the market beside the price', async () => {
@@ -32,12 +33,19 @@ test.describe('inventory', () => {
       const submit = form.getByRole('button', { name: 'List tickets' });
       await expect(submit).toBeDisabled();
       await pick(page, 'Category');
-      await form.getByLabel('Block').fill('101');
-      await form.getByLabel('Row', { exact: true }).fill(row);
-      await form.getByRole('radio', { name: /Mobile ticket/ }).check();
-      await form.getByLabel('Quantity').fill('4');
-      await form.getByText('Pairs only').click();
-      await form.getByLabel('Price per ticket').fill('87.50');
+      await form.getByRole('combobox', { name: 'Block' }).fill('101');
+      await form.getByRole('textbox', { name: 'Row', exact: true }).fill(row);
+      // a person clicks the choice (its radio button is visually hidden inside it)
+      await form
+        .getByRole('radiogroup', { name: 'Ticket type' })
+        .locator('label')
+        .filter({ hasText: 'Mobile ticket' })
+        .click();
+      await expect(form.getByRole('radio', { name: 'Mobile ticket' })).toBeChecked();
+      await form.getByRole('textbox', { name: 'Quantity' }).fill('4');
+      await form.getByRole('radiogroup', { name: 'Split' }).locator('label').filter({ hasText: 'Pairs only' }).click();
+      await expect(form.getByRole('radio', { name: 'Pairs only' })).toBeChecked();
+      await form.getByRole('textbox', { name: 'Price per ticket' }).fill('87.50');
       const market = form.getByRole('region', { name: 'Market insights' });
       await expect(market.getByText(/^You receive /)).toBeVisible();
       await expect(market.getByText(/Your price ranks #\d+ of \d+/)).toBeVisible();
@@ -51,7 +59,7 @@ test.describe('inventory', () => {
       await page.getByRole('link', { name: 'See it in Inventory' }).click();
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inventory');
       const filters = page.getByRole('form', { name: 'Filter listings' });
-      await filters.getByLabel('Match').fill(matchName);
+      await filters.getByRole('searchbox', { name: 'Match' }).fill(matchName);
       await filters.getByRole('button', { name: 'Search' }).click();
       await expect(page.getByRole('table', { name: 'Listings' }).getByText(matchName).first()).toBeVisible();
       await expect(listing).toBeVisible();
@@ -63,7 +71,7 @@ test.describe('inventory', () => {
     await test.step('a new price, then the change in the listing log', async () => {
       await listing.getByRole('button', { name: /^Price of / }).click();
       const dialog = page.getByRole('dialog', { name: 'New price' });
-      await dialog.getByLabel('Price per ticket').fill('80');
+      await dialog.getByRole('textbox', { name: 'Price per ticket' }).fill('80');
       await dialog.getByRole('button', { name: 'Update price' }).click();
       await expect(dialog).toBeHidden();
       await expect(listing).toContainText('80.00');
@@ -88,7 +96,7 @@ test.describe('inventory', () => {
       await goInside(page, '/dashboard', 'Dashboard');
       await goInside(page, '/my-listings', 'Inventory');
       const filters = page.getByRole('form', { name: 'Filter listings' });
-      await filters.getByLabel('Match').fill(matchName);
+      await filters.getByRole('searchbox', { name: 'Match' }).fill(matchName);
       await filters.getByRole('button', { name: 'Search' }).click();
       await expect(listing).toContainText('Unpublished');
     });

@@ -21,6 +21,9 @@ const FlowPage = lazy(pageModules.flow);
 const TradeHomePage = lazy(pageModules.tradeHome);
 const TradeEventPage = lazy(pageModules.tradeEvent);
 const TradePurchasePage = lazy(pageModules.tradePurchase);
+const AddListingsPage = lazy(pageModules.addListings);
+const MyListingsPage = lazy(pageModules.myListings);
+const BulkListingsPage = lazy(pageModules.bulkListings);
 const ComingSoon = lazy(comingSoon);
 
 /** A page that is not built yet: its real title (the shell's h1) over a plain note. */
@@ -32,9 +35,9 @@ const PAGES: Readonly<Record<Exclude<RouteKey, 'login'>, ComponentType>> = {
   myAccount: MyAccountPage,
   kyc: KycPage,
   notifications: NotificationsPage,
-  addListings: NotBuiltYet,
-  myListings: NotBuiltYet,
-  bulkListings: NotBuiltYet,
+  addListings: AddListingsPage,
+  myListings: MyListingsPage,
+  bulkListings: BulkListingsPage,
   sales: NotBuiltYet,
   reportHistory: NotBuiltYet,
   wallet: WalletPage,

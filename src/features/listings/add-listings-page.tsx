@@ -354,7 +354,10 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
               onChange={() => set('ticket_type_id', Number(id))}
               className={css({ srOnly: true })}
             />
-            <TicketTypeIcon typeId={Number(id)} />
+            {/* the label's text names the type: the icon is a picture of it */}
+            <span aria-hidden="true" className={css({ display: 'inline-flex' })}>
+              <TicketTypeIcon typeId={Number(id)} />
+            </span>
             {name}
           </label>
         ))}
