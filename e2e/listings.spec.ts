@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { actAs, goInside, openAs } from './support';
 
 // Issue 11 in the browser: a seller lists tickets and manages them in Inventory, against the real server.
@@ -99,6 +101,60 @@ test.describe('inventory', () => {
       await filters.getByRole('searchbox', { name: 'Match' }).fill(matchName);
       await filters.getByRole('button', { name: 'Search' }).click();
       await expect(listing).toContainText('Unpublished');
+    });
+  });
+});
+
+/** The template's first listing row with its price set to `price`, as the file a seller saves. */
+async function withPrice(template: Buffer, price: number) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(template as unknown as ArrayBuffer);
+  const sheet = wb.getWorksheet('Listings') as ExcelJS.Worksheet;
+  const headers = (sheet.getRow(1).values as unknown[]).map(String);
+  sheet.getRow(2).getCell(headers.indexOf('Price')).value = price;
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+test.describe('bulk inventory', () => {
+  actAs('seller');
+
+  test('a seller fills the template, reads the report of a bad row, fixes it and uploads again', async ({ page }) => {
+    await openAs(page, 'seller');
+    await goInside(page, '/bulk-listings', 'Bulk Inventory');
+
+    const saved = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download template' }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toBe('bulk-listing-template.xlsx');
+    const template = await readFile(await download.path());
+
+    const file = page.getByLabel('Listings file');
+    const upload = page.getByRole('button', { name: 'Upload', exact: true });
+    await expect(upload).toBeDisabled();
+
+    await test.step('a price of zero: the row, the column and the message; nothing created', async () => {
+      await file.setInputFiles({
+        name: 'my-listings.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await withPrice(template, 0),
+      });
+      await upload.click();
+      const report = page.getByRole('table', { name: 'Problems by row' });
+      const problem = report.getByRole('row').filter({ hasText: 'Price' });
+      await expect(problem).toHaveCount(1);
+      await expect(problem.getByRole('cell').first()).toHaveText('2');
+      await expect(page.getByRole('alert').filter({ hasText: /nothing was created/i })).toBeVisible();
+    });
+
+    await test.step('fixed and uploaded again: every row is created', async () => {
+      await file.setInputFiles({
+        name: 'my-listings-fixed.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: await withPrice(template, 99.5),
+      });
+      await upload.click();
+      await expect(page.getByRole('status').filter({ hasText: /^2 listings created\./ })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Problems by row' })).toHaveCount(0);
     });
   });
 });

@@ -179,7 +179,6 @@ function Outcome({ bulk }: { bulk: BulkRef }) {
           </tbody>
         </table>
       </div>
-      <p className={muted}>Nothing was created. Fix these rows, then choose the file again and upload it.</p>
     </section>
   );
 }
