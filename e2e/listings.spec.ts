@@ -70,6 +70,15 @@ test.describe('inventory', () => {
       await expect(listing).toContainText('Published');
     });
 
+    await test.step('edited: two more tickets', async () => {
+      await listing.getByRole('button', { name: /^Edit / }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit listing' });
+      await dialog.getByRole('textbox', { name: 'Quantity' }).fill('6');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(listing.getByRole('cell').nth(5)).toHaveText(/6$/);
+    });
+
     await test.step('a new price, then the change in the listing log', async () => {
       await listing.getByRole('button', { name: /^Price of / }).click();
       const dialog = page.getByRole('dialog', { name: 'New price' });

@@ -3,6 +3,7 @@ import { createListMachine, type ListEvent } from './list.machine';
 import {
   type DetailKind,
   deleteListing,
+  editListing,
   FETCH_FAILED,
   fetchInventoryPage,
   type InventoryFilters,
@@ -11,6 +12,7 @@ import {
   type ListingDetail,
   type ListingPatch,
   type ListingStatus,
+  type ListingUpdate,
   loadColumnSettings,
   loadListingDetail,
   saveColumnSettings,
@@ -19,7 +21,16 @@ import {
 } from './listings-api';
 import { type NotifyEvent, notifyError } from './notify';
 
-export type { DetailKind, InventoryFilters, InventorySort, Listing, ListingDetail, ListingPatch, ListingStatus };
+export type {
+  DetailKind,
+  InventoryFilters,
+  InventorySort,
+  Listing,
+  ListingDetail,
+  ListingPatch,
+  ListingStatus,
+  ListingUpdate,
+};
 
 export const INVENTORY_LOAD_ERROR = FETCH_FAILED;
 
@@ -57,6 +68,7 @@ export const inventoryListMachine = createListMachine<Listing, InventoryFilters,
 
 /** A change the seller asked for, until it is confirmed or sent. */
 export type PendingChange =
+  | { kind: 'edit'; ids: number[] }
   | { kind: 'price'; ids: number[] }
   | { kind: 'status'; ids: number[]; status: ListingStatus }
   | { kind: 'delete'; ids: number[] };
@@ -68,6 +80,8 @@ export interface InventoryContext {
   change: PendingChange | null;
   /** The new price per ticket, in minor units, while it is being sent. */
   price: number | null;
+  /** The fields an edit changes, while it is being sent. */
+  edit: ListingUpdate | null;
   /** The server's refusal of the last change (a sold listing cannot be deleted...). */
   changeError: string | null;
   detail: { listing: Listing; kind: DetailKind } | null;
@@ -80,10 +94,11 @@ export type InventoryEvent =
   | { type: 'selection.cleared' }
   | { type: 'columns.toggled'; column: InventoryColumn }
   | { type: 'columns.retried' }
+  | { type: 'edit.requested'; id: number }
   | { type: 'price.requested'; ids: number[] }
   | { type: 'status.requested'; ids: number[]; status: ListingStatus }
   | { type: 'delete.requested'; ids: number[] }
-  | { type: 'change.confirmed'; price?: number }
+  | { type: 'change.confirmed'; price?: number; edit?: ListingUpdate }
   | { type: 'change.cancelled' }
   | { type: 'detail.opened'; listing: Listing; kind: DetailKind }
   | { type: 'detail.tabbed'; kind: DetailKind }
@@ -95,9 +110,11 @@ export type InventoryEmitted = NotifyEvent | { type: 'change.done'; message: str
 interface ChangeInput {
   change: PendingChange;
   price: number | null;
+  edit: ListingUpdate | null;
 }
 
 const DONE_TEXT: Record<PendingChange['kind'], string> = {
+  edit: 'Listing updated',
   price: 'Price updated',
   status: 'Status updated',
   delete: 'Listing deleted',
@@ -126,7 +143,8 @@ export const inventoryMachine = setup({
       saveColumnSettings(INVENTORY_COLUMNS, input, signal),
     ),
     applyChange: fromPromise<ListingPatch[], ChangeInput>(async ({ input, signal }) => {
-      const { change, price } = input;
+      const { change, price, edit } = input;
+      if (change.kind === 'edit') return [await editListing(change.ids[0] ?? 0, edit ?? {}, signal)];
       if (change.kind === 'price') return updateListingPrices(change.ids, price ?? 0, signal);
       if (change.kind === 'status') return updateListingStatus(change.ids, change.status, signal);
       for (const id of change.ids) await deleteListing(id, signal);
@@ -137,13 +155,17 @@ export const inventoryMachine = setup({
     ),
   },
   guards: {
-    hasPrice: ({ context, event }) =>
-      context.change?.kind !== 'price' ||
-      (event.type === 'change.confirmed' && typeof event.price === 'number' && event.price > 0),
+    hasPrice: ({ context, event }) => {
+      if (event.type !== 'change.confirmed') return false;
+      if (context.change?.kind === 'price') return typeof event.price === 'number' && event.price > 0;
+      if (context.change?.kind === 'edit') return !!event.edit && Object.keys(event.edit).length > 0;
+      return true;
+    },
     isDeletion: ({ context }) => context.change?.kind === 'delete',
     hasIds: ({ event }) =>
-      (event.type === 'price.requested' || event.type === 'status.requested' || event.type === 'delete.requested') &&
-      event.ids.length > 0,
+      event.type === 'edit.requested' ||
+      ((event.type === 'price.requested' || event.type === 'status.requested' || event.type === 'delete.requested') &&
+        event.ids.length > 0),
   },
   actions: {
     toggleSelected: assign({
@@ -167,6 +189,8 @@ export const inventoryMachine = setup({
     storeColumns: assign((_, hidden: InventoryColumn[]) => ({ hidden })),
     toastColumnsFailure: emit(notifyError('Failed to save the column settings')),
     requestChange: assign(({ event }) => {
+      if (event.type === 'edit.requested')
+        return { change: { kind: 'edit' as const, ids: [event.id] }, changeError: null };
       if (event.type === 'price.requested')
         return { change: { kind: 'price' as const, ids: event.ids }, changeError: null };
       if (event.type === 'delete.requested')
@@ -175,8 +199,10 @@ export const inventoryMachine = setup({
         return { change: { kind: 'status' as const, ids: event.ids, status: event.status }, changeError: null };
       return {};
     }),
-    storePrice: assign({ price: ({ event }) => (event.type === 'change.confirmed' ? (event.price ?? null) : null) }),
-    endChange: assign({ change: null, price: null, changeError: null }),
+    storePrice: assign(({ event }) =>
+      event.type === 'change.confirmed' ? { price: event.price ?? null, edit: event.edit ?? null } : {},
+    ),
+    endChange: assign({ change: null, price: null, edit: null, changeError: null }),
     storeChangeError: assign((_, error: unknown) => ({
       changeError:
         error instanceof Error && error.message
@@ -219,6 +245,7 @@ export const inventoryMachine = setup({
     hidden: [],
     change: null,
     price: null,
+    edit: null,
     changeError: null,
     detail: null,
     detailData: null,
@@ -269,13 +296,14 @@ export const inventoryMachine = setup({
       states: {
         idle: {
           on: {
+            'edit.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
             'price.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
             'delete.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
             'status.requested': { guard: 'hasIds', target: 'sending', actions: 'requestChange' },
           },
         },
         confirming: {
-          description: 'A new price to type, or a deletion to confirm, in a dialog.',
+          description: 'A new price to type, a listing to edit, or a deletion to confirm, in a dialog.',
           on: {
             'change.confirmed': { guard: 'hasPrice', target: 'sending', actions: 'storePrice' },
             'change.cancelled': { target: 'idle', actions: 'endChange' },
@@ -286,7 +314,11 @@ export const inventoryMachine = setup({
           invoke: {
             id: 'applyChange',
             src: 'applyChange',
-            input: ({ context }) => ({ change: context.change as PendingChange, price: context.price }),
+            input: ({ context }) => ({
+              change: context.change as PendingChange,
+              price: context.price,
+              edit: context.edit,
+            }),
             onDone: [
               { guard: 'isDeletion', target: 'idle', actions: ['announceDone', 'reloadList', 'endChange'] },
               {

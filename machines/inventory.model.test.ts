@@ -32,11 +32,13 @@ const events = [
   { type: 'selection.set', ids: [1, 2] },
   { type: 'selection.cleared' },
   { type: 'columns.toggled', column: 'face_value' },
+  { type: 'edit.requested', id: 1 },
   { type: 'price.requested', ids: [1, 2] },
   { type: 'price.requested', ids: [] },
   { type: 'status.requested', ids: [1], status: 'unpublished' },
   { type: 'delete.requested', ids: [1] },
   { type: 'change.confirmed', price: 9_900 },
+  { type: 'change.confirmed', edit: { row: 'G', quantity: 6 } },
   { type: 'change.confirmed' },
   { type: 'change.cancelled' },
   { type: 'detail.opened', listing: listing(1), kind: 'logs' },
@@ -90,9 +92,14 @@ describe('inventory statechart, model-based', () => {
         if (change === 'idle') expect(context.change).toBeNull();
         else expect(context.change?.ids.length).toBeGreaterThan(0);
         if (change === 'sending') {
-          const sent = control.pending('applyChange')?.input as { change: unknown; price: number | null };
+          const sent = control.pending('applyChange')?.input as {
+            change: unknown;
+            price: number | null;
+            edit: unknown;
+          };
           expect(sent.change).toEqual(context.change);
           if (context.change?.kind === 'price') expect(sent.price).toBe(9_900);
+          if (context.change?.kind === 'edit') expect(sent.edit).toEqual({ row: 'G', quantity: 6 });
         }
         if (change === 'refused') expect(context.changeError).toBe(soldRefusal.message);
         const detail = (real.value as { detail: unknown }).detail;
@@ -100,6 +107,8 @@ describe('inventory statechart, model-based', () => {
         else expect(context.detail?.listing.id).toBe(1);
         for (const e of emitted.filter((x) => x.type === 'notify'))
           expect([soldRefusal.message, 'Failed to save the column settings']).toContain(e.message);
+        // an edit or a price is never sent without its values
+        if (change === 'sending' && context.change?.kind === 'edit') expect(context.edit).not.toBeNull();
       });
       actor.stop();
       await flush();
@@ -117,7 +126,11 @@ describe('inventory statechart', () => {
     actor.send({ type: 'change.confirmed' });
     expect(actor.getSnapshot().matches({ change: 'confirming' })).toBe(true);
     actor.send({ type: 'change.confirmed', price: 9_900 });
-    expect(control.pending('applyChange')?.input).toEqual({ change: { kind: 'price', ids: [1, 2] }, price: 9_900 });
+    expect(control.pending('applyChange')?.input).toEqual({
+      change: { kind: 'price', ids: [1, 2] },
+      price: 9_900,
+      edit: null,
+    });
     await control.settle({
       type: 'xstate.done.actor.applyChange',
       output: [

@@ -14,6 +14,7 @@ export type SplitType = components['schemas']['SplitType'];
 export type ListingRestriction = components['schemas']['ListingRestriction'];
 export type InventorySort = components['schemas']['ListingSort'];
 export type Listing = components['schemas']['MyListing'];
+export type ListingUpdate = components['schemas']['ListingUpdate'];
 export type CatalogueMatch = components['schemas']['ListingEvent'];
 export type MarketInsights = components['schemas']['MarketInsights'];
 export type EventRequest = components['schemas']['EventRequest'];
@@ -212,6 +213,14 @@ export async function updateListingStatus(
     await api.POST('/my-listings/update-ticket-status', { body: { ticket_ids: ids, status }, signal }),
   );
   return data.tickets.map((t) => ({ id: t.ticket_id, changes: { status: t.status, available: t.available } }));
+}
+
+/** PUT update-ticket: the fields given change; the answer is the whole listing, which replaces the row. */
+export async function editListing(id: number, changes: ListingUpdate, signal: AbortSignal): Promise<ListingPatch> {
+  const listing = unwrap(
+    await api.PUT('/my-listings/update-ticket/{id}', { params: { path: { id } }, body: changes, signal }),
+  );
+  return { id: listing.id, changes: listing };
 }
 
 export async function deleteListing(id: number, signal: AbortSignal): Promise<void> {

@@ -13,6 +13,7 @@ import {
   inventoryMachine,
   type Listing,
   type ListingDetail,
+  type ListingUpdate,
 } from '../../../machines/inventory.machine';
 import { notify } from '../../app/notify-bridge';
 import { useViewActor } from '../../app/view-actor';
@@ -23,7 +24,7 @@ import { Drawer } from '../../ui/drawer';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { FormFooter } from '../../ui/form-footer';
 import { Modal } from '../../ui/modal';
-import { CurrencyInput } from '../../ui/numeric-input';
+import { CurrencyInput, NumericInput } from '../../ui/numeric-input';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
@@ -459,6 +460,9 @@ function ListingRow({
         </td>
       ))}
       <td className={css({ whiteSpace: 'nowrap', _phone: { whiteSpace: 'normal' } })}>
+        <Button tone="ghost" onClick={() => inventory.send({ type: 'edit.requested', id: l.id })}>
+          Edit<span className={css({ srOnly: true })}> {label}</span>
+        </Button>
         <Button tone="ghost" onClick={() => inventory.send({ type: 'price.requested', ids: [l.id] })}>
           Price<span className={css({ srOnly: true })}> of {label}</span>
         </Button>
@@ -545,6 +549,17 @@ function ChangeDialog() {
   const currency = items.find((l) => l.id === change.ids[0])?.currency ?? 'GBP';
   const cancel = () => inventory.send({ type: 'change.cancelled' });
   const many = change.ids.length > 1;
+  const listing = items.find((l) => l.id === change.ids[0]);
+  if (change.kind === 'edit')
+    return listing ? (
+      <EditDialog
+        listing={listing}
+        sending={sending}
+        error={error}
+        onCancel={cancel}
+        onSave={(edit) => inventory.send({ type: 'change.confirmed', edit })}
+      />
+    ) : null;
   if (change.kind === 'delete')
     return (
       <Modal
@@ -596,6 +611,88 @@ function ChangeDialog() {
           {error}
         </p>
       ) : null}
+    </Modal>
+  );
+}
+
+/** The listing's where and how many, edited in a dialog; only the fields changed are sent. */
+function EditDialog({
+  listing: l,
+  sending,
+  error,
+  onCancel,
+  onSave,
+}: {
+  listing: Listing;
+  sending: boolean;
+  error: string | null;
+  onCancel: () => void;
+  onSave: (edit: ListingUpdate) => void;
+}) {
+  const [block, setBlock] = useState(l.ticket_block);
+  const [row, setRow] = useState(l.row);
+  const [seats, setSeats] = useState(l.seats ?? '');
+  const [quantity, setQuantity] = useState(String(l.quantity));
+  const [notes, setNotes] = useState(l.notes ?? '');
+  const edit: ListingUpdate = {
+    ...(block.trim() !== l.ticket_block ? { ticket_block: block.trim() } : {}),
+    ...(row.trim() !== l.row ? { row: row.trim() } : {}),
+    ...(seats.trim() !== (l.seats ?? '') ? { seats: seats.trim() || null } : {}),
+    ...(quantity !== '' && Number(quantity) !== l.quantity ? { quantity: Number(quantity) } : {}),
+    ...(notes !== (l.notes ?? '') ? { notes: notes || null } : {}),
+  };
+  const valid = Object.keys(edit).length > 0 && block.trim() !== '' && row.trim() !== '' && quantity !== '';
+  return (
+    <Modal
+      open
+      onClose={onCancel}
+      title="Edit listing"
+      footer={
+        <FormFooter
+          valid={valid && !sending}
+          submitting={sending}
+          submitLabel="Save"
+          onCancel={onCancel}
+          onSubmit={() => onSave(edit)}
+        />
+      }
+    >
+      <div className={stack}>
+        <TextField
+          label="Block"
+          required
+          maxLength={50}
+          value={block}
+          onChange={(e) => setBlock(e.currentTarget.value)}
+        />
+        <TextField label="Row" required maxLength={20} value={row} onChange={(e) => setRow(e.currentTarget.value)} />
+        <TextField
+          label="Seats (optional)"
+          maxLength={100}
+          value={seats}
+          onChange={(e) => setSeats(e.currentTarget.value)}
+        />
+        <NumericInput
+          label="Quantity"
+          required
+          allowDecimal={false}
+          allowNegative={false}
+          maxLength={4}
+          value={quantity}
+          onValueChange={setQuantity}
+        />
+        <TextField
+          label="Notes (optional)"
+          maxLength={1000}
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+        />
+        {error ? (
+          <p role="alert" className={css({ color: 'error' })}>
+            {error}
+          </p>
+        ) : null}
+      </div>
     </Modal>
   );
 }
