@@ -94,6 +94,9 @@ const PAGES = [
     heading: 'Sales: Awaiting Delivery',
   },
   { name: 'the wallet', path: '/reports/wallet', heading: 'Wallet' },
+  { name: 'Add Inventory', path: '/add-listings', heading: 'Add Inventory' },
+  { name: 'Inventory', path: '/my-listings', heading: 'Inventory' },
+  { name: 'Bulk Inventory', path: '/bulk-listings', heading: 'Bulk Inventory' },
   { name: 'Page not found', path: '/no-such-page', heading: 'Page not found' },
 ] as const;
 

@@ -356,8 +356,10 @@ function Listings() {
   );
 }
 
+// fixed layout: the table is as wide as its card and its cells wrap, so nothing scrolls sideways
 const table = css({
   width: '100%',
+  tableLayout: 'fixed',
   borderCollapse: 'collapse',
   fontSize: 'sm',
   '& thead th': {
@@ -369,13 +371,20 @@ const table = css({
     fontWeight: 'semibold',
     color: 'fg.muted',
     py: '2',
-    px: '2',
-    whiteSpace: 'nowrap',
+    px: '1.5',
+    overflowWrap: 'anywhere',
   },
-  '& td': { py: '1.5', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'middle' },
+  '& td': {
+    py: '1.5',
+    px: '1.5',
+    borderTop: '1px solid {colors.border}',
+    verticalAlign: 'middle',
+    overflowWrap: 'anywhere',
+  },
   // on a phone each listing is a small card of its cells
   _phone: {
-    '& thead': { srOnly: true },
+    display: 'block',
+    '& thead': { display: 'none' },
     '& tbody, & tr, & td, & th': { display: 'block' },
     '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
     '& td': { border: 'none', py: '0.5', px: '0' },
@@ -400,7 +409,11 @@ function MatchRow({
 }) {
   return (
     <tr ref={measure} data-index={index} className={css({ bg: 'bg.muted' })}>
-      <th scope="colgroup" colSpan={width} className={css({ textAlign: 'left', py: '2.5', px: '2' })}>
+      <th
+        scope="colgroup"
+        colSpan={width}
+        className={css({ textAlign: 'left', py: '2.5', px: '2', overflowWrap: 'anywhere' })}
+      >
         <span className={css({ fontWeight: 'semibold', mr: '2' })}>{first.match_name}</span>
         <span className={muted}>
           {matchWhen(first.match_date, first.match_time)} · {first.stadium_name} · {count}{' '}
@@ -459,7 +472,7 @@ function ListingRow({
           {cells[c]}
         </td>
       ))}
-      <td className={css({ whiteSpace: 'nowrap', _phone: { whiteSpace: 'normal' } })}>
+      <td className={css({ '& > button': { minHeight: '32px', px: '2' } })}>
         <Button tone="ghost" onClick={() => inventory.send({ type: 'edit.requested', id: l.id })}>
           Edit<span className={css({ srOnly: true })}> {label}</span>
         </Button>
