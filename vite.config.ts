@@ -47,6 +47,8 @@ export default defineConfig(({ mode }) => ({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test-setup.ts'],
+          // jsdom renders slowly on a busy 2-core machine (a drawer test took 5.7 s beside the other workers)
+          testTimeout: 20_000,
         },
       },
     ],
