@@ -17,6 +17,7 @@ import {
 } from '../../../machines/wallet.machine';
 import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
+import { type CsvColumn, downloadCsv, toCsv } from '../../lib/csv';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits, formatMoney } from '../../lib/money';
 import { openProof } from '../../lib/proof-file';
@@ -25,7 +26,6 @@ import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
-import { type CsvColumn, downloadCsv, toCsv } from '../../lib/csv';
 import { DepositStatusBadge, DepositTracking } from './deposit-tracking';
 import { TopUpDrawer } from './top-up-drawer';
 
