@@ -103,6 +103,35 @@ export const EVENT_REQUEST_EMPTY = { match_name: '', match_date: '', stadium_nam
 const text = (value: string) => (value.trim() ? value.trim() : undefined);
 const key = () => globalThis.crypto.randomUUID();
 
+/** A file as far as the browser can tell one from another without reading it. */
+const fileMark = (f: File) => `${f.name}|${f.size}|${f.lastModified}`;
+
+/**
+ * Idempotency keys for one kind of write: the same values keep the same key until a call with them succeeds,
+ * so a retry after a lost answer (a timeout, the network gone) replays the first call on the server instead of
+ * creating the listing twice; other values, or the same values after a success (a second listing on purpose),
+ * take a new key. The key is a per-write nonce and a hash of the values (files by name, size and date).
+ */
+export function requestKeys() {
+  let nonce = key();
+  return {
+    keyFor(values: unknown): string {
+      const text = JSON.stringify(values, (_, v) => (v instanceof File ? fileMark(v) : v));
+      // FNV-1a, 32 bits: the values' fingerprint inside one nonce
+      let h = 0x811c9dc5;
+      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+      return `${nonce}-${h.toString(16).padStart(8, '0')}`;
+    },
+    succeeded() {
+      nonce = key();
+    },
+  };
+}
+
+const listingKeys = requestKeys();
+const eventRequestKeys = requestKeys();
+const bulkKeys = requestKeys();
+
 export async function fetchCatalogueMatches(
   { page, filters }: ListRequest<MatchSearchFilters, never>,
   signal: AbortSignal,
@@ -140,14 +169,22 @@ export async function saveListing(values: v.InferOutput<typeof listingSchema>, s
     if (name === 'files') for (const file of value as File[]) form.append('files', file, file.name);
     else form.append(name, String(value));
   }
-  return upload('/api/save-listing', form, { idempotencyKey: key(), signal });
+  const saved = await upload('/api/save-listing', form, { idempotencyKey: listingKeys.keyFor(values), signal });
+  listingKeys.succeeded();
+  return saved;
 }
 
 export async function sendEventRequest(values: v.InferOutput<typeof eventRequestSchema>, signal: AbortSignal) {
   const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '')) as typeof values;
-  return unwrap(
-    await api.POST('/match/request-event', { body, params: { header: { 'Idempotency-Key': key() } }, signal }),
+  const sent = unwrap(
+    await api.POST('/match/request-event', {
+      body,
+      params: { header: { 'Idempotency-Key': eventRequestKeys.keyFor(body) } },
+      signal,
+    }),
   );
+  eventRequestKeys.succeeded();
+  return sent;
 }
 
 export async function loadEventRequests(signal: AbortSignal): Promise<EventRequest[]> {
@@ -276,10 +313,11 @@ export async function uploadBulkFile(
   form.append('file', file, file.name);
   try {
     const data = await upload('/bulk-listing/upload-excel-tickets', form, {
-      idempotencyKey: key(),
+      idempotencyKey: bulkKeys.keyFor(file),
       signal,
       onProgress: ({ fraction }) => onProgress(fraction),
     });
+    bulkKeys.succeeded();
     return { kind: 'created', created: data.created };
   } catch (error) {
     if (error instanceof ApiError && error.status === 422) {
