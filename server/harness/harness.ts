@@ -38,6 +38,8 @@ export interface Sizes {
   blnsSlots: number;
   /** Send every n-th naughty string only (1, the default: all of them); for suites whose point lies elsewhere. */
   blnsStride?: number;
+  /** Which of the n-th strings: `i % blnsStride === blnsOffset % blnsStride` (default 0). */
+  blnsOffset?: number;
 }
 
 export const TEST_SIZES: Sizes = { valid: 4, randomInvalid: 12, blnsSlots: 2 };
@@ -323,7 +325,7 @@ export async function createHarness(
         ctx,
         base,
         sizes.blnsSlots,
-        BLNS.filter((_, i) => i % (sizes.blnsStride ?? 1) === 0),
+        BLNS.filter((_, i) => i % (sizes.blnsStride ?? 1) === (sizes.blnsOffset ?? 0) % (sizes.blnsStride ?? 1)),
       ),
       ...validCases(ctx, sizes.valid, seed + 1),
       ...invalidCases(ctx, base),
