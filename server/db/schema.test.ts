@@ -139,7 +139,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     [],
   ),
   event_stock: table<Database['event_stock']>()(
-    ['event_id', 'currency', 'tickets', 'listings', 'min_price'],
+    ['event_id', 'currency', 'seller_id', 'tickets', 'listings', 'min_price'],
     ['min_price'],
   ),
   user_feed_counts: table<Database['user_feed_counts']>()(

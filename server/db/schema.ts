@@ -232,10 +232,11 @@ export interface SellerEventTotalTable {
   amount: number;
 }
 
-/** What listings with tickets offer per event and currency, kept by triggers on `listings` (migration 0009). */
+/** What listings with tickets offer per event, currency and seller, kept by triggers on `listings` (migration 0009). */
 export interface EventStockTable {
   event_id: number;
   currency: string;
+  seller_id: number;
   tickets: number;
   listings: number;
   /** the lowest price per ticket among them, in minor units of `currency`; null when none is left */

@@ -12,15 +12,19 @@ async function recomputed(db: Db) {
     .select([
       'event_id',
       'currency',
+      'seller_id',
       (eb) => eb.fn.sum<number>('available').as('tickets'),
       (eb) => eb.fn.countAll<number>().as('listings'),
       (eb) => eb.fn.min<number>('price').as('min_price'),
     ])
     .where('available', '>', 0)
-    .groupBy(['event_id', 'currency'])
+    .groupBy(['event_id', 'currency', 'seller_id'])
     .execute();
   return rows
-    .map((r) => `${r.event_id}:${r.currency} ${Number(r.tickets)} ${Number(r.listings)} ${Number(r.min_price)}`)
+    .map(
+      (r) =>
+        `${r.event_id}:${r.currency}:${r.seller_id} ${Number(r.tickets)} ${Number(r.listings)} ${Number(r.min_price)}`,
+    )
     .sort();
 }
 
@@ -30,16 +34,19 @@ async function kept(db: Db) {
   const empty = await db.selectFrom('event_stock').selectAll().where('listings', '<=', 0).execute();
   for (const e of empty) expect([Number(e.tickets), Number(e.listings), e.min_price]).toEqual([0, 0, null]);
   return rows
-    .map((r) => `${r.event_id}:${r.currency} ${Number(r.tickets)} ${Number(r.listings)} ${Number(r.min_price)}`)
+    .map(
+      (r) =>
+        `${r.event_id}:${r.currency}:${r.seller_id} ${Number(r.tickets)} ${Number(r.listings)} ${Number(r.min_price)}`,
+    )
     .sort();
 }
 
 type Op =
-  | { kind: 'insert'; event: number; currency: number; available: number; price: number }
+  | { kind: 'insert'; event: number; currency: number; available: number; price: number; seller: number }
   | { kind: 'take'; pick: number; n: number }
   | { kind: 'restock'; pick: number; n: number }
   | { kind: 'price'; pick: number; price: number }
-  | { kind: 'move'; pick: number; event: number; currency: number }
+  | { kind: 'move'; pick: number; event: number; currency: number; seller: number }
   | { kind: 'delete'; pick: number };
 
 const CURRENCIES = ['GBP', 'EUR'];
@@ -48,6 +55,7 @@ const PRICES = [1000, 2000, 2500, 4000];
 describe('event_stock (migration 0009): kept by triggers on listings', () => {
   let d: FreshDatabase;
   let seller = 0;
+  let sellers: number[] = [];
   let events: number[] = [];
 
   beforeAll(async () => {
@@ -55,6 +63,12 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
     seller = (
       await d.db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
     ).id;
+    const rival = await d.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'rival@demo.test')
+      .executeTakeFirstOrThrow();
+    sellers = [seller, rival.id];
     events = (await d.db.selectFrom('events').select('id').orderBy('id').limit(3).execute()).map((e) => e.id);
   });
   afterAll(async () => {
@@ -73,11 +87,18 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
       currency: fc.nat(1),
       available: fc.nat(4),
       price: fc.constantFrom(...PRICES),
+      seller: fc.nat(1),
     }),
     fc.record({ kind: fc.constant('take' as const), pick: fc.nat(), n: fc.integer({ min: 1, max: 3 }) }),
     fc.record({ kind: fc.constant('restock' as const), pick: fc.nat(), n: fc.integer({ min: 1, max: 3 }) }),
     fc.record({ kind: fc.constant('price' as const), pick: fc.nat(), price: fc.constantFrom(...PRICES) }),
-    fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), event: fc.nat(2), currency: fc.nat(1) }),
+    fc.record({
+      kind: fc.constant('move' as const),
+      pick: fc.nat(),
+      event: fc.nat(2),
+      currency: fc.nat(1),
+      seller: fc.nat(1),
+    }),
     fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
   );
 
@@ -86,7 +107,7 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
       await db
         .insertInto('listings')
         .values({
-          seller_id: seller,
+          seller_id: sellers[op.seller] as number,
           event_id: events[op.event] as number,
           category: 'Stock test',
           ticket_block: 'A',
@@ -118,7 +139,13 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
     else if (op.kind === 'restock') await row.set({ available: sql<number>`available + ${op.n}` }).execute();
     else if (op.kind === 'price') await row.set({ price: op.price }).execute();
     else if (op.kind === 'move')
-      await row.set({ event_id: events[op.event] as number, currency: CURRENCIES[op.currency] as string }).execute();
+      await row
+        .set({
+          event_id: events[op.event] as number,
+          currency: CURRENCIES[op.currency] as string,
+          seller_id: sellers[op.seller] as number,
+        })
+        .execute();
     else await db.deleteFrom('listings').where('id', '=', id).execute();
   }
 
@@ -135,7 +162,7 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
   it('stays equal when many transactions change the same events at once (row locks on Postgres)', async () => {
     const ops = fc.sample(opArb, { numRuns: 120, seed: 9 }) as Op[];
     for (let i = 0; i < 12; i++)
-      await apply(d.db, { kind: 'insert', event: i % 3, currency: i % 2, available: 3, price: 1000 });
+      await apply(d.db, { kind: 'insert', event: i % 3, currency: i % 2, available: 3, price: 1000, seller: i % 2 });
     await Promise.all(
       Array.from({ length: 12 }, (_, w) =>
         (async () => {
@@ -178,6 +205,7 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
           .select('min_price')
           .where('event_id', '=', event)
           .where('currency', '=', 'USD')
+          .where('seller_id', '=', seller)
           .executeTakeFirst()
       )?.min_price ?? null;
     const before = await minOf();

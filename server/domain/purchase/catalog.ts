@@ -71,66 +71,39 @@ type EventRow = {
   country_name: string;
 };
 
-type Share = { event_id: number; currency: string; tickets: number; listings: number; min_price: number | null };
-
 /**
  * What other sellers offer for each event: tickets, listings and the lowest price in `currency` (min per
  * listing currency, converted: the rates are fixed, so the cheapest of a currency stays the cheapest).
  *
- * Read from the kept `event_stock` (migration 0009) less the buyer's own listings, which the buyer never sees
- * offered. When the buyer's own listing holds a group's lowest price, that one group's lowest price among the
- * others is read from the listings (a rare case: a seller looking at a match they list for).
+ * Read from the kept `event_stock` (migration 0009), one row per event, currency and seller, less the buyer's
+ * own rows: a buyer never sees its own listings offered, and the figures stay exact however many it has.
  */
 async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: CurrencyCode) {
   const stock = new Map<number, { tickets: number; listings: number; min: number | null }>();
   if (eventIds.length === 0) return stock;
-  const [kept, own] = await Promise.all([
-    db
-      .selectFrom('event_stock')
-      .select(['event_id', 'currency', 'tickets', 'listings', 'min_price'])
-      .where('event_id', 'in', eventIds)
-      .where('listings', '>', 0)
-      .execute(),
-    db
-      .selectFrom('listings')
-      .select([
-        'event_id',
-        'currency',
-        (eb) => eb.fn.sum<number>('available').as('tickets'),
-        (eb) => eb.fn.countAll<number>().as('listings'),
-        (eb) => eb.fn.min<number>('price').as('min_price'),
-      ])
-      .where('seller_id', '=', buyerId)
-      .where('event_id', 'in', eventIds)
-      .where('available', '>', 0)
-      .groupBy(['event_id', 'currency'])
-      .execute(),
-  ]);
-  const ownOf = new Map(own.map((o) => [`${o.event_id}:${o.currency}`, o]));
-  for (const k of kept as Share[]) {
-    const mine = ownOf.get(`${k.event_id}:${k.currency}`);
-    const listings = Number(k.listings) - Number(mine?.listings ?? 0);
-    if (listings <= 0) continue;
-    let min = k.min_price === null ? null : Number(k.min_price);
-    if (mine && min !== null && Number(mine.min_price) <= min) {
-      const others = await db
-        .selectFrom('listings')
-        .select((eb) => eb.fn.min<number>('price').as('min_price'))
-        .where('event_id', '=', k.event_id)
-        .where('currency', '=', k.currency)
-        .where('available', '>', 0)
-        .where('seller_id', '<>', buyerId)
-        .executeTakeFirst();
-      min = others?.min_price === null || others?.min_price === undefined ? null : Number(others.min_price);
-    }
-    const s = stock.get(k.event_id) ?? { tickets: 0, listings: 0, min: null };
-    s.tickets += Number(k.tickets) - Number(mine?.tickets ?? 0);
-    s.listings += listings;
-    if (min !== null) {
-      const price = convert(min, k.currency as CurrencyCode, currency);
+  const rows = await db
+    .selectFrom('event_stock')
+    .select([
+      'event_id',
+      'currency',
+      (eb) => eb.fn.sum<number>('tickets').as('tickets'),
+      (eb) => eb.fn.sum<number>('listings').as('listings'),
+      (eb) => eb.fn.min<number>('min_price').as('min_price'),
+    ])
+    .where('event_id', 'in', eventIds)
+    .where('seller_id', '<>', buyerId)
+    .where('listings', '>', 0)
+    .groupBy(['event_id', 'currency'])
+    .execute();
+  for (const r of rows) {
+    const s = stock.get(r.event_id) ?? { tickets: 0, listings: 0, min: null };
+    s.tickets += Number(r.tickets);
+    s.listings += Number(r.listings);
+    if (r.min_price !== null) {
+      const price = convert(Number(r.min_price), r.currency as CurrencyCode, currency);
       s.min = s.min === null ? price : Math.min(s.min, price);
     }
-    stock.set(k.event_id, s);
+    stock.set(r.event_id, s);
   }
   return stock;
 }
