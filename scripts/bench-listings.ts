@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argOf, freePort, freshTarget, num, serveReal, startChild, stopChild } from './bench-support';
+import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
 
 /**
  * npm run bench:listings (issue 11): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL).
@@ -125,16 +125,7 @@ async function main() {
   try {
     console.info(`bench:listings on ${engine}: preparing the seller's ${listings} listings...`);
     const setup = await prepare(target, listings);
-    const port = await freePort();
-    const server = await startChild(SELF, ['--serve=real'], {
-      PORT: String(port),
-      DATA_DIR: dir,
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      VALIDATE_RESPONSES: '0',
-    });
-    const base = `http://127.0.0.1:${port}`;
+    const { child: server, base } = await startRealServer(SELF, dir, target, 'warn');
     try {
       const autocannon = (await import('autocannon')).default;
       const page = async (duration: number) =>

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argOf, freePort, freshTarget, num, serveReal, startChild, stopChild } from './bench-support';
+import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
 
 const SELF = import.meta.filename;
 
@@ -329,16 +329,7 @@ async function main() {
   try {
     console.info(`bench:purchase on ${engine}: preparing a fresh database...`);
     const setup = await prepare(target, num('buyers', 50), num('listings', 200));
-    const port = await freePort();
-    const server = await startChild(SELF, ['--serve=real'], {
-      PORT: String(port),
-      DATA_DIR: dir,
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      VALIDATE_RESPONSES: '0',
-    });
-    const base = `http://127.0.0.1:${port}`;
+    const { child: server, base } = await startRealServer(SELF, dir, target);
     let http: Awaited<ReturnType<typeof drive>>;
     try {
       await drive(base, setup, clients, 2); // warm-up

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argOf, freePort, freshTarget, num, serveReal, startChild, stopChild } from './bench-support';
+import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
 
 const SELF = import.meta.filename;
 
@@ -163,23 +163,15 @@ async function main() {
   try {
     console.info(`bench:search on ${engine}: preparing ${num('listings', 100_000)} listings...`);
     const setup = await prepare(target, num('listings', 100_000));
-    const port = await freePort();
-    const server = await startChild(SELF, ['--serve=real'], {
-      PORT: String(port),
-      DATA_DIR: dir,
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      VALIDATE_RESPONSES: '0',
-    });
+    const { child: server, base } = await startRealServer(SELF, dir, target);
     console.info(
       `${engine}, ${setup.listings} listings (busiest match ${setup.listings ? setup.busiest.listings : 0}), ${connections} connections, ${seconds} s each, node ${process.version}`,
     );
     let worst = 0;
     try {
       for (const [name, path] of setup.urls) {
-        await drained(`http://127.0.0.1:${port}`);
-        const f = await measure(`http://127.0.0.1:${port}${path}`, setup.token, seconds, connections);
+        await drained(base);
+        const f = await measure(`${base}${path}`, setup.token, seconds, connections);
         worst = Math.max(worst, f.p99);
         console.info(
           `  ${name.padEnd(17)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms${f.bad ? `  (${f.bad} failed or not 2xx)` : ''}`,

@@ -60,6 +60,23 @@ export function startChild(
   });
 }
 
+/**
+ * The real server in a child (`script` serving with `--serve=real`) on a free port, over `target` (a SQLite
+ * file in `dir`, or the Postgres database of freshTarget), with production logging and no response checks.
+ */
+export async function startRealServer(script: string, dir: string, target: string, logLevel = 'info') {
+  const port = await freePort();
+  const child = await startChild(script, ['--serve=real'], {
+    PORT: String(port),
+    DATA_DIR: dir,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
+    LOG_LEVEL: logLevel,
+    LOG_FORMAT: 'json',
+    VALIDATE_RESPONSES: '0',
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
 export async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null) return;
   const exited = new Promise((done) => child.once('exit', done));
