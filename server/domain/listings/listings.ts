@@ -4,6 +4,7 @@ import type { FieldError } from '../../contract/contract';
 import { type Db, engineOf } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
 import type { PageMeta } from '../paging';
+import { contains, eventsQuery } from '../purchase/catalog';
 import { splitList, TICKET_TYPE_NAMES } from '../purchase/pricing';
 import {
   type CurrencyCode,
@@ -41,10 +42,6 @@ const invalid = (errors: FieldError[]) => new HttpError(422, MESSAGES.validation
 
 const iso = (d: Date) => d.toISOString();
 
-/** A LIKE pattern matching `text` anywhere, with the wildcards in it taken literally. */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const contains = (column: string, text: string): Expression<SqlBool> =>
-  sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${containsPattern(text)} ESCAPE '\\'`;
 const matchText = (q: string) => (eb: { or: (e: Expression<SqlBool>[]) => Expression<SqlBool> }) =>
   eb.or([
     contains('events.name', q),
@@ -368,12 +365,6 @@ export async function listMyListings(
 
 // ---------------------------------------------------------------------------------------------------------------
 // Matches
-
-const eventsQuery = (db: Db) =>
-  db
-    .selectFrom('events')
-    .innerJoin('cities', 'cities.id', 'events.city_id')
-    .innerJoin('countries', 'countries.id', 'events.country_id');
 
 type EventRow = {
   id: number;

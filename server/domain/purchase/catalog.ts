@@ -32,7 +32,8 @@ export function guestFieldsOf(list: string): GuestField[] {
 
 /** A LIKE pattern matching `text` anywhere, with the wildcards in it taken literally. */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const contains = (column: string, text: string): Expression<SqlBool> =>
+/** `column` contains `text`, case-insensitively (the trade search and the inventory's match search). */
+export const contains = (column: string, text: string): Expression<SqlBool> =>
   sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${containsPattern(text)} ESCAPE '\\'`;
 
 const todayOf = (now: Date) => now.toISOString().slice(0, 10);
@@ -51,7 +52,8 @@ const eventColumns = [
   'countries.name as country_name',
 ] as const;
 
-const eventsQuery = (db: Db) =>
+/** Events with their city and country, for any page that lists matches. */
+export const eventsQuery = (db: Db) =>
   db
     .selectFrom('events')
     .innerJoin('cities', 'cities.id', 'events.city_id')
