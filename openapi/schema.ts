@@ -137,8 +137,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Register a new account
-         * @description Sign-up. Works without a login; on failure the SPA shows the server's error body.
+         * Register a new seller account
+         * @description Sign-up; works without a login. Creates a seller account (KYC not yet submitted) whose email is not yet
+         *     verified, and sends a verification email whose link opens /verify-email/token/{token} (the token is
+         *     valid for 24 hours and works once). The account cannot log in until the link is opened. An address that
+         *     already has an account gets the same 200 (its owner is mailed a note instead), so the answer never tells
+         *     which addresses are registered; /auth/check-email is the one call that does, rate-limited per client.
+         *     On failure the SPA shows the server's error body. At most 10 sign-ups per client per hour (429 with
+         *     `Retry-After`).
          */
         post: operations["register"];
         delete?: never;
@@ -158,7 +164,9 @@ export interface paths {
         put?: never;
         /**
          * Verify an email address with its token
-         * @description Used by /verify-email/token/[index]; works without a login. On failure the SPA defaults to success false with message 'Request failed'.
+         * @description Used by /verify-email/token/[index]; works without a login. A verification token is valid for 24 hours
+         *     and works once; an unknown, used or expired token answers 400 ('This verification link is not valid
+         *     or has expired.'). On failure the SPA defaults to success false with message 'Request failed'.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -178,7 +186,10 @@ export interface paths {
         put?: never;
         /**
          * Send the verification email again
-         * @description Works without a login. On failure the SPA defaults to success false with message 'Request failed'.
+         * @description Works without a login. Always the same 200 whether or not the address has an unverified account; when
+         *     it has, a new link is mailed and the earlier ones stop working. At most 10 calls per client per hour
+         *     and 3 mails per address per hour (further calls still answer 200 and send nothing). On failure the SPA
+         *     defaults to success false with message 'Request failed'.
          */
         post: operations["resendVerifyEmail"];
         delete?: never;
@@ -197,8 +208,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Check whether an email address is available
-         * @description Used at sign-up; works without a login.
+         * Check whether an email address is free for sign-up
+         * @description Used at sign-up while the address is typed; works without a login. Answers whether an account may be
+         *     made with the address. This tells whether an address is registered, so it is limited per client: 30
+         *     checks per 10 minutes, then 429 with `Retry-After` (the sign-up form then simply stops checking).
          */
         post: operations["checkEmail"];
         delete?: never;
@@ -218,7 +231,10 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password reset email
-         * @description Works without a login; the email links to /reset-password/token/[index].
+         * @description Works without a login. Always the same 200 whether or not the address has an account; when it has, an
+         *     email links to /reset-password/token/{token}, valid for 1 hour and working once (a newer request makes
+         *     the earlier links stop working). At most 10 calls per client per hour and 3 mails per address per hour
+         *     (further calls still answer 200 and send nothing).
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -238,7 +254,10 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Used by /reset-password/token/[index]; works without a login.
+         * @description Used by /reset-password/token/[index]; works without a login. The token (1 hour, once) sets the new
+         *     password, ends every session of the account, verifies its email (the link reached the inbox) and lifts
+         *     a login lock on the address. An unknown, used or expired token answers 400 ('This reset link is not
+         *     valid or has expired.').
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -258,7 +277,9 @@ export interface paths {
         put?: never;
         /**
          * Change the caller's password
-         * @description Body fields not shown in the spec.
+         * @description From Settings. The current password must be right (a wrong one is a 422 on `/body/current_password`,
+         *     and counts as a failed login of the address); every other session of the user ends, the caller's own
+         *     stays. Path and body chosen by us (the spec shows no fields).
          */
         post: operations["changePassword"];
         delete?: never;
@@ -3087,6 +3108,63 @@ export interface components {
             email: string;
             password: string;
         };
+        /** @description At least 8 characters, at most 128. */
+        NewPassword: string;
+        RegisterRequest: {
+            first_name: string;
+            last_name: string;
+            /** Format: email */
+            email: string;
+            password: components["schemas"]["NewPassword"];
+            /** @description The password again; must equal `password`. */
+            password_confirmation: string;
+        };
+        EmailRequest: {
+            /** Format: email */
+            email: string;
+        };
+        AccountTokenRequest: {
+            /** @description The token of the emailed link (its last path segment). */
+            token: string;
+        };
+        ResetPasswordRequest: {
+            token: string;
+            password: components["schemas"]["NewPassword"];
+            password_confirmation: string;
+        };
+        ChangePasswordRequest: {
+            current_password: string;
+            password: components["schemas"]["NewPassword"];
+            password_confirmation: string;
+        };
+        AccountMailResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @description The address the call was about (as sent, trimmed and lower-cased). */
+                email: string;
+            };
+        };
+        CheckEmailResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                email: string;
+                /** @description True when no account has the address. */
+                available: boolean;
+            };
+        };
+        ChangePasswordResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @description How many other sessions of the user were ended. */
+                sessions_ended: number;
+            };
+        };
         LoginResponse: {
             /** @constant */
             success: true;
@@ -4788,6 +4866,17 @@ export interface components {
                 "application/json": components["schemas"]["ValidationErrorResponse"];
             };
         };
+        /** @description Too many passwords are being hashed right now; `Retry-After` says when to try again. */
+        HashingBusy: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Too many tries; `Retry-After` says how many seconds to wait. */
         TooManyRequests: {
             headers: {
@@ -4863,6 +4952,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The password is right but the email address is not verified yet (the link sent at sign-up). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -4997,11 +5095,27 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Accepted; a verification email is on its way. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
         };
     };
     verifyEmail: {
@@ -5011,11 +5125,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountTokenRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The address is verified; the account may log in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     resendVerifyEmail: {
@@ -5025,11 +5153,26 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Accepted (whatever the address). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     checkEmail: {
@@ -5039,11 +5182,26 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Whether the address is free. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckEmailResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     requestPasswordReset: {
@@ -5053,11 +5211,26 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Accepted (whatever the address). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     resetPassword: {
@@ -5067,11 +5240,26 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The password is changed; log in with it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["HashingBusy"];
         };
     };
     changePassword: {
@@ -5081,12 +5269,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The password is changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePasswordResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
         };
     };
     submitKycForApproval: {

@@ -6,6 +6,34 @@ import { defaultMessages, type Messages } from './form-messages';
 export const loginBody = (m: Messages = defaultMessages) =>
   v.strictObject({ email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
 
+/** The application/json body of POST /auth/register (register). */
+export const registerBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ first_name: v.pipe(v.string(m('first_name', 'type')), v.nonEmpty(m('first_name', 'required')), v.maxLength(100, m('first_name', 'maxLength', 100))), last_name: v.pipe(v.string(m('last_name', 'type')), v.nonEmpty(m('last_name', 'required')), v.maxLength(100, m('last_name', 'maxLength', 100))), email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/verify-email (verifyEmail). */
+export const verifyEmailBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ token: v.pipe(v.string(m('token', 'type')), v.nonEmpty(m('token', 'required')), v.maxLength(200, m('token', 'maxLength', 200))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/resend-verify-email (resendVerifyEmail). */
+export const resendVerifyEmailBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/check-email (checkEmail). */
+export const checkEmailBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/password/reset-request (requestPasswordReset). */
+export const requestPasswordResetBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/reset-password (resetPassword). */
+export const resetPasswordBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ token: v.pipe(v.string(m('token', 'type')), v.nonEmpty(m('token', 'required')), v.maxLength(200, m('token', 'maxLength', 200))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/change-password (changePassword). */
+export const changePasswordBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ current_password: v.pipe(v.string(m('current_password', 'type')), v.nonEmpty(m('current_password', 'required')), v.maxLength(128, m('current_password', 'maxLength', 128))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
+
 /** The application/json body of PUT /my-listings/update-ticket/{id} (updateMyListingsTicket). */
 export const updateMyListingsTicketBody = (m: Messages = defaultMessages) =>
   v.strictObject({ category: v.optional(v.pipe(v.string(m('category', 'type')), v.maxLength(100, m('category', 'maxLength', 100)), v.minLength(1, m('category', 'minLength', 1)))), ticket_block: v.optional(v.pipe(v.string(m('ticket_block', 'type')), v.maxLength(50, m('ticket_block', 'maxLength', 50)), v.minLength(1, m('ticket_block', 'minLength', 1)))), row: v.optional(v.pipe(v.string(m('row', 'type')), v.maxLength(20, m('row', 'maxLength', 20)), v.minLength(1, m('row', 'minLength', 1)))), seats: v.optional(v.nullable(v.pipe(v.string(m('seats', 'type')), v.maxLength(100, m('seats', 'maxLength', 100))))), ticket_type_id: v.optional(v.pipe(v.number(m('ticket_type_id', 'type')), v.integer(m('ticket_type_id', 'integer')), v.minValue(1, m('ticket_type_id', 'minimum', 1)), v.maxValue(6, m('ticket_type_id', 'maximum', 6)))), quantity: v.optional(v.pipe(v.number(m('quantity', 'type')), v.integer(m('quantity', 'integer')), v.minValue(1, m('quantity', 'minimum', 1)), v.maxValue(1000, m('quantity', 'maximum', 1000)))), split_type: v.optional(v.picklist(['any','pairs','all_together','avoid_single'], m('split_type', 'enum'))), price: v.optional(v.pipe(v.number(m('price', 'type')), v.integer(m('price', 'integer')), v.minValue(1, m('price', 'minimum', 1)), v.maxValue(10000000, m('price', 'maximum', 10000000)))), face_value: v.optional(v.nullable(v.pipe(v.number(m('face_value', 'type')), v.integer(m('face_value', 'integer')), v.minValue(1, m('face_value', 'minimum', 1)), v.maxValue(10000000, m('face_value', 'maximum', 10000000))))), currency: v.optional(v.picklist(['GBP','EUR','USD','AED'], m('currency', 'enum'))), restrictions: v.optional(v.pipe(v.array(v.picklist(['restricted_view','age_restriction','home_fans_only','away_fans_only','members_only','id_required','wheelchair_access','alcohol_free'], m('restrictions', 'enum')), m('restrictions', 'type')), v.maxLength(8, m('restrictions', 'maxItems', 8)))), notes: v.optional(v.nullable(v.pipe(v.string(m('notes', 'type')), v.maxLength(1000, m('notes', 'maxLength', 1000))))) }, m('', 'type'));
