@@ -1,6 +1,8 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLUMNS, MAX_BULK_ROWS } from '../domain/listings/bulk';
+import { COLUMNS, MAX_BULK_ROWS, MAX_UNPACKED_BYTES, unpacksWithin } from '../domain/listings/bulk';
 import { freshServer } from '../test-support';
 import { type Answer, call, newKey, type Server, userId } from './trade-testing';
 
@@ -259,4 +261,59 @@ describe('bulk listing from a spreadsheet (server)', () => {
     expect(r.status).toBe(422);
     expect(r.body.report?.[0]?.message).toMatch(/unpacks to more than 50 MB/);
   }, 60_000);
+
+  it('counts the bytes really unpacked, not the sizes a lying zip directory claims, and stops at the limit', async () => {
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('Listings');
+    sheet.addRow(HEADERS);
+    const blob = 'B'.repeat(30_000);
+    for (let i = 0; i < 2_100; i++) sheet.addRow([`${i}${blob}`]);
+    const bytes = Buffer.from(
+      await wb.xlsx.writeBuffer({ zip: { compression: 'DEFLATE', compressionOptions: { level: 9 } } } as never),
+    );
+    // every entry claims 100 bytes unpacked, in the central directory and in its local header
+    let claimed = 0;
+    for (let at = 0; at + 46 <= bytes.length; at++) {
+      const sig = bytes.readUInt32LE(at);
+      if (sig === 0x02014b50) {
+        bytes.writeUInt32LE(100, at + 24);
+        claimed += 100;
+      } else if (sig === 0x04034b50 && bytes.readUInt32LE(at + 22) !== 0) bytes.writeUInt32LE(100, at + 22);
+    }
+    expect(claimed).toBeGreaterThan(0);
+    expect(claimed).toBeLessThan(MAX_UNPACKED_BYTES);
+    const path = join(s.dataDir, 'lying.xlsx');
+    writeFileSync(path, bytes);
+    expect(await unpacksWithin(path, MAX_UNPACKED_BYTES)).toBe(false);
+    expect(await unpacksWithin(path, 200 * 1024 * 1024)).toBe(true);
+    const before = await mine();
+    const r = await send(bytes);
+    expect(r.status).toBe(422);
+    expect(r.body.report?.[0]?.message).toMatch(/unpacks to more than 50 MB/);
+    expect(await mine()).toBe(before);
+  }, 120_000);
+
+  it('keeps no file of a dry run (neither on disk nor in files); an import keeps its file', async () => {
+    const stored = async () =>
+      (
+        await s.db
+          .selectFrom('files')
+          .select('id')
+          .where('operation_id', '=', 'uploadBulkListingExcel')
+          .where('owner_id', '=', sellerId)
+          .execute()
+      ).map((f) => f.id);
+    const onDisk = (id: string) => existsSync(join(s.dataDir, 'uploads', id));
+    const before = await stored();
+    const dry = await send(await xlsx([good({ Row: 91 })]), 'listings.xlsx', undefined, true);
+    expect(dry.status).toBe(200);
+    expect(dry.body.data).toMatchObject({ dry_run: true, created: 0 });
+    expect(await stored()).toEqual(before);
+    expect(readdirSync(join(s.dataDir, 'uploads')).filter((f) => !before.includes(f))).toEqual([]);
+    const real = await send(await xlsx([good({ Row: 92 })]));
+    expect(real.status).toBe(200);
+    const kept = (await stored()).filter((id) => !before.includes(id));
+    expect(kept).toHaveLength(1);
+    expect(onDisk(kept[0] as string)).toBe(true);
+  });
 });

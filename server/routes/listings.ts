@@ -36,6 +36,7 @@ import { fieldSettings, requestEvent, requestPage, saveFieldSettings, stadiums }
 import { type ListingRestriction, RESTRICTIONS, STADIUM_LAYOUT } from '../domain/listings/rules';
 import { sellerIdOf } from '../domain/sales';
 import { HttpError, MESSAGES } from '../http/errors';
+import { removeFiles } from '../http/multipart';
 import { badFileName } from './wallet';
 
 const actorOf = (user: AuthUser): Actor => ({ sellerId: sellerIdOf(user), userId: user.id });
@@ -316,6 +317,11 @@ export function listingsRoutes({ route }: Router) {
     const { listings, errors } = await validateRows(db, parsed, now);
     if (errors.length > 0) return refuse(errors, parsed.rows.length);
     const dryRun = body.dry_run === true;
+    if (dryRun) {
+      // a dry run keeps nothing: the file's record (written by the router in this transaction) and the file
+      await db.deleteFrom('files').where('id', '=', file.id).execute();
+      removeFiles([file]);
+    }
     const ids = dryRun ? [] : await createListings(db, actorOf(user), listings, now);
     return {
       status: 200,

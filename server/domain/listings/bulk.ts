@@ -44,6 +44,7 @@ const COLUMN_OF_FIELD = new Map<string, Column>(COLUMNS.map((c) => [c.field, c.h
 export const MAX_BULK_ROWS = 5_000;
 export const MAX_REPORT = 1_000;
 export const MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
+const MAX_ZIP_ENTRIES = 500;
 const CURRENCIES: readonly CurrencyCode[] = ['GBP', 'EUR', 'USD', 'AED'];
 const TEMPLATE_ROWS = MAX_BULK_ROWS + 1;
 
@@ -194,7 +195,7 @@ async function unpackedSize(path: string): Promise<number> {
     Open: { file(p: string): Promise<{ files: { uncompressedSize: number }[] }> };
   };
   const dir = await unzipper.Open.file(path);
-  if (dir.files.length > 500) return Number.POSITIVE_INFINITY;
+  if (dir.files.length > MAX_ZIP_ENTRIES) return Number.POSITIVE_INFINITY;
   return dir.files.reduce(
     (n, f) => n + (f.uncompressedSize >= 0xffffffff ? Number.POSITIVE_INFINITY : f.uncompressedSize),
     0,
@@ -202,17 +203,47 @@ async function unpackedSize(path: string): Promise<number> {
 }
 
 /**
+ * Unpacks every entry of the zip (its local entries, as the workbook reader reads them) counting the inflated
+ * bytes, and stops as soon as they pass `limit`: the central directory's sizes may lie, these bytes do not.
+ * True when the whole zip unpacks within the limit.
+ */
+export async function unpacksWithin(path: string, limit: number): Promise<boolean> {
+  const require = createRequire(import.meta.url);
+  const unzipper = require('unzipper') as { Parse(o: { forceStream: true }): NodeJS.ReadWriteStream };
+  const input = createReadStream(path);
+  const zip = input.pipe(unzipper.Parse({ forceStream: true }));
+  let total = 0;
+  let entries = 0;
+  try {
+    for await (const entry of zip as AsyncIterable<AsyncIterable<Buffer>>) {
+      entries += 1;
+      if (entries > MAX_ZIP_ENTRIES) return false;
+      for await (const chunk of entry) {
+        total += chunk.length;
+        if (total > limit) return false;
+      }
+    }
+    return true;
+  } finally {
+    input.destroy();
+    (zip as unknown as { destroy(): void }).destroy();
+  }
+}
+
+/**
  * The header and the non-empty rows of the first sheet, read as a stream (a row at a time, shared strings
  * cached): at most MAX_BULK_ROWS rows; more, or a zip that unpacks past MAX_UNPACKED_BYTES, is a BulkFileError.
  */
 export async function readXlsx(path: string): Promise<{ header: Cell[]; rows: ParsedRow[] }> {
-  let size: number;
+  // the central directory's sizes first (cheap, refuses an honest big file at once), then the bytes really
+  // inflated, counted while unpacking and stopped at the limit (a directory that lies about its sizes)
+  let within: boolean;
   try {
-    size = await unpackedSize(path);
+    within = (await unpackedSize(path)) <= MAX_UNPACKED_BYTES && (await unpacksWithin(path, MAX_UNPACKED_BYTES));
   } catch {
     throw new BulkFileError('The file is not a readable .xlsx workbook.');
   }
-  if (size > MAX_UNPACKED_BYTES) {
+  if (!within) {
     throw new BulkFileError(
       `The workbook unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MB; keep only the Listings sheet's rows.`,
     );
