@@ -676,8 +676,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Sales overview in all currencies
-         * @description Overview across all currencies for the sales pages.
+         * Sales overview per currency (the figures above the six sales lists)
+         * @description The orders, tickets and amount (the seller's takings, minor units) of the seller the caller sells for (a team member sees its owner's), per currency and per status: always the four currencies (GBP, EUR, USD, AED, the contract's order) with all six statuses each (zeros included), and `totals` of the orders that stand (not cancelled, not replaced). Read from kept totals: no filter applies, the figures follow every status change at once.
          */
         get: operations["getSalesOverviewAllCurrency"];
         put?: never;
@@ -696,8 +696,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Orders of one sales status, all currencies
-         * @description Orders by status (pending, confirmed, delivered, completed, cancelled, replaced); paged, page 1 by default.
+         * The orders of one sales status, every currency (the six sales lists)
+         * @description One sales sub-page's list: the orders of the seller the caller sells for in `status` (sales/pending is `pending`, sales/confirmed 'Awaiting Delivery' is `confirmed`...), in every currency unless `currency` says one. Filters: the date range (`date_from`/`date_to`, UTC days, inclusive, on the order's date or, with `date_field=match_date`, the match's; from after to answers 422), `q` (the match's name, a team or the competition, anywhere, case-insensitive), `booking_no` (the order number, exact or its start, case-insensitive), `ticket_type_id`. Sorted by `sort` (default newest order first; `deadline` puts the soonest delivery deadline first: the delivery cockpit of Awaiting Delivery). Each open order (pending, confirmed) carries its deadlines: `accept_by` (pending: 48 hours after the sale) and `deliver_by`. Paged by number.
          */
         get: operations["getSalesHistoryAllCurrency"];
         put?: never;
@@ -716,8 +716,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One order's details (sales)
-         * @description Order identifier passed as a query parameter (not shown in the spec).
+         * One order's details (the sales drawer)
+         * @description The order as the right-side drawer shows it: the list row's fields, each ticket with its delivery, the buyer's guest names as the seller needs them for delivery (never the buyer's payment or contact details), the amounts (the seller's price, fees, the payout), the notes, the instruction file and the actions the order lifecycle allows the caller now (`actions`, from machines/order.machine.ts). `booking_id` is the sale's id (the lists' `booking_id`, the dashboard's `order_id`). Another seller's order answers 404.
          */
         get: operations["getSalesOrderDetails"];
         put?: never;
@@ -736,8 +736,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One order's log (sales)
-         * @description Order log entries for an order.
+         * One order's log (who, when, from, to, why)
+         * @description Every change of the order, newest first: the sale itself, each status change (from, to, the reason), each delivery and removal of a ticket, ticket type changes, notes saved; who did it (`actor`: seller, which includes a team member, admin, system or buyer; the user's id and name when a person did it). Paged by number. Another seller's order answers 404.
          */
         get: operations["getSalesOrderLogs"];
         put?: never;
@@ -756,8 +756,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Inventory log (sales)
-         * @description Inventory log entries for an order's tickets.
+         * The inventory log of the listing an order sold from
+         * @description The listing's log rows (as GET /my-listings/ticket-logs: who changed what, when, from which value to which), newest first, for the listing the order's tickets came from; readable with `sales` alone. Paged by number. Another seller's order answers 404.
          */
         get: operations["getSalesInventoryLogs"];
         put?: never;
@@ -776,8 +776,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Ticket types for delivery
-         * @description Ticket types (ticket_type_id 1 to 6).
+         * The six ticket types and how each is delivered
+         * @description ticket_type_id 1 to 6 with its name and its delivery method: `pdf` (upload-tickets), `mobile` (upload-mobile-ticket: transfer links or wallet passes), `courier` (paper-ticket-upload: courier and tracking number) or `collection` (upload-instruction-file: the collection instructions deliver every ticket).
          */
         get: operations["getSalesTicketTypes"];
         put?: never;
@@ -796,8 +796,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Ticket details of an order
-         * @description Tickets of an order for delivery.
+         * The tickets of an order and their delivery (the delivery panel)
+         * @description Each ticket of the order (numbered 1 to the quantity) with its seat and its delivery (a PDF file or a page of one, a transfer link or wallet pass, a courier and tracking number), the order's delivery method, how many are delivered, the deadline and the instruction file. Another seller's order answers 404.
          */
         get: operations["getSalesTicketDetails"];
         put?: never;
@@ -816,8 +816,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export sales
-         * @description Export of the sales list.
+         * Export exactly the filtered sales list as CSV or XLSX
+         * @description The same orders as GET /sales/history-all-currency with the same `status`, filters and sort, every page (at most 20,000 orders: more answers 422 'The export holds at most 20,000 orders; narrow the filters.'), as a file in JSON with base64 content (like the bulk template: every call carries the bearer token). `format=xlsx` (default): one sheet 'Sales' with typed cells (numbers as numbers, amounts in major units with the currency's decimals, dates as dates); `format=csv`: UTF-8 with a BOM, RFC 4180 quoting, amounts in major units. In both, text that a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) is written with a leading apostrophe. Columns: SalesExportColumn.
          */
         get: operations["exportSalesReports"];
         put?: never;
@@ -838,8 +838,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change an order's ticket type
-         * @description Body fields not shown in the spec.
+         * Change an order's ticket type (how its tickets are delivered)
+         * @description Body fields not shown in the spec; ours: `booking_id` and `ticket_type_id`. Allowed while the order is pending or confirmed and none of its tickets is delivered (409 'Remove the delivered tickets before changing the ticket type.'; 409 'This order is {status}: its ticket type cannot change.'). Writes an order log row. Answers the order's tickets. Another seller's order answers 404.
          */
         post: operations["updateSalesTicketType"];
         delete?: never;
@@ -858,8 +858,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save notes on an order (sales)
-         * @description Body fields not shown in the spec.
+         * Save the seller's notes on an order
+         * @description Body fields not shown in the spec; ours: `booking_id` and `notes` (up to 2,000 characters; empty clears them). The notes are the seller team's own (the buyer never sees them), kept in any status. Writes an order log row. Another seller's order answers 404.
          */
         post: operations["saveSalesNotes"];
         delete?: never;
@@ -878,8 +878,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Delete an uploaded ticket of an order
-         * @description Body fields not shown in the spec.
+         * Remove a wrongly delivered ticket of an order
+         * @description Body fields not shown in the spec; ours: `booking_id` and `ticket_no` (1 to the order's quantity). Removes that ticket's delivery (its file, page, link or courier details) until the order is completed: a delivered order goes back to confirmed (Awaiting Delivery) through the order lifecycle, with a log row. 409 'This ticket has not been delivered.' when there is nothing to remove; 409 'This order is {status}: its tickets cannot be removed.' for completed, cancelled and replaced orders. Answers the order's tickets. Another seller's order answers 404.
          */
         post: operations["deleteSalesTicket"];
         delete?: never;
@@ -896,12 +896,32 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download all tickets of an order
-         * @description The id is the order's (booking's) id.
+         * Every ticket file of an order as one zip
+         * @description The id is the sale's id (a row's `booking_id`). The order's delivered files (PDF e-tickets, a split PDF once, wallet passes, the courier's proof) and its instruction file in one zip named '{booking_no}-tickets.zip', with a `tickets.txt` listing each ticket's delivery (links, courier and tracking number); as JSON with base64 content. 409 'No tickets have been delivered for this order yet.' when there is nothing to put in it. The seller's team only (the buyer downloads through /purchase/lmt-trade/bookings/{booking_id}/tickets); another seller's order answers 404.
          */
         get: operations["downloadAllSalesTickets"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales/order-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept or decline a pending order (the seller's lifecycle actions)
+         * @description Path chosen by us: the spec gives no call to accept or decline an order. The seller (or a team member with `sales`) answers a pending order within its 48 hours: `accept` moves it to confirmed (Awaiting Delivery); `decline` needs a `reason` and cancels it: the buyer is refunded through the ledger (SB Pay back to the wallet; a card through the payment gateway's refund) and the tickets go back to the listing. Every change is decided by the order lifecycle (machines/order.machine.ts, `nextOrderStatus`) and written with an order log row in one transaction; what the lifecycle does not allow answers 409 ('This order is {status}: it cannot be accepted.'). A decline without a reason answers 422 on `/body/reason`. Deliveries, removals, acceptance expiry and completion are not actions of this call: they follow from the uploads, delete-ticket and the clock. Cancelling or replacing later is the back office's (POST /admin/sales/order-action). `x-idempotent`: a retried accept with its key answers the first reply. Another seller's order answers 404.
+         */
+        post: operations["salesOrderAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2191,6 +2211,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase/lmt-trade/bookings/{booking_id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer's delivered tickets of a booking, as one zip
+         * @description Path chosen by us (issue 12). The tickets the seller delivered for a confirmed booking (its `delivery` in the purchase history says which), as GET /sales/download-all-tickets/{id} gives them to the seller: the files, the instruction file and `tickets.txt` with links, courier and tracking number, in one zip named '{booking_no}-tickets.zip' (JSON with base64 content). Only the buyer (the seller the caller works for, as every purchase call) and the selling seller's team can download them: another buyer's booking answers 404. 409 'No tickets have been delivered for this booking yet.' before any delivery, and once the sale was cancelled.
+         */
+        get: operations["downloadBookingTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase/lmt-trade/tracking": {
         parameters: {
             query?: never;
@@ -2781,8 +2821,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload e-tickets for an order (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Takes booking_id as a query parameter.
+         * Deliver e-tickets as PDF files (one per ticket, or one split by page)
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path and `?booking_id` as in the spec. Delivers tickets of a confirmed order (409 'Accept the order before delivering its tickets.' while pending; 409 'This order is {status}: its tickets cannot be delivered.' once delivered, completed, cancelled or replaced; 409 'Ticket {n} is already delivered: remove it first.'; 409 when the order's ticket type is delivered another way, naming the call to use). Each ticket delivered writes one delivery row (a ticket is delivered once: two uploads racing for the same ticket, one wins and the other answers 409) and an order log row; the last one moves the order to delivered through the order lifecycle and notifies the buyer ('tickets_delivered'), who then finds and downloads them in the purchase history. Another seller's order answers 404 and nothing is kept. PDF e-tickets (ticket types 1 E-ticket and 5 PDF ticket), checked by their first bytes, 5 MB each; an empty file, a file that is not a PDF (HTML named .pdf), a PDF carrying JavaScript ('/JS' or '/JavaScript': 422 'The PDF contains JavaScript; upload the ticket without it.'), or a file name with a path or a control character is refused and nothing is kept. `mode=per_ticket` (default): one file per ticket, in the order of `ticket_nos`; more files than tickets to deliver answers 422. `mode=split`: exactly one file whose page n is the n-th ticket of `ticket_nos` (the file is kept whole; each ticket's delivery names its page); fewer pages than tickets answers 422 'The PDF has {p} pages for {n} tickets.'.
          */
         post: operations["proxyUploadSalesTickets"];
         delete?: never;
@@ -2801,8 +2841,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload paper-ticket proof for an order (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Takes booking_id as a query parameter.
+         * Deliver paper tickets (or members cards) by courier
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path and `?booking_id` as in the spec. Delivers tickets of a confirmed order (409 'Accept the order before delivering its tickets.' while pending; 409 'This order is {status}: its tickets cannot be delivered.' once delivered, completed, cancelled or replaced; 409 'Ticket {n} is already delivered: remove it first.'; 409 when the order's ticket type is delivered another way, naming the call to use). Each ticket delivered writes one delivery row (a ticket is delivered once: two uploads racing for the same ticket, one wins and the other answers 409) and an order log row; the last one moves the order to delivered through the order lifecycle and notifies the buyer ('tickets_delivered'), who then finds and downloads them in the purchase history. Another seller's order answers 404 and nothing is kept. For ticket types 3 Paper ticket and 4 Members card: the courier and its tracking number, with an optional proof of posting (pdf, jpg or png, 5 MB, checked by its first bytes). The tickets of `ticket_nos` (default: every undelivered one) count as delivered once sent.
          */
         post: operations["proxyUploadPaperTicket"];
         delete?: never;
@@ -2821,8 +2861,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload mobile tickets for an order (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Takes booking_id as a query parameter.
+         * Deliver mobile tickets (transfer links or wallet passes)
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path and `?booking_id` as in the spec. Delivers tickets of a confirmed order (409 'Accept the order before delivering its tickets.' while pending; 409 'This order is {status}: its tickets cannot be delivered.' once delivered, completed, cancelled or replaced; 409 'Ticket {n} is already delivered: remove it first.'; 409 when the order's ticket type is delivered another way, naming the call to use). Each ticket delivered writes one delivery row (a ticket is delivered once: two uploads racing for the same ticket, one wins and the other answers 409) and an order log row; the last one moves the order to delivered through the order lifecycle and notifies the buyer ('tickets_delivered'), who then finds and downloads them in the purchase history. Another seller's order answers 404 and nothing is kept. For ticket type 2 Mobile ticket: either `transfer_links` (one https link per line, one per ticket, in the order of `ticket_nos`) or `files` (Apple Wallet passes, .pkpass: a zip holding pass.json, 5 MB each, one per ticket); not both (422). A link that is not https answers 422 on `/body/transfer_links`.
          */
         post: operations["proxyUploadMobileTicket"];
         delete?: never;
@@ -2841,8 +2881,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload an instruction file for an order (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec.
+         * Upload the instruction file of an order
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec, with `?booking_id` as the other sales uploads. One file (pdf, jpg or png by its first bytes, 5 MB; empty files, JavaScript in a PDF, names with a path or control character refused) that tells the buyer how to use or collect the tickets; it replaces the order's previous one and goes into the buyer's download. Allowed while the order is confirmed or delivered (409 otherwise). For ticket type 6 (Collection at the venue) the instructions deliver every ticket of the order: the order moves to delivered and the buyer is notified. Writes an order log row. Another seller's order answers 404 and nothing is kept.
          */
         post: operations["proxyUploadInstructionFile"];
         delete?: never;
@@ -3025,6 +3065,26 @@ export interface paths {
          * @description Path chosen by us. Back office. Stores the reason and tells the seller ('Deposit rejected: <reason>'), in one transaction; the wallet is not touched. Exactly once by nature like approval: rejecting a rejected request again answers 200 with it (its first reason kept); an approved one answers 409.
          */
         post: operations["rejectDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sales/order-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel or replace an order (back office)
+         * @description Path chosen by us: the spec gives no call for it. The back office's lifecycle actions on any seller's order, each with a `reason` (422 on `/body/reason` without one): `cancel` (from pending, confirmed or delivered: the buyer is refunded through the ledger, SB Pay back to the wallet, a card through the payment gateway's refund, and the tickets go back to the listing) and `replace` (from confirmed or delivered: the marketplace supplied other tickets to the buyer; this seller's sale ends without earnings, the buyer keeps the booking). Decided by the order lifecycle (machines/order.machine.ts) with an order log row in one transaction; what it does not allow answers 409 ('This order is {status}: it cannot be cancelled.'). The seller is notified. An unknown order answers 404.
+         */
+        post: operations["adminSalesOrderAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3930,6 +3990,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             confirmed_at: string | null;
+            /** @description Issue 12: the sale behind a confirmed booking (order status, delivered tickets, the deadline, whether the tickets can be downloaded); null before the booking is confirmed. */
+            delivery?: components["schemas"]["BookingDelivery"] | null;
         };
         BookingResponse: {
             /** @constant */
@@ -3945,6 +4007,357 @@ export interface components {
                 booking_list: components["schemas"]["Booking"][];
                 meta: components["schemas"]["PageMeta"];
             };
+        };
+        /**
+         * @description Which date a sales list's date range reads (the order's date, or the match's).
+         * @enum {string}
+         */
+        SalesDateField: "order_date" | "match_date";
+        /**
+         * @description created_desc (newest order first, the default), created_asc, match_date (soonest match first), match_date_desc, deadline (soonest delivery deadline first, then the acceptance deadline), amount_desc, amount_asc (the seller's takings in the order's own currency, no conversion). Ties by the order's id.
+         * @enum {string}
+         */
+        SalesSort: "created_desc" | "created_asc" | "match_date" | "match_date_desc" | "deadline" | "amount_desc" | "amount_asc";
+        /** @enum {string} */
+        SalesExportFormat: "xlsx" | "csv";
+        /**
+         * @description per_ticket (one PDF per ticket, the default) or split (one PDF, page n for the n-th ticket).
+         * @enum {string}
+         */
+        SalesPdfMode: "per_ticket" | "split";
+        /**
+         * @description How an order's tickets are delivered, by its ticket type: pdf (1 E-ticket, 5 PDF ticket: /api/sales/upload-tickets), mobile (2 Mobile ticket: /api/sales/upload-mobile-ticket), courier (3 Paper ticket, 4 Members card: /api/sales/paper-ticket-upload), collection (6 Collection at the venue: /api/sales/upload-instruction-file).
+         * @enum {string}
+         */
+        SalesDeliveryMethod: "pdf" | "mobile" | "courier" | "collection";
+        /**
+         * @description What delivered one ticket: its own PDF, a page of a split PDF, a transfer link, a wallet pass, a courier with its tracking number, or the collection instructions.
+         * @enum {string}
+         */
+        SalesDeliveryType: "pdf" | "pdf_page" | "transfer_link" | "wallet_pass" | "courier" | "collection";
+        /** @enum {string} */
+        SalesOrderLogAction: "created" | "accepted" | "declined" | "acceptance_expired" | "ticket_delivered" | "ticket_removed" | "delivered" | "cancelled" | "replaced" | "completed" | "ticket_type_changed" | "notes_saved" | "instruction_uploaded";
+        /**
+         * @description Who made a change: the seller (or a team member with `sales`), the back office, the platform (a deadline, the end of the event) or the buyer (the purchase that made the order).
+         * @enum {string}
+         */
+        OrderActor: "seller" | "admin" | "system" | "buyer";
+        SalesStatusFigures: {
+            status: components["schemas"]["OrderStatus"];
+            orders: number;
+            tickets: number;
+            amount: components["schemas"]["MinorUnits"];
+        };
+        SalesCurrencyOverview: {
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Orders that stand (not cancelled, not replaced). */
+            orders: number;
+            /** @description Tickets of the orders that stand. */
+            tickets: number;
+            /** @description The seller's takings of the orders that stand, in `currency`. */
+            amount: components["schemas"]["MinorUnits"];
+            /** @description The six statuses in the order of the sales sub-pages. */
+            statuses: components["schemas"]["SalesStatusFigures"][];
+        };
+        SalesOverviewResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                currencies: components["schemas"]["SalesCurrencyOverview"][];
+            };
+        };
+        /** @description One order (a sale) of the seller, as the sales lists show it. */
+        SalesOrder: {
+            /** @description The sale's id: what every sales call takes as `booking_id` (and download-all-tickets as its `id`); the dashboard calls it `order_id`. Not the buyer's booking id of the trade calls. */
+            booking_id: number;
+            /** @description The order number shown to seller and buyer. */
+            booking_no: string;
+            status: components["schemas"]["OrderStatus"];
+            /** @description The sub-page's name of the status ('Awaiting Delivery' for confirmed). */
+            status_label: string;
+            /**
+             * Format: date-time
+             * @description When the order was made (the sale).
+             */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            match_id: number;
+            match_name: string;
+            tournament: string;
+            /** Format: date */
+            match_date: string;
+            /** @description HH:MM, the stadium's local time. */
+            match_time: string;
+            stadium_name: string;
+            city_name: string;
+            /** @description The listing the tickets came from (Inventory's `id`). */
+            listing_id: number;
+            category: string;
+            ticket_block: string;
+            row: string;
+            seats: string | null;
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            /** @description The ticket type's name (E-ticket, Mobile ticket...). */
+            ticket_type: string;
+            delivery_method: components["schemas"]["SalesDeliveryMethod"];
+            quantity: number;
+            /** @description How many of the tickets are delivered (0 to quantity). */
+            delivered: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The seller's price per ticket, in `currency`. */
+            unit_price: components["schemas"]["MinorUnits"];
+            /** @description The seller's takings for the order (unit_price x quantity), in `currency`. */
+            amount: components["schemas"]["MinorUnits"];
+            /**
+             * Format: date-time
+             * @description While pending, when the 48 hours to accept end (the platform then cancels it); else null.
+             */
+            accept_by: string | null;
+            /**
+             * Format: date-time
+             * @description While pending or confirmed, the delivery deadline: 48 hours before the match starts (UTC, the match's time read as UTC), or for a late sale the earlier of 24 hours after the sale and 2 hours before the match (never before the sale); null once delivered or closed.
+             */
+            deliver_by: string | null;
+        };
+        SalesHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                orders: components["schemas"]["SalesOrder"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        /** @description The lifecycle actions the caller may take on the order now (allowedOrderActions of machines/order.machine.ts for a seller, or for an admin on the back-office call). */
+        SalesOrderActions: {
+            accept: boolean;
+            decline: boolean;
+            deliver: boolean;
+            remove_ticket: boolean;
+            cancel: boolean;
+            replace: boolean;
+        };
+        SalesFile: {
+            file_id: string;
+            /** @description The file name the seller gave (shown, never used on disk). */
+            name: string;
+            /** @description What its first bytes show (pdf, jpg, png, zip for a wallet pass). */
+            kind: string;
+            size: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SalesDelivery: {
+            type: components["schemas"]["SalesDeliveryType"];
+            file: components["schemas"]["SalesFile"] | null;
+            /** @description The page of a split PDF that is this ticket. */
+            page: number | null;
+            transfer_link: string | null;
+            courier: string | null;
+            tracking_number: string | null;
+            /** Format: date-time */
+            delivered_at: string;
+            /** @description The name of who delivered it (the seller or a team member). */
+            delivered_by: string | null;
+        };
+        SalesTicket: {
+            /** @description The ticket's number in the order, 1 to the quantity (what delete-ticket and `ticket_nos` take). */
+            ticket_no: number;
+            ticket_block: string;
+            row: string;
+            /** @description The ticket's seat when the listing's seats name one per ticket. */
+            seat: string | null;
+            delivered: boolean;
+            delivery: components["schemas"]["SalesDelivery"] | null;
+        };
+        SalesGuest: {
+            ticket_no: number;
+            first_name: string;
+            last_name: string;
+        };
+        SalesAmounts: {
+            currency: components["schemas"]["CurrencyCode"];
+            unit_price: components["schemas"]["MinorUnits"];
+            quantity: number;
+            /** @description unit_price x quantity. */
+            subtotal: components["schemas"]["MinorUnits"];
+            /** @description What the platform keeps from the seller (0 today: the fees are the buyer's). */
+            seller_fee: components["schemas"]["MinorUnits"];
+            /** @description What the seller's earnings are credited with when the sale completes. */
+            payout: components["schemas"]["MinorUnits"];
+        };
+        SalesOrderDetails: {
+            order: components["schemas"]["SalesOrder"];
+            tickets: components["schemas"]["SalesTicket"][];
+            /** @description The names the tickets are for, as the seller needs them for delivery: the event's guest details when it asks for them (one per ticket), else the buyer's name for every ticket; empty when unknown. */
+            guests: components["schemas"]["SalesGuest"][];
+            amounts: components["schemas"]["SalesAmounts"];
+            notes: string | null;
+            /** Format: date-time */
+            notes_updated_at: string | null;
+            instruction_file: components["schemas"]["SalesFile"] | null;
+            actions: components["schemas"]["SalesOrderActions"];
+        };
+        SalesOrderDetailsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["SalesOrderDetails"];
+        };
+        SalesTicketDetails: {
+            booking_id: number;
+            booking_no: string;
+            status: components["schemas"]["OrderStatus"];
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            ticket_type: string;
+            delivery_method: components["schemas"]["SalesDeliveryMethod"];
+            quantity: number;
+            delivered: number;
+            /** Format: date-time */
+            deliver_by: string | null;
+            tickets: components["schemas"]["SalesTicket"][];
+            instruction_file: components["schemas"]["SalesFile"] | null;
+        };
+        SalesTicketDetailsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["SalesTicketDetails"];
+        };
+        SalesOrderLog: {
+            log_id: number;
+            booking_id: number;
+            action: components["schemas"]["SalesOrderLogAction"];
+            /** @description The status before (null for the order's creation). */
+            from_status: components["schemas"]["OrderStatus"] | null;
+            /** @description The status after (the same as before when the change was not of status). */
+            to_status: components["schemas"]["OrderStatus"];
+            /** @description Why (a decline's, cancellation's or replacement's reason, the deadline that passed). */
+            reason: string | null;
+            /** @description What else (which ticket, the file's name, the courier, the new ticket type). */
+            detail: string | null;
+            actor: components["schemas"]["OrderActor"];
+            user_id: number | null;
+            /** @description The person (seller, team member, admin, buyer); null for the platform. */
+            user_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SalesOrderLogListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                logs: components["schemas"]["SalesOrderLog"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        SalesTicketType: {
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+            name: string;
+            delivery_method: components["schemas"]["SalesDeliveryMethod"];
+        };
+        SalesTicketTypesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["SalesTicketType"][];
+        };
+        /**
+         * @description The export's columns, in order.
+         * @enum {string}
+         */
+        SalesExportColumn: "Order number" | "Status" | "Order date" | "Match" | "Tournament" | "Match date" | "Match time" | "Stadium" | "City" | "Category" | "Block" | "Row" | "Seats" | "Ticket type" | "Quantity" | "Delivered" | "Currency" | "Unit price" | "Amount" | "Deliver by";
+        SalesExportResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description 'sales-{status}-{YYYY-MM-DD}.xlsx' or '.csv'. */
+                name: string;
+                mime: string;
+                size: number;
+                /** @description How many orders the file holds. */
+                rows: number;
+                columns: components["schemas"]["SalesExportColumn"][];
+                content_base64: string;
+            };
+        };
+        TicketZipResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description '{booking_no}-tickets.zip' */
+                name: string;
+                /** @constant */
+                mime: "application/zip";
+                size: number;
+                /** @description How many ticket and instruction files the zip holds (besides tickets.txt). */
+                files: number;
+                content_base64: string;
+            };
+        };
+        SalesTicketTypeUpdate: {
+            booking_id: components["schemas"]["Id"];
+            ticket_type_id: components["schemas"]["TicketTypeId"];
+        };
+        SalesNotesInput: {
+            booking_id: components["schemas"]["Id"];
+            /** @description The seller team's notes; empty clears them. */
+            notes: string;
+        };
+        SalesNotesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                booking_id: number;
+                notes: string | null;
+                /** Format: date-time */
+                notes_updated_at: string | null;
+            };
+        };
+        SalesTicketRef: {
+            booking_id: components["schemas"]["Id"];
+            ticket_no: number;
+        };
+        SalesOrderActionInput: {
+            booking_id: components["schemas"]["Id"];
+            /** @enum {string} */
+            action: "accept" | "decline";
+            /** @description Why the seller declines (required for decline; not read for accept). */
+            reason?: string;
+        };
+        AdminOrderActionInput: {
+            booking_id: components["schemas"]["Id"];
+            /** @enum {string} */
+            action: "cancel" | "replace";
+            reason: string;
+        };
+        BookingDeliveredTicket: {
+            ticket_no: number;
+            type: components["schemas"]["SalesDeliveryType"];
+            file_name: string | null;
+            page: number | null;
+            transfer_link: string | null;
+            courier: string | null;
+            tracking_number: string | null;
+            /** Format: date-time */
+            delivered_at: string;
+        };
+        /** @description The sale behind a confirmed booking as the buyer sees it (issue 12): the order's status, how many tickets are delivered and how, the deadline, and whether the zip can be downloaded (GET /purchase/lmt-trade/bookings/{booking_id}/tickets). */
+        BookingDelivery: {
+            order_status: components["schemas"]["OrderStatus"];
+            quantity: number;
+            delivered: number;
+            /** Format: date-time */
+            deliver_by: string | null;
+            tickets: components["schemas"]["BookingDeliveredTicket"][];
+            instruction_file_name: string | null;
+            download_available: boolean;
         };
         ConfirmBookingRequest: {
             booking_id: components["schemas"]["Id"];
@@ -5643,7 +6056,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The overview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOverviewResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
@@ -5651,61 +6072,140 @@ export interface operations {
     };
     getSalesHistoryAllCurrency: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sales sub-page's status. */
+                status: components["schemas"]["OrderStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many orders a page holds. */
+                per_page?: number;
+                /** @description The first day of the range (UTC), inclusive. After `date_to` answers 422. */
+                date_from?: string;
+                /** @description The last day of the range (UTC), inclusive. */
+                date_to?: string;
+                /** @description Which date the range reads; the order's date by default. */
+                date_field?: components["schemas"]["SalesDateField"];
+                /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+                q?: string;
+                /** @description The order number ('BK' and digits), whole or its beginning, case-insensitive. */
+                booking_no?: string;
+                /** @description Only orders of this ticket type. */
+                ticket_type_id?: components["schemas"]["TicketTypeId"];
+                /** @description Only orders priced in this currency; every currency without it. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The order of the rows (ties by the order's id, newest first). */
+                sort?: components["schemas"]["SalesSort"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getSalesOrderDetails: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id (a row's `booking_id`). */
+                booking_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderDetailsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getSalesOrderLogs: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id. */
+                booking_id: components["schemas"]["Id"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of the order's log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderLogListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     getSalesInventoryLogs: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id. */
+                booking_id: components["schemas"]["Id"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of the listing's log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingLogListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5718,7 +6218,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The ticket types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketTypesResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
@@ -5726,31 +6234,74 @@ export interface operations {
     };
     getSalesTicketDetails: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id. */
+                booking_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     exportSalesReports: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The file's format; xlsx by default. */
+                format?: components["schemas"]["SalesExportFormat"];
+                /** @description The sales sub-page's status. */
+                status: components["schemas"]["OrderStatus"];
+                /** @description As in history-all-currency. */
+                date_from?: string;
+                /** @description As in history-all-currency. */
+                date_to?: string;
+                /** @description As in history-all-currency. */
+                date_field?: components["schemas"]["SalesDateField"];
+                /** @description As in history-all-currency. */
+                q?: string;
+                /** @description As in history-all-currency. */
+                booking_no?: string;
+                /** @description As in history-all-currency. */
+                ticket_type_id?: components["schemas"]["TicketTypeId"];
+                /** @description As in history-all-currency. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description As in history-all-currency. */
+                sort?: components["schemas"]["SalesSort"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesExportResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5761,11 +6312,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTicketTypeUpdate"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets with the new type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5776,11 +6345,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesNotesInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The notes as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesNotesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5791,11 +6377,29 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesTicketRef"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5810,9 +6414,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The zip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketZipResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    salesOrderAction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesOrderActionInput"];
+            };
+        };
+        responses: {
+            /** @description The order after the action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
@@ -7424,6 +8074,34 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    downloadBookingTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                booking_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketZipResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     getTradeTracking: {
         parameters: {
             query?: {
@@ -8223,61 +8901,196 @@ export interface operations {
     };
     proxyUploadSalesTickets: {
         parameters: {
-            query?: never;
-            header?: never;
+            query: {
+                /** @description The sale's id (a row's `booking_id`), as the spec's `?booking_id`. */
+                booking_id: components["schemas"]["Id"];
+            };
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended upload, sent again when the same request is retried (a replay answers the first reply and stores nothing twice). */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    mode?: components["schemas"]["SalesPdfMode"];
+                    /** @description Which tickets (numbers 1 to the quantity, comma separated, each once) the upload delivers, in order; without it, the order's undelivered tickets from the lowest number. */
+                    ticket_nos?: string;
+                    /** @description PDF e-tickets, 5 MB each (one per ticket, or one to split by page). */
+                    files: string[];
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets after the upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     proxyUploadPaperTicket: {
         parameters: {
-            query?: never;
-            header?: never;
+            query: {
+                /** @description The sale's id (a row's `booking_id`), as the spec's `?booking_id`. */
+                booking_id: components["schemas"]["Id"];
+            };
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended upload, sent again when the same request is retried (a replay answers the first reply and stores nothing twice). */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The courier's name (Royal Mail, DHL, FedEx...). */
+                    courier: string;
+                    /** @description The courier's tracking number (letters, digits, spaces and hyphens). */
+                    tracking_number: string;
+                    /** @description Which tickets (numbers 1 to the quantity, comma separated, each once) the upload delivers, in order; without it, the order's undelivered tickets from the lowest number. */
+                    ticket_nos?: string;
+                    /**
+                     * Format: binary
+                     * @description Optional proof of posting (pdf, jpg or png), 5 MB.
+                     */
+                    proof?: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets after the upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     proxyUploadMobileTicket: {
         parameters: {
-            query?: never;
-            header?: never;
+            query: {
+                /** @description The sale's id (a row's `booking_id`), as the spec's `?booking_id`. */
+                booking_id: components["schemas"]["Id"];
+            };
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended upload, sent again when the same request is retried (a replay answers the first reply and stores nothing twice). */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description One https transfer link per line (each up to 2,000 characters), one per ticket. */
+                    transfer_links?: string;
+                    /** @description Which tickets (numbers 1 to the quantity, comma separated, each once) the upload delivers, in order; without it, the order's undelivered tickets from the lowest number. */
+                    ticket_nos?: string;
+                    /** @description Wallet passes (.pkpass), 5 MB each, one per ticket. */
+                    files?: string[];
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets after the upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
     proxyUploadInstructionFile: {
         parameters: {
-            query?: never;
-            header?: never;
+            query: {
+                /** @description The sale's id (a row's `booking_id`), as the spec's `?booking_id`. */
+                booking_id: components["schemas"]["Id"];
+            };
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended upload, sent again when the same request is retried (a replay answers the first reply and stores nothing twice). */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The instructions (pdf, jpg or png), 5 MB.
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order's tickets after the upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesTicketDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -8568,6 +9381,42 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    adminSalesOrderAction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminOrderActionInput"];
+            };
+        };
+        responses: {
+            /** @description The order after the action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     approveKyc: {
         parameters: {
             query?: never;
@@ -8644,6 +9493,17 @@ export const createBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequired
 export const bookingPaymentGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BookingPayment"]["gateway"]> = ["sbpay", "stripe", "adyen", "sandbox"];
 export const bookingPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BookingPayment"]["status"]> = ["succeeded", "refunded"];
 export const bookingGuest_details_completeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Booking"]["guest_details_complete"]> = [0, 1];
+export const salesDateFieldValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDateField"]> = ["order_date", "match_date"];
+export const salesSortValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesSort"]> = ["created_desc", "created_asc", "match_date", "match_date_desc", "deadline", "amount_desc", "amount_asc"];
+export const salesExportFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesExportFormat"]> = ["xlsx", "csv"];
+export const salesPdfModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesPdfMode"]> = ["per_ticket", "split"];
+export const salesDeliveryMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDeliveryMethod"]> = ["pdf", "mobile", "courier", "collection"];
+export const salesDeliveryTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDeliveryType"]> = ["pdf", "pdf_page", "transfer_link", "wallet_pass", "courier", "collection"];
+export const salesOrderLogActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderLogAction"]> = ["created", "accepted", "declined", "acceptance_expired", "ticket_delivered", "ticket_removed", "delivered", "cancelled", "replaced", "completed", "ticket_type_changed", "notes_saved", "instruction_uploaded"];
+export const orderActorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderActor"]> = ["seller", "admin", "system", "buyer"];
+export const salesExportColumnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesExportColumn"]> = ["Order number", "Status", "Order date", "Match", "Tournament", "Match date", "Match time", "Stadium", "City", "Category", "Block", "Row", "Seats", "Ticket type", "Quantity", "Delivered", "Currency", "Unit price", "Amount", "Deliver by"];
+export const salesOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderActionInput"]["action"]> = ["accept", "decline"];
+export const adminOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminOrderActionInput"]["action"]> = ["cancel", "replace"];
 export const confirmBookingRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["payment_method"]> = [1, 2];
 export const confirmBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["lang"]> = ["en"];
 export const paymentResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["status"]> = [0, 1];
