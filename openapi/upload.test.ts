@@ -22,6 +22,7 @@ interface TestPaths {
 }
 
 interface Received {
+  url: string;
   headers: IncomingMessage['headers'];
   fields: Record<string, string>;
   files: Record<string, number>;
@@ -43,7 +44,7 @@ beforeAll(async () => {
       return;
     }
     if (req.url?.startsWith('/slow/')) return; // never answers
-    const got: Received = { headers: req.headers, fields: {}, files: {} };
+    const got: Received = { url: req.url ?? '', headers: req.headers, fields: {}, files: {} };
     const parser = busboy({ headers: req.headers });
     parser.on('field', (name, value) => {
       got.fields[name] = value;
@@ -104,6 +105,13 @@ describe('upload', () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toBe(1);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+  });
+
+  it('sends the query parameters the operation names', async () => {
+    answer = () => ({ status: 200, body: { success: true, data: { file_id: 'f2', size: 1 } } });
+    const upload = createUploader<TestPaths>({ baseUrl });
+    await upload('/proofs', proofForm(1), { query: { booking_id: 41, note: 'a b&c' } });
+    expect(received.at(-1)?.url).toBe('/proofs?booking_id=41&note=a+b%26c');
   });
 
   it("refuses with the server's message and a 422's field errors", async () => {

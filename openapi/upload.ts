@@ -35,6 +35,8 @@ export interface UploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   /** Sent as `Idempotency-Key`: an upload that moves money or stock is sent again with the same key. */
   idempotencyKey?: string;
+  /** Query parameters the operation names (`?booking_id=` of the sales uploads). */
+  query?: Record<string, string | number>;
   signal?: AbortSignal;
 }
 
@@ -64,7 +66,7 @@ export function createUploader<Paths = paths>(options: UploaderOptions = {}) {
   return function upload<P extends UploadPath<Paths>>(
     path: P,
     formData: FormData,
-    { onProgress, idempotencyKey, signal }: UploadOptions = {},
+    { onProgress, idempotencyKey, query, signal }: UploadOptions = {},
   ): Promise<UploadData<Paths, P>> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
@@ -73,7 +75,10 @@ export function createUploader<Paths = paths>(options: UploaderOptions = {}) {
       }
       const Xhr = options.XMLHttpRequest ?? globalThis.XMLHttpRequest;
       const xhr = new Xhr();
-      xhr.open('POST', `${baseUrl}${path}`);
+      const search = query
+        ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`
+        : '';
+      xhr.open('POST', `${baseUrl}${path}${search}`);
       xhr.setRequestHeader('Accept', 'application/json');
       const token = options.getToken?.();
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
