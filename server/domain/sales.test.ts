@@ -261,7 +261,9 @@ describe('order writes keep the sellers’ totals', () => {
     ]);
     expect(swapped.flat()).toEqual(moved.map(() => ({ ok: { kind: 'changed' } })));
     await expectTotalsEqualRecount();
-  });
+    // seven writer processes start one after another (tsx compiles each): on a busy 2-core machine that alone
+    // took more than the default 30 s once
+  }, 180_000);
 
   it('are rebuilt from the orders by recountOrderTotals', async () => {
     const kept = await snapshot();

@@ -33,8 +33,9 @@ export interface TableState {
 export type Snapshot = Map<string, TableState>;
 
 /**
- * Takes fingerprints of every table (Kysely's introspection lists them on both engines). On Postgres each
- * table's row count and newest row version (xmin), in one statement. On SQLite, where the app and
+ * Takes fingerprints of every table (Kysely's introspection lists them on both engines): on Postgres each
+ * table's row count and newest row version (xmin), on SQLite its rows. Only the tables that were written since
+ * the last snapshot are read again, told by counters that triggers keep. On SQLite, where the app and
  * the harness share one connection, the harness adds TEMP triggers to that connection (they live in its temp
  * schema, never in the database file) that count the rows each statement inserts, updates or deletes per
  * table, inside the statement's own transaction (a rolled-back write counts nothing); only the tables whose
@@ -80,15 +81,60 @@ export function createSnapshotter(db: Db) {
     return new Map(rows.map((r) => [r.t, Number(r.n)]));
   }
 
-  async function takePostgres(): Promise<Snapshot> {
+  async function readPostgres(names: string[]): Promise<Map<string, TableState>> {
     // every insert or update leaves a row version with a newer xmin, every delete lowers the count: the pair
     // changes exactly when a statement wrote to the table and committed (a rolled-back row is not visible)
-    const names = await listTables();
     const q = names
       .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, coalesce(max(xmin::text::bigint), 0)::text AS h FROM "${t}"`)
       .join(' UNION ALL ');
     const { rows } = await sql.raw<{ t: string; n: number; h: string }>(q).execute(db);
     return new Map(rows.map((r) => [r.t, { rows: Number(r.n), hash: `${r.n}:${r.h}` }]));
+  }
+
+  /**
+   * On Postgres the app's statements run on pooled connections, so the counters are a table of the (per-test-file)
+   * database: a row trigger on every table appends the table's name, in the writer's own transaction (a rolled-back
+   * write leaves nothing). Appending, not counting in place, so that two transactions writing to the same tables
+   * never wait for each other on a counter row; each snapshot empties the log.
+   */
+  async function installPostgresCounters(names: string[]) {
+    await sql
+      .raw(
+        'CREATE TABLE IF NOT EXISTS harness_changes (id bigserial PRIMARY KEY, t text NOT NULL); ' +
+          'CREATE OR REPLACE FUNCTION harness_count() RETURNS trigger LANGUAGE plpgsql AS ' +
+          "$$ BEGIN INSERT INTO harness_changes (t) VALUES (TG_TABLE_NAME); RETURN NULL; END $$",
+      )
+      .execute(db);
+    for (const t of names) {
+      await sql
+        .raw(
+          `CREATE OR REPLACE TRIGGER harness_count AFTER INSERT OR UPDATE OR DELETE ON "${t}" ` +
+            'FOR EACH ROW EXECUTE FUNCTION harness_count()',
+        )
+        .execute(db);
+    }
+  }
+
+  /** The tables written since the last call: the log is read and emptied in one statement. */
+  async function takePostgresLog(): Promise<string[]> {
+    const { rows } = await sql<{ t: string }>`DELETE FROM harness_changes RETURNING t`.execute(db);
+    return [...new Set(rows.map((r) => r.t))];
+  }
+
+  async function takePostgres(): Promise<Snapshot> {
+    if (!last) {
+      const names = await listTables();
+      await installPostgresCounters(names);
+      await takePostgresLog();
+      last = await readPostgres(names);
+      return last;
+    }
+    const moved = await takePostgresLog();
+    if (moved.length === 0) return last;
+    const next: Snapshot = new Map(last);
+    for (const [t, state] of await readPostgres(moved)) next.set(t, state);
+    last = next;
+    return last;
   }
 
   return {
