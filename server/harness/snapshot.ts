@@ -102,7 +102,7 @@ export function createSnapshotter(db: Db) {
       .raw(
         'CREATE TABLE IF NOT EXISTS harness_changes (id bigserial PRIMARY KEY, t text NOT NULL); ' +
           'CREATE OR REPLACE FUNCTION harness_count() RETURNS trigger LANGUAGE plpgsql AS ' +
-          "$$ BEGIN INSERT INTO harness_changes (t) VALUES (TG_TABLE_NAME); RETURN NULL; END $$",
+          '$$ BEGIN INSERT INTO harness_changes (t) VALUES (TG_TABLE_NAME); RETURN NULL; END $$',
       )
       .execute(db);
     for (const t of names) {
