@@ -165,8 +165,8 @@ export interface paths {
         /**
          * Verify an email address with its token
          * @description Used by /verify-email/token/[index]; works without a login. A verification token is valid for 24 hours
-         *     and works once; an unknown, used or expired token answers 400 ('This verification link is not valid
-         *     or has expired.'). On failure the SPA defaults to success false with message 'Request failed'.
+         *     and works once; an unknown, used or expired token answers 404 ('This verification link is not valid
+         *     or has expired...'). On failure the SPA defaults to success false with message 'Request failed'.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -256,8 +256,8 @@ export interface paths {
          * Set a new password with a reset token
          * @description Used by /reset-password/token/[index]; works without a login. The token (1 hour, once) sets the new
          *     password, ends every session of the account, verifies its email (the link reached the inbox) and lifts
-         *     a login lock on the address. An unknown, used or expired token answers 400 ('This reset link is not
-         *     valid or has expired.').
+         *     a login lock on the address. An unknown, used or expired token answers 404 ('This reset link is not
+         *     valid or has expired...').
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -5554,6 +5554,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description The token is unknown, used or expired (one answer for all three). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -5669,6 +5678,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description The token is unknown, used or expired (one answer for all three). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -12,9 +12,13 @@ import { ClientClosedRequest } from './http/multipart';
 import { SECURITY_HEADERS } from './http/security-headers';
 import { builtApp } from './http/static';
 import type { Logger } from './logger';
+import { mailerFrom } from './mail';
+import type { Mailer } from './mail/port';
+import { mailViewer } from './mail/viewer';
 import { paymentsFrom } from './payments';
 import type { Payments } from './payments/port';
 import { accountRoutes } from './routes/account';
+import { accountFlowRoutes } from './routes/account-flows';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
@@ -46,6 +50,12 @@ export interface AppOptions {
   routes?: (router: Router) => void;
   /** The payment gateways; by default those the environment configures (server/payments, sandbox without keys). */
   payments?: Payments;
+  /** Where mail goes; by default SMTP when `SMTP_URL` is set, else the outbox (server/mail). */
+  mailer?: Mailer;
+  /** The app's public origin for links in mail (APP_URL); never taken from a request's Host. */
+  appUrl?: string;
+  /** Serve the development mail viewer at /dev/mail (only with the outbox; server/main.ts decides). */
+  mailViewer?: boolean;
 }
 
 let sharedContract: Contract | undefined;
@@ -93,11 +103,18 @@ export function createApp(options: AppOptions) {
     );
   });
 
+  const mailer = options.mailer ?? mailerFrom(process.env, options.clock, options.log);
+  if (options.mailViewer && mailer.kind === 'outbox') app.get('/dev/mail', (c) => mailViewer(c, options.db));
+
   const api = new Hono<AppEnv>();
   const router = createRouter(api, deps);
   if (options.routes) options.routes(router);
   else {
     authRoutes(router);
+    accountFlowRoutes(router, {
+      mailer: mailer,
+      appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',
+    });
     accountRoutes(router);
     dashboardRoutes(router);
     notificationRoutes(router);

@@ -84,7 +84,10 @@ export async function startServer(overrides: Partial<Config> = {}) {
     const uploads = join(config.dataDir, 'uploads');
     registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now));
     const housekeeping = startHousekeeping(db, systemClock, log);
+    const listening = server.address();
+    const boundPort = typeof listening === 'object' && listening ? listening.port : config.port;
     const app = createApp({
+      ...mailSettings(process.env, config.host, boundPort),
       db,
       clock: systemClock,
       log,
@@ -110,6 +113,23 @@ export async function startServer(overrides: Partial<Config> = {}) {
     await db?.destroy();
     throw error;
   }
+}
+
+const loopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+/**
+ * Where links in mail point (`APP_URL`, default this server's own address) and whether the development mail
+ * viewer (/dev/mail) is served: only while mail goes to the outbox (no `SMTP_URL`) and, unless `MAIL_VIEWER=on`
+ * says otherwise, only while the server listens on this machine alone (whoever reads the outbox can follow
+ * anyone's reset link). `MAIL_VIEWER=off` turns it off.
+ */
+export function mailSettings(env: NodeJS.ProcessEnv, host: string, port: number) {
+  const shown = everywhere.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const viewer = (env.MAIL_VIEWER ?? '').trim().toLowerCase();
+  return {
+    appUrl: env.APP_URL?.trim() || `http://${shown}:${port}`,
+    mailViewer: !env.SMTP_URL?.trim() && viewer !== 'off' && (viewer === 'on' || loopback(host)),
+  };
 }
 
 /** A database URL as it may be printed: without its password. */
@@ -149,6 +169,11 @@ export async function serveAndAnnounce() {
       : `  listening on ${config.host} only (set HOST=0.0.0.0 to open it to other machines)`,
     `  database: ${config.databaseUrl ? redactUrl(config.databaseUrl) : config.databaseFile}${applied.length ? ` (migrated: ${applied.join(', ')})` : ''}`,
     createdUsers.length ? `  demo data created for ${createdUsers.length} accounts` : '  demo data already present',
+    process.env.SMTP_URL?.trim()
+      ? '  mail: sent through SMTP_URL'
+      : mailSettings(process.env, config.host, port).mailViewer
+        ? `  mail: kept in the outbox, readable at http://${shownHost}:${port}/dev/mail (no SMTP_URL set)`
+        : '  mail: kept in the outbox (no SMTP_URL set; the mail viewer is off)',
     '',
     `Demo accounts (password for all: ${DEMO_PASSWORD})`,
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.role}`),

@@ -57,7 +57,9 @@ export type LoginResult =
   /** This client has as many tries being verified as it may have, all the while we waited: 429. */
   | { kind: 'crowded'; retryAfterSeconds: number }
   /** Too many logins are being verified right now: 503 with `Retry-After`. */
-  | { kind: 'busy'; retryAfterSeconds: number };
+  | { kind: 'busy'; retryAfterSeconds: number }
+  /** The password is right but the address is not verified yet (the link sent at sign-up): 403. */
+  | { kind: 'unverified' };
 
 export function lockMessage(retryAfterSeconds: number, scope: 'email' | 'client' = 'email'): string {
   const wait = retryAfterSeconds > 60 ? `${Math.ceil(retryAfterSeconds / 60)} minutes` : `${retryAfterSeconds} seconds`;
@@ -146,12 +148,12 @@ export async function login(
     return byEmail.kind === 'locked' ? { kind: 'locked', scope: 'email', ...retry(byEmail) } : busy;
   }
 
-  let user: (UserProfile & { password_hash: string }) | undefined;
+  let user: (UserProfile & { password_hash: string; email_verified: number }) | undefined;
   let verified: boolean;
   try {
     user = await db
       .selectFrom('users')
-      .select([...userColumns, 'users.password_hash'])
+      .select([...userColumns, 'users.password_hash', 'users.email_verified'])
       .where('email', '=', key)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
@@ -173,6 +175,13 @@ export async function login(
     return emailWait >= clientWait
       ? { kind: 'locked', scope: 'email', retryAfterSeconds: emailWait }
       : { kind: 'locked', scope: 'client', retryAfterSeconds: clientWait };
+  }
+
+  if (user.email_verified !== 1) {
+    // a right password is no failure; the account just cannot have a session before its address is verified
+    await recordSuccess(db, EMAIL_SCOPE, key, now);
+    await release(db, CLIENT_SCOPE, client, now);
+    return { kind: 'unverified' };
   }
 
   const token = newToken();
@@ -197,7 +206,7 @@ export async function login(
   // their own could otherwise reset it between guesses)
   await release(db, CLIENT_SCOPE, client, now);
   await rehashIfOutdated(db, account.id, account.password_hash, password, pool);
-  const { password_hash: _h, ...profile } = account;
+  const { password_hash: _h, email_verified: _v, ...profile } = account;
   return { kind: 'ok', token, expiresAt, user: profile };
 }
 

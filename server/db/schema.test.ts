@@ -40,6 +40,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'user_token',
       'created_at',
       'deleted_at',
+      'email_verified',
     ],
     ['kyc_rejection_reason', 'team_owner_id', 'deleted_at'],
   ),
@@ -327,6 +328,12 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['home_team', 'away_team', 'tournament', 'match_time', 'city_name', 'notes', 'status_reason', 'event_id'],
   ),
   field_settings: table<Database['field_settings']>()(['user_id', 'page', 'columns', 'updated_at'], []),
+  account_tokens: table<Database['account_tokens']>()(
+    ['token_hash', 'user_id', 'purpose', 'created_at', 'expires_at', 'used_at'],
+    ['used_at'],
+  ),
+  request_limits: table<Database['request_limits']>()(['key', 'window_start', 'hits'], []),
+  mail_outbox: table<Database['mail_outbox']>()(['id', 'to_address', 'subject', 'body', 'created_at'], []),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

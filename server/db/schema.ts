@@ -44,6 +44,9 @@ export interface Database {
   listing_files: ListingFileTable;
   event_requests: EventRequestTable;
   field_settings: FieldSettingTable;
+  account_tokens: AccountTokenTable;
+  request_limits: RequestLimitTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export interface CurrencyTable {
@@ -83,6 +86,8 @@ export interface UserTable {
   user_token: string;
   created_at: string;
   deleted_at: string | null;
+  /** 1 once the address is verified (the default: only sign-up writes 0). */
+  email_verified: ColumnType<number, number | undefined, number>;
 }
 
 export interface PermissionTable {
@@ -558,4 +563,30 @@ export interface FieldSettingTable {
   page: string;
   columns: string;
   updated_at: string;
+}
+
+/** A single-use token of an emailed link (server/auth/account-tokens.ts): only its SHA-256 is stored. */
+export interface AccountTokenTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'verify' | 'reset';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A fixed-window request counter per key (server/auth/request-limit.ts). */
+export interface RequestLimitTable {
+  key: string;
+  window_start: string;
+  hits: number;
+}
+
+/** Mail kept for the development mail viewer when no SMTP server is configured (server/mail). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: string;
 }

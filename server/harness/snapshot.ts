@@ -17,6 +17,16 @@ export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: rea
     operations: ['login'],
     why: 'a refused login counts a failure for its client address (the per-client throttle)',
   },
+  {
+    table: 'request_limits',
+    operations: ['register', 'resendVerifyEmail', 'checkEmail', 'requestPasswordReset'],
+    why: "a call counts against its client's limit before its body is judged (a refused one too, or it would be free)",
+  },
+  {
+    table: 'login_failures',
+    operations: ['changePassword'],
+    why: 'a wrong current password counts as a failed login of the address',
+  },
 ];
 
 export function allowedOnRefusal(operationId: string): Set<string> {

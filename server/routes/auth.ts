@@ -2,6 +2,9 @@ import { clientKey } from '../auth/client';
 import { BUSY_MESSAGE, CROWDED_MESSAGE, lockMessage, login, logout } from '../auth/session';
 import type { Router } from '../contract/router';
 
+export const UNVERIFIED_MESSAGE =
+  'Verify your email address before logging in: open the link we sent when you signed up, or ask for a new one.';
+
 export function authRoutes({ route }: Router) {
   route('/auth/login', 'post', async ({ body, c }, { db, clock, trustedProxies }) => {
     const result = await login(db, clock, body.email, body.password, { client: clientKey(c, trustedProxies ?? 0) });
@@ -21,6 +24,9 @@ export function authRoutes({ route }: Router) {
         body: { success: false, message: CROWDED_MESSAGE },
         headers: { 'Retry-After': String(result.retryAfterSeconds) },
       };
+    }
+    if (result.kind === 'unverified') {
+      return { status: 403, body: { success: false, message: UNVERIFIED_MESSAGE } };
     }
     if (result.kind === 'busy') {
       return {

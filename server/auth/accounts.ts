@@ -1,0 +1,330 @@
+import type { Clock } from '../clock';
+import type { Db } from '../db/database';
+import { PERMISSIONS } from '../db/seed/index';
+import type { Mailer, MailMessage } from '../mail/port';
+import { issueToken, peekToken, retireTokens, TOKEN_LIFETIMES, useToken } from './account-tokens';
+import { type HashPool, hashPool, PoolFullError } from './hash-pool';
+import { hashPassword, verifyPassword } from './passwords';
+import { countCall, MAIL_LIMIT } from './request-limit';
+import { logActivity } from './session';
+import { EMAIL_SCOPE, recordFailure, release, tryReserve } from './throttle';
+import { newUserToken } from './tokens';
+
+/** What the account flows need besides the database: where mail goes and the app's address for its links. */
+export interface AccountMail {
+  mailer: Mailer;
+  /** The app's public origin, e.g. http://localhost:8080 (APP_URL): links are built on it, never on a request's Host. */
+  appUrl: string;
+}
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+const hours = (ms: number) => ms / 3_600_000;
+const link = (mail: AccountMail, path: string) => `${mail.appUrl.replace(/\/+$/, '')}${path}`;
+
+export type Busy = { kind: 'busy'; retryAfterSeconds: number };
+
+async function hashNew(password: string, pool: HashPool): Promise<string | Busy> {
+  try {
+    return await hashPassword(password, (task) => pool.tryRun(task));
+  } catch (error) {
+    if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
+    throw error;
+  }
+}
+
+/**
+ * Sends a mail of the account flows unless the address has had its share this hour (MAIL_LIMIT): the caller's
+ * answer is the same either way, so a flood of requests cannot fill somebody's inbox.
+ */
+async function mailWithinLimit(db: Db, clock: Clock, mail: AccountMail, message: MailMessage): Promise<boolean> {
+  const counted = await countCall(db, MAIL_LIMIT, message.to, clock.now());
+  if (!counted.allowed) return false;
+  await mail.mailer.send(db, message);
+  return true;
+}
+
+function verificationMail(mail: AccountMail, to: string, firstName: string, token: string): MailMessage {
+  return {
+    to,
+    subject: 'Verify your email address for SB Portal',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'Open this link to verify your email address and finish creating your SB Portal account:',
+      link(mail, `/verify-email/token/${token}`),
+      '',
+      `The link works once, for ${hours(TOKEN_LIFETIMES.verify)} hours. If you did not sign up, ignore this email.`,
+    ].join('\n'),
+  };
+}
+
+export interface RegisterInput {
+  first_name: string;
+  last_name: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Sign-up. The password is hashed first whatever happens next, so that a new address and a registered one
+ * cost the same time; a registered address gets a note by mail instead of a second account, and the caller
+ * the same answer. Answers 'busy' when the hashing pool is full.
+ */
+export async function register(
+  db: Db,
+  clock: Clock,
+  mail: AccountMail,
+  input: RegisterInput,
+  pool: HashPool = hashPool,
+): Promise<{ kind: 'accepted'; email: string } | Busy> {
+  const email = normaliseEmail(input.email);
+  const passwordHash = await hashNew(input.password, pool);
+  if (typeof passwordHash !== 'string') return passwordHash;
+  const now = clock.now();
+  const created = await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (existing) return null;
+    const inserted = await trx
+      .insertInto('users')
+      .values({
+        email,
+        password_hash: passwordHash,
+        first_name: input.first_name.trim(),
+        last_name: input.last_name.trim(),
+        user_type: 'sellers',
+        kyc_status: 0,
+        kyc_rejection_reason: null,
+        team_owner_id: null,
+        currency: 'GBP',
+        user_token: newUserToken(),
+        created_at: now.toISOString(),
+        deleted_at: null,
+        email_verified: 0,
+      })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    // a sign-up of the same address at the same moment made it first
+    if (!inserted) return null;
+    await trx
+      .insertInto('user_permissions')
+      .values(PERMISSIONS.map((p) => ({ user_id: inserted.id, permission_name: p.name, is_can_access: 1 })))
+      .execute();
+    await logActivity(trx, clock, inserted.id, 'signed_up', 'Signed up');
+    return { id: inserted.id, token: await issueToken(trx, inserted.id, 'verify', now) };
+  });
+  if (created) {
+    await mailWithinLimit(db, clock, mail, verificationMail(mail, email, input.first_name.trim(), created.token));
+  } else {
+    await mailWithinLimit(db, clock, mail, {
+      to: email,
+      subject: 'Someone tried to sign up to SB Portal with your address',
+      text: [
+        'Someone (perhaps you) tried to create an SB Portal account with this email address, which already has one.',
+        '',
+        `To log in: ${link(mail, '/login')}`,
+        `Forgot your password? Reset it here: ${link(mail, '/reset-password')}`,
+        '',
+        'If it was not you, you need do nothing: no account was changed.',
+      ].join('\n'),
+    });
+  }
+  return { kind: 'accepted', email };
+}
+
+/** Uses a verification token: the address is verified and the account may log in. */
+export async function verifyEmail(db: Db, clock: Clock, token: string): Promise<{ email: string } | null> {
+  return db.transaction().execute(async (trx) => {
+    const userId = await useToken(trx, token, 'verify', clock.now());
+    if (userId === null) return null;
+    const user = await trx
+      .updateTable('users')
+      .set({ email_verified: 1 })
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returning('email')
+      .executeTakeFirst();
+    if (!user) return null;
+    await logActivity(trx, clock, userId, 'email_verified', 'Email address verified');
+    return { email: user.email };
+  });
+}
+
+/** A new verification link for an account still waiting for one; nothing for any other address. */
+export async function resendVerification(db: Db, clock: Clock, mail: AccountMail, rawEmail: string): Promise<string> {
+  const email = normaliseEmail(rawEmail);
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'first_name'])
+    .where('email', '=', email)
+    .where('email_verified', '=', 0)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (user) {
+    const counted = await countCall(db, MAIL_LIMIT, email, clock.now());
+    if (counted.allowed) {
+      const token = await issueToken(db, user.id, 'verify', clock.now());
+      await mail.mailer.send(db, verificationMail(mail, email, user.first_name, token));
+    }
+  }
+  return email;
+}
+
+/** Whether sign-up may use an address (no account has it, deleted ones included: the column is unique). */
+export async function isEmailAvailable(db: Db, rawEmail: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', normaliseEmail(rawEmail))
+    .executeTakeFirst();
+  return !row;
+}
+
+/** A reset link for an account that has the address; nothing for any other address. */
+export async function requestPasswordReset(db: Db, clock: Clock, mail: AccountMail, rawEmail: string): Promise<string> {
+  const email = normaliseEmail(rawEmail);
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'first_name'])
+    .where('email', '=', email)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (user) {
+    const counted = await countCall(db, MAIL_LIMIT, email, clock.now());
+    if (counted.allowed) {
+      const token = await issueToken(db, user.id, 'reset', clock.now());
+      await mail.mailer.send(db, {
+        to: email,
+        subject: 'Reset your SB Portal password',
+        text: [
+          `Hello ${user.first_name},`,
+          '',
+          'Open this link to choose a new password:',
+          link(mail, `/reset-password/token/${token}`),
+          '',
+          `The link works once, for ${hours(TOKEN_LIFETIMES.reset)} hour. If you did not ask for it, ignore this email: your password stays as it is.`,
+        ].join('\n'),
+      });
+    }
+  }
+  return email;
+}
+
+/**
+ * Sets a new password with a reset token. The token is checked before the (costly) hash and used after it, in
+ * one conditional update, so a token works once even when two calls race. Every session of the account ends,
+ * its address counts as verified (the link reached the inbox) and any login lock on it is lifted: the owner's
+ * way in when somebody keeps guessing its password.
+ */
+export async function resetPassword(
+  db: Db,
+  clock: Clock,
+  token: string,
+  password: string,
+  pool: HashPool = hashPool,
+): Promise<{ kind: 'reset'; email: string } | { kind: 'invalid' } | Busy> {
+  if ((await peekToken(db, token, 'reset', clock.now())) === null) return { kind: 'invalid' };
+  const passwordHash = await hashNew(password, pool);
+  if (typeof passwordHash !== 'string') return passwordHash;
+  const now = clock.now();
+  const done = await db.transaction().execute(async (trx) => {
+    const userId = await useToken(trx, token, 'reset', now);
+    if (userId === null) return null;
+    const user = await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, email_verified: 1 })
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returning('email')
+      .executeTakeFirst();
+    if (!user) return null;
+    await trx
+      .updateTable('auth_tokens')
+      .set({ revoked_at: now.toISOString() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await retireTokens(trx, userId, 'reset', now);
+    await trx
+      .updateTable('login_failures')
+      .set({ failed_logins: 0, locked_until: null })
+      .where('email', '=', user.email)
+      .execute();
+    await logActivity(trx, clock, userId, 'password_reset', 'Password reset by email link');
+    return user.email;
+  });
+  return done === null ? { kind: 'invalid' } : { kind: 'reset', email: done };
+}
+
+export type ChangePasswordResult =
+  | { kind: 'changed'; sessionsEnded: number }
+  | { kind: 'wrong-password' }
+  | { kind: 'locked'; retryAfterSeconds: number }
+  | Busy;
+
+/**
+ * Changes the caller's password. The current one is checked under the login throttle of the address (a stolen
+ * session cannot guess it faster than a login could); every other session of the user ends, the caller's stays.
+ */
+export async function changePassword(
+  db: Db,
+  clock: Clock,
+  mail: AccountMail,
+  user: { id: number; email: string; tokenHash: string; first_name: string },
+  current: string,
+  next: string,
+  pool: HashPool = hashPool,
+): Promise<ChangePasswordResult> {
+  const key = user.email;
+  const reserved = await tryReserve(db, EMAIL_SCOPE, key, clock.now());
+  if (reserved.kind === 'locked') return { kind: 'locked', retryAfterSeconds: reserved.retryAfterSeconds };
+  if (reserved.kind === 'full') return { kind: 'locked', retryAfterSeconds: 5 };
+  let verified: boolean;
+  let passwordHash: string | Busy;
+  try {
+    const row = await db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    verified = await verifyPassword(current, row.password_hash, (task) => pool.tryRun(task));
+    if (!verified) {
+      const wait = await recordFailure(db, EMAIL_SCOPE, key, clock.now());
+      return wait > 0 ? { kind: 'locked', retryAfterSeconds: wait } : { kind: 'wrong-password' };
+    }
+    passwordHash = await hashNew(next, pool);
+  } catch (error) {
+    await release(db, EMAIL_SCOPE, key, clock.now());
+    if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
+    throw error;
+  }
+  await release(db, EMAIL_SCOPE, key, clock.now());
+  if (typeof passwordHash !== 'string') return passwordHash;
+  const now = clock.now();
+  const ended = await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
+    const revoked = await trx
+      .updateTable('auth_tokens')
+      .set({ revoked_at: now.toISOString() })
+      .where('user_id', '=', user.id)
+      .where('token_hash', '!=', user.tokenHash)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirst();
+    await retireTokens(trx, user.id, 'reset', now);
+    await logActivity(trx, clock, user.id, 'password_changed', 'Password changed');
+    return Number(revoked.numUpdatedRows ?? 0);
+  });
+  await mail.mailer.send(db, {
+    to: user.email,
+    subject: 'Your SB Portal password was changed',
+    text: [
+      `Hello ${user.first_name},`,
+      '',
+      'The password of your SB Portal account was just changed, and every other session of the account was logged out.',
+      `If it was not you, reset your password now: ${link(mail, '/reset-password')}`,
+    ].join('\n'),
+  });
+  return { kind: 'changed', sessionsEnded: ended };
+}

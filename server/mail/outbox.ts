@@ -1,0 +1,51 @@
+import type { Clock } from '../clock';
+import type { Db } from '../db/database';
+import type { Mailer, MailMessage } from './port';
+
+/** How long the outbox keeps a message (the housekeeping prunes older ones). */
+export const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Mail kept in the database for the development mail viewer: the adapter when no `SMTP_URL` is set. */
+export function outboxMailer(clock: Clock): Mailer {
+  return {
+    kind: 'outbox',
+    async send(db: Db, message: MailMessage) {
+      await db
+        .insertInto('mail_outbox')
+        .values({
+          to_address: message.to,
+          subject: message.subject,
+          body: message.text,
+          created_at: clock.now().toISOString(),
+        })
+        .execute();
+    },
+  };
+}
+
+export interface OutboxMail {
+  id: number;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: string;
+}
+
+/** The newest messages first (at most `limit`), optionally only those to one address. */
+export async function readOutbox(db: Db, options: { to?: string; limit?: number } = {}): Promise<OutboxMail[]> {
+  let query = db
+    .selectFrom('mail_outbox')
+    .select(['id', 'to_address', 'subject', 'body', 'created_at'])
+    .orderBy('id', 'desc')
+    .limit(options.limit ?? 50);
+  if (options.to) query = query.where('to_address', '=', options.to.trim().toLowerCase());
+  return query.execute();
+}
+
+export async function pruneOutbox(db: Db, now: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('mail_outbox')
+    .where('created_at', '<', new Date(now.getTime() - OUTBOX_KEEP_MS).toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}

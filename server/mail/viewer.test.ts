@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailSettings } from '../main';
+import { freshServer } from '../test-support';
+
+describe('the development mail viewer', () => {
+  let s: Awaited<ReturnType<typeof freshServer>>;
+  let off: Awaited<ReturnType<typeof freshServer>>;
+  beforeAll(async () => {
+    s = await freshServer({ mailViewer: true, appUrl: 'http://127.0.0.1:4178' });
+    off = await freshServer();
+  });
+  afterAll(async () => {
+    await s?.close();
+    await off?.close();
+  });
+
+  it('shows the outbox with its links clickable and hostile text escaped', async () => {
+    const res = await s.json('POST', '/auth/register', {
+      first_name: '<script>alert(1)</script>',
+      last_name: 'X',
+      email: 'viewer@example.test',
+      password: 'Viewer-1234',
+      password_confirmation: 'Viewer-1234',
+    });
+    expect(res.status).toBe(200);
+    const page = await s.app.request('/dev/mail?to=viewer@example.test');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('Verify your email address for SB Portal');
+    expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:4178\/verify-email\/token\/[A-Za-z0-9_-]{43}">/);
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('is not served unless asked for', async () => {
+    const page = await off.app.request('/dev/mail');
+    expect(page.status).toBe(404);
+    expect(await page.text()).not.toContain('Mail outbox');
+  });
+
+  it('is on only for the outbox and, unless forced, a server on this machine alone', () => {
+    expect(mailSettings({}, '127.0.0.1', 8080)).toEqual({ appUrl: 'http://127.0.0.1:8080', mailViewer: true });
+    expect(mailSettings({}, '0.0.0.0', 8080)).toEqual({ appUrl: 'http://localhost:8080', mailViewer: false });
+    expect(mailSettings({ MAIL_VIEWER: 'on' }, '0.0.0.0', 8080).mailViewer).toBe(true);
+    expect(mailSettings({ MAIL_VIEWER: 'off' }, '127.0.0.1', 8080).mailViewer).toBe(false);
+    expect(mailSettings({ SMTP_URL: 'smtp://mail.test:25', MAIL_VIEWER: 'on' }, '127.0.0.1', 1).mailViewer).toBe(false);
+    expect(mailSettings({ APP_URL: 'https://portal.example' }, '127.0.0.1', 1).appUrl).toBe('https://portal.example');
+  });
+});
