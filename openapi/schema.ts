@@ -496,8 +496,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Dashboard report widget
-         * @description Default currency GBP for the dashboard report.
+         * Dashboard report widget (the last 30 days against the 30 before)
+         * @description The report widget of the dashboard: the figures of the last 30 days (today included, UTC days) against the 30 days before them, and the gross sales of each of the 30 days for a small chart. Counts the orders of the seller the caller sells for PRICED in `currency` (GBP by default, spec section 9), by the day the order was placed; the figures count what /reports/overview counts (ReportFigures). `change_pct` is the change of each figure in percent, rounded to one decimal, null when the earlier period has none.
          */
         get: operations["getDashboardReports"];
         put?: never;
@@ -516,8 +516,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Reports overview
-         * @description Shown on report-history and the wallet report (reports/wallet).
+         * Reports overview of a period (report-history)
+         * @description The figures of one period and currency on report-history (ReportFigures says what each counts), the sales over time (one point a day, or a week starting Monday when the period is longer than 92 days; every bucket present, empty ones at 0) and the top 5 matches of the period by gross sales (ties by tickets, then the lower match id). The period is `date_from`..`date_to` (UTC days, inclusive, by the day the order was placed), else the `period` preset (this_month by default): this_month and this_quarter run from their first day to today, last_month is the whole previous month, year_to_date from 1 January to today (UTC). A period is at most 1,096 days; from after to answers 422. Orders priced in `currency` only (GBP by default); no conversion.
          */
         get: operations["getReportsOverview"];
         put?: never;
@@ -536,8 +536,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Report history list
-         * @description Paged (page 1 by default). Needs the reports permission.
+         * The orders of a period (report-history's table)
+         * @description The orders of the period and currency of /reports/overview (same `period`, `date_from`, `date_to`, `currency`), every status unless `status` says one (so cancelled and replaced orders show here, with their status, though the overview leaves them out of the gross), narrowed by `match_id` (a match from /reports/events-search) or `q` (the match's name, a team or the competition, case-insensitive). Sorted by `sort` (newest order first by default; ties by the order's id), paged by number. Rows are the sales lists' SalesOrder.
          */
         get: operations["getReportsHistory"];
         put?: never;
@@ -556,8 +556,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the report history
-         * @description Export of the report history.
+         * Export the report history (CSV or XLSX)
+         * @description Every order /reports/history lists with the same parameters, in the same order (no paging), as XLSX (the default; dates as dates, amounts as numbers in major units) or CSV (UTF-8 with a BOM); the columns of the sales export. A text that a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) gets a leading apostrophe. At most 20,000 orders (422 beyond). The file comes base64 in JSON.
          */
         get: operations["exportReports"];
         put?: never;
@@ -576,8 +576,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search events for the report filters
-         * @description Default currency GBP for event search.
+         * Search the matches the seller sold for (the report's match filter)
+         * @description Up to 20 matches the seller the caller sells for has orders for in `currency` (GBP by default; from the kept totals per match, which leave out matches with only cancelled orders), whose name, teams or competition contain `q` (case-insensitive), soonest match first. Without `q`, the 20 latest matches.
          */
         get: operations["searchReportEvents"];
         put?: never;
@@ -597,7 +597,7 @@ export interface paths {
         };
         /**
          * One order's details (reports)
-         * @description Order identifier passed as a query parameter (not shown in the spec).
+         * @description The same as /sales/order-details (the sales drawer's answer) for a team member with `reports`. Another seller's order answers 404.
          */
         get: operations["getReportOrderDetails"];
         put?: never;
@@ -617,7 +617,7 @@ export interface paths {
         };
         /**
          * One order's log (reports)
-         * @description Order log entries for an order.
+         * @description The same as /sales/order-logs. Another seller's order answers 404.
          */
         get: operations["getReportOrderLogs"];
         put?: never;
@@ -636,8 +636,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Inventory log (reports)
-         * @description Inventory log entries for an order's tickets.
+         * The log of the listing an order was sold from (reports)
+         * @description The same as /sales/inventory-logs. Another seller's order answers 404.
          */
         get: operations["getReportInventoryLogs"];
         put?: never;
@@ -658,8 +658,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save notes on an order (reports)
-         * @description Body fields not shown in the spec.
+         * Save the seller's notes on an order (reports)
+         * @description The same as /sales/save-notes (`booking_id`, `notes` up to 2,000 characters, empty clears them; an order log row) for a team member with `reports`. Another seller's order answers 404.
          */
         post: operations["saveReportNotes"];
         delete?: never;
@@ -3135,6 +3135,99 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        ReportPeriodPreset: "this_month" | "last_month" | "this_quarter" | "year_to_date";
+        /** @description What a period's figures count, all over the orders PRICED in the report's currency and PLACED in the period (the order's created_at, UTC days): gross_sales, tickets and orders count the orders that stand (pending, confirmed, delivered, completed; cancelled and replaced are left out), in minor units; average_price is gross_sales / tickets (per ticket, rounded half up; 0 without tickets); fees are the seller's fees on those orders (0 today: the platform's service, shipping and payment fees are the buyer's, see PriceBreakdown); net_earnings = gross_sales - fees (what those orders pay the seller once completed); cancellations count the orders of the period that were cancelled or replaced, cancelled_amount their amount. */
+        ReportFigures: {
+            gross_sales: components["schemas"]["MinorUnits"];
+            tickets: number;
+            orders: number;
+            average_price: components["schemas"]["MinorUnits"];
+            fees: components["schemas"]["MinorUnits"];
+            net_earnings: components["schemas"]["MinorUnits"];
+            cancellations: number;
+            cancelled_amount: components["schemas"]["MinorUnits"];
+        };
+        /** @description One bucket of the sales over time (a UTC day, or a week starting Monday), standing orders only. */
+        ReportPoint: {
+            /**
+             * Format: date
+             * @description The bucket's first day (within the period).
+             */
+            date: string;
+            gross_sales: components["schemas"]["MinorUnits"];
+            orders: number;
+            tickets: number;
+        };
+        ReportTopMatch: {
+            match_id: number;
+            match_name: string;
+            /** Format: date */
+            match_date: string;
+            tournament: string;
+            orders: number;
+            tickets: number;
+            gross_sales: components["schemas"]["MinorUnits"];
+        };
+        ReportOverviewResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                currency: components["schemas"]["CurrencyCode"];
+                /**
+                 * @description The preset the period came from, or custom for date_from/date_to.
+                 * @enum {string}
+                 */
+                period: "this_month" | "last_month" | "this_quarter" | "year_to_date" | "custom";
+                /** Format: date */
+                date_from: string;
+                /** Format: date */
+                date_to: string;
+                /** @enum {string} */
+                granularity: "day" | "week";
+                figures: components["schemas"]["ReportFigures"];
+                series: components["schemas"]["ReportPoint"][];
+                top_matches: components["schemas"]["ReportTopMatch"][];
+            };
+        };
+        DashboardReportResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                currency: components["schemas"]["CurrencyCode"];
+                current: components["schemas"]["ReportPeriodFigures"];
+                previous: components["schemas"]["ReportPeriodFigures"];
+                change_pct: {
+                    gross_sales: number | null;
+                    orders: number | null;
+                    tickets: number | null;
+                };
+                points: components["schemas"]["ReportPoint"][];
+            };
+        };
+        ReportPeriodFigures: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            figures: components["schemas"]["ReportFigures"];
+        };
+        ReportEventsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                events: {
+                    match_id: number;
+                    match_name: string;
+                    /** Format: date */
+                    match_date: string;
+                    tournament: string;
+                }[];
+            };
+        };
         /** @description A row id. 32 bits on every engine (Postgres `integer`), so anything larger names nothing and is refused with 422 rather than reaching the database. */
         Id: number;
         Envelope: {
@@ -5330,6 +5423,22 @@ export interface components {
         };
     };
     parameters: {
+        /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
+        ReportPeriod: components["schemas"]["ReportPeriodPreset"];
+        /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
+        ReportDateFrom: string;
+        /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
+        ReportDateTo: string;
+        /** @description The currency of the orders to report; GBP when absent. */
+        ReportCurrency: components["schemas"]["CurrencyCode"];
+        /** @description Only orders in this status; every status when absent. */
+        ReportStatus: components["schemas"]["OrderStatus"];
+        /** @description Only the orders of this match (an id from /reports/events-search). */
+        ReportMatchId: components["schemas"]["Id"];
+        /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+        ReportQuery: string;
+        /** @description The order of the rows (ties by the order's id, newest first); `deadline` is the sales cockpit's. */
+        ReportSort: components["schemas"]["SalesSort"];
         /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
         IdempotencyKey: string;
         /** @description The spec's domain key header on form uploads; accepted, not required. */
@@ -5932,122 +6041,263 @@ export interface operations {
     };
     getDashboardReports: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the orders to count; GBP when absent. */
+                currency?: components["schemas"]["CurrencyCode"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The widget's figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardReportResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReportsOverview: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
+                period?: components["parameters"]["ReportPeriod"];
+                /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
+                date_from?: components["parameters"]["ReportDateFrom"];
+                /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
+                date_to?: components["parameters"]["ReportDateTo"];
+                /** @description The currency of the orders to report; GBP when absent. */
+                currency?: components["parameters"]["ReportCurrency"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The period's figures, series and top matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportOverviewResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReportsHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
+                period?: components["parameters"]["ReportPeriod"];
+                /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
+                date_from?: components["parameters"]["ReportDateFrom"];
+                /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
+                date_to?: components["parameters"]["ReportDateTo"];
+                /** @description The currency of the orders to report; GBP when absent. */
+                currency?: components["parameters"]["ReportCurrency"];
+                /** @description Only orders in this status; every status when absent. */
+                status?: components["parameters"]["ReportStatus"];
+                /** @description Only the orders of this match (an id from /reports/events-search). */
+                match_id?: components["parameters"]["ReportMatchId"];
+                /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+                q?: components["parameters"]["ReportQuery"];
+                /** @description The order of the rows (ties by the order's id, newest first); `deadline` is the sales cockpit's. */
+                sort?: components["parameters"]["ReportSort"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many orders a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     exportReports: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description xlsx (default) or csv. */
+                format?: components["schemas"]["SalesExportFormat"];
+                /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
+                period?: components["parameters"]["ReportPeriod"];
+                /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
+                date_from?: components["parameters"]["ReportDateFrom"];
+                /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
+                date_to?: components["parameters"]["ReportDateTo"];
+                /** @description The currency of the orders to report; GBP when absent. */
+                currency?: components["parameters"]["ReportCurrency"];
+                /** @description Only orders in this status; every status when absent. */
+                status?: components["parameters"]["ReportStatus"];
+                /** @description Only the orders of this match (an id from /reports/events-search). */
+                match_id?: components["parameters"]["ReportMatchId"];
+                /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+                q?: components["parameters"]["ReportQuery"];
+                /** @description The order of the rows (ties by the order's id, newest first); `deadline` is the sales cockpit's. */
+                sort?: components["parameters"]["ReportSort"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesExportResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     searchReportEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The currency of the orders to report; GBP when absent. */
+                currency?: components["parameters"]["ReportCurrency"];
+                /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
+                q?: components["parameters"]["ReportQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportEventsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReportOrderDetails: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id (a row's `booking_id`). */
+                booking_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderDetailsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReportOrderLogs: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id. */
+                booking_id: components["schemas"]["Id"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The log, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderLogListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReportInventoryLogs: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The sale's id. */
+                booking_id: components["schemas"]["Id"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The listing's log, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingLogListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     saveReportNotes: {
@@ -6057,12 +6307,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesNotesInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The notes as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesNotesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getSalesOverviewAllCurrency: {
@@ -9486,6 +9752,9 @@ export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQueryLangValues: Re
 export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events/{match_id}"]["get"]["parameters"]["query"]["sort"]> = ["price_asc", "price_desc"];
 export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/tickets/{sell_ticket_id}"]["get"]["parameters"]["query"]["lang"]> = ["en"];
 export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
+export const reportPeriodPresetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportPeriodPreset"]> = ["this_month", "last_month", "this_quarter", "year_to_date"];
+export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["period"]> = ["this_month", "last_month", "this_quarter", "year_to_date", "custom"];
+export const reportOverviewResponseDataGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["granularity"]> = ["day", "week"];
 export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
 export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];

@@ -34,6 +34,10 @@ export const resetPasswordBody = (m: Messages = defaultMessages) =>
 export const changePasswordBody = (m: Messages = defaultMessages) =>
   v.strictObject({ current_password: v.pipe(v.string(m('current_password', 'type')), v.nonEmpty(m('current_password', 'required')), v.maxLength(128, m('current_password', 'maxLength', 128))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
 
+/** The application/json body of POST /reports/save-notes (saveReportNotes). */
+export const saveReportNotesBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ booking_id: v.pipe(v.number(m('booking_id', 'type')), v.integer(m('booking_id', 'integer')), v.minValue(1, m('booking_id', 'minimum', 1)), v.maxValue(2147483647, m('booking_id', 'maximum', 2147483647))), notes: v.pipe(v.string(m('notes', 'type')), v.nonEmpty(m('notes', 'required')), v.maxLength(2000, m('notes', 'maxLength', 2000))) }, m('', 'type'));
+
 /** The application/json body of POST /sales/update-ticket-type (updateSalesTicketType). */
 export const updateSalesTicketTypeBody = (m: Messages = defaultMessages) =>
   v.strictObject({ booking_id: v.pipe(v.number(m('booking_id', 'type')), v.integer(m('booking_id', 'integer')), v.minValue(1, m('booking_id', 'minimum', 1)), v.maxValue(2147483647, m('booking_id', 'maximum', 2147483647))), ticket_type_id: v.pipe(v.number(m('ticket_type_id', 'type')), v.integer(m('ticket_type_id', 'integer')), v.minValue(1, m('ticket_type_id', 'minimum', 1)), v.maxValue(6, m('ticket_type_id', 'maximum', 6))) }, m('', 'type'));

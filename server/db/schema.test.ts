@@ -328,6 +328,11 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['home_team', 'away_team', 'tournament', 'match_time', 'city_name', 'notes', 'status_reason', 'event_id'],
   ),
   field_settings: table<Database['field_settings']>()(['user_id', 'page', 'columns', 'updated_at'], []),
+  additional_templates: table<Database['additional_templates']>()(
+    ['id', 'seller_id', 'name', 'name_key', 'content', 'file_id', 'created_at', 'updated_at'],
+    ['file_id'],
+  ),
+  listing_templates: table<Database['listing_templates']>()(['listing_id', 'template_id'], []),
   account_tokens: table<Database['account_tokens']>()(
     ['token_hash', 'user_id', 'purpose', 'created_at', 'expires_at', 'used_at'],
     ['used_at'],

@@ -44,6 +44,8 @@ export interface Database {
   listing_files: ListingFileTable;
   event_requests: EventRequestTable;
   field_settings: FieldSettingTable;
+  additional_templates: AdditionalTemplateTable;
+  listing_templates: ListingTemplateTable;
   account_tokens: AccountTokenTable;
   request_limits: RequestLimitTable;
   mail_outbox: MailOutboxTable;
@@ -589,4 +591,23 @@ export interface MailOutboxTable {
   subject: string;
   body: string;
   created_at: string;
+}
+
+/** A seller's additional template (issue 11): a reusable text, with an optional file, a listing may carry. */
+export interface AdditionalTemplateTable {
+  id: Generated<number>;
+  seller_id: number;
+  name: string;
+  /** the name in lower case, unique per seller */
+  name_key: string;
+  content: string;
+  file_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The additional templates a listing carries. */
+export interface ListingTemplateTable {
+  listing_id: number;
+  template_id: number;
 }

@@ -34,9 +34,12 @@ import {
 } from '../domain/listings/listings';
 import { fieldSettings, requestEvent, requestPage, saveFieldSettings, stadiums } from '../domain/listings/requests';
 import { type ListingRestriction, RESTRICTIONS, STADIUM_LAYOUT } from '../domain/listings/rules';
+import { checkListingTemplates } from '../domain/listings/templates';
 import { sellerIdOf } from '../domain/sales';
 import { HttpError, MESSAGES } from '../http/errors';
 import { removeFiles } from '../http/multipart';
+import { additionalTemplateRoutes } from './additional-templates';
+import { eventRequestAdminRoutes } from './admin-event-requests';
 import { badFileName } from './wallet';
 
 const actorOf = (user: AuthUser): Actor => ({ sellerId: sellerIdOf(user), userId: user.id });
@@ -87,7 +90,10 @@ function restrictionsField(text: string | undefined): ListingRestriction[] {
  * the caller works for; another seller's listing answers 404. Writes run in the router's transaction
  * (x-transaction), so a refusal leaves nothing behind.
  */
-export function listingsRoutes({ route }: Router) {
+export function listingsRoutes(router: Router) {
+  const { route } = router;
+  additionalTemplateRoutes(router);
+  eventRequestAdminRoutes(router);
   route('/my-listings', 'get', async ({ user, query }, { db, clock }) => {
     checkRange(query);
     const { page, per_page, cursor, ...filters } = query;
@@ -202,10 +208,11 @@ export function listingsRoutes({ route }: Router) {
     now: Date,
     pathOf: (i: number, field: string) => string,
   ) {
+    const actor = actorOf(user);
     const { errors, unknownMatch } = await checkNewListings(db, inputs, now, pathOf);
     if (unknownMatch.length > 0) throw new HttpError(404, MATCH_NOT_FOUND);
+    errors.push(...(await checkListingTemplates(db, actor.sellerId, inputs, pathOf)));
     if (errors.length > 0) throw invalid(errors);
-    const actor = actorOf(user);
     const ids = await createListings(db, actor, inputs, now);
     return { actor, ids };
   }
@@ -216,9 +223,18 @@ export function listingsRoutes({ route }: Router) {
       const problem = badFileName(f.clientName);
       if (problem) throw invalid([{ path: '/body/files', message: problem }]);
     }
-    const { restrictions, files: _files, ...fields } = body as typeof body & { files?: unknown };
+    const {
+      restrictions,
+      additional_template_ids,
+      files: _files,
+      ...fields
+    } = body as typeof body & { files?: unknown };
     const now = clock.now();
-    const input: NewListing = { ...fields, restrictions: restrictionsField(restrictions) };
+    const input: NewListing = {
+      ...fields,
+      restrictions: restrictionsField(restrictions),
+      additional_template_ids: additional_template_ids ? additional_template_ids.split(',').map(Number) : [],
+    };
     const { actor, ids } = await create(db, user, [input], now, (_i, field) => `/body/${field}`);
     const id = ids[0] as number;
     if (stored.length > 0) {

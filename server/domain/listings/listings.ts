@@ -130,13 +130,14 @@ interface Extras {
   sold: Map<number, number>;
   held: Map<number, number>;
   files: Map<number, number>;
+  templates: Map<number, number[]>;
 }
 
-/** Tickets sold (orders not cancelled), held in carts, and the files of each listing of `ids`. */
+/** Tickets sold (orders not cancelled), held in carts, the files and the additional templates of each listing of `ids`. */
 async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
-  const out: Extras = { sold: new Map(), held: new Map(), files: new Map() };
+  const out: Extras = { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
   if (ids.length === 0) return out;
-  const [sold, held, files] = await Promise.all([
+  const [sold, held, files, templates] = await Promise.all([
     db
       .selectFrom('orders')
       .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
@@ -157,7 +158,16 @@ async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
       .where('listing_id', 'in', ids)
       .groupBy('listing_id')
       .execute(),
+    db
+      .selectFrom('listing_templates')
+      .select(['listing_id', 'template_id'])
+      .where('listing_id', 'in', ids)
+      .orderBy('listing_id')
+      .orderBy('template_id')
+      .execute(),
   ]);
+  for (const r of templates)
+    out.templates.set(r.listing_id, [...(out.templates.get(r.listing_id) ?? []), r.template_id]);
   for (const r of sold) out.sold.set(r.listing_id, Number(r.n));
   for (const r of held) out.held.set(r.listing_id, Number(r.n));
   for (const r of files) out.files.set(r.listing_id, Number(r.n));
@@ -196,6 +206,7 @@ function toMyListing(r: ListingRow, x: Extras, today: string): MyListing {
     notes: r.notes,
     status: r.status === 'published' ? 'published' : 'unpublished',
     files_count: x.files.get(r.id) ?? 0,
+    additional_template_ids: x.templates.get(r.id) ?? [],
     match_passed: r.event_date < today,
     created_at: r.created_at,
     updated_at: r.updated_at ?? r.created_at,
@@ -654,6 +665,15 @@ export async function createListings(db: Db, actor: Actor, inputs: readonly NewL
       .returning('id')
       .execute();
     ids.push(...rows.map((r) => r.id));
+  }
+  const links = inputs.flatMap((l, i) =>
+    (l.additional_template_ids ?? []).map((t) => ({ listing_id: ids[i] as number, template_id: t })),
+  );
+  for (let i = 0; i < links.length; i += 500) {
+    await db
+      .insertInto('listing_templates')
+      .values(links.slice(i, i + 500))
+      .execute();
   }
   await writeLogs(
     db,

@@ -165,3 +165,160 @@ export async function saveFieldSettings(
     .execute();
   return { page, columns: JSON.parse(json) as FieldSettingsColumn[], updated_at: at };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The back office's decision
+
+type AdminEventRequest = components['schemas']['AdminEventRequest'];
+type RequestStatus = EventRequest['status'];
+
+const adminRequests = (db: Db) =>
+  db
+    .selectFrom('event_requests')
+    .innerJoin('users', 'users.id', 'event_requests.seller_id')
+    .select([
+      ...requestColumns.map((c) => `event_requests.${c}` as const),
+      'event_requests.seller_id',
+      'users.first_name',
+      'users.last_name',
+    ]);
+
+type AdminRow = RequestRow & { seller_id: number; first_name: string; last_name: string };
+const toAdminRequest = ({ seller_id, first_name, last_name, ...r }: AdminRow): AdminEventRequest => ({
+  ...toRequest(r),
+  seller_id,
+  seller_name: `${first_name} ${last_name}`.trim(),
+});
+
+/** Every seller's requests in one status, oldest first (the order to work through them). */
+export async function adminRequestPage(db: Db, status: RequestStatus, page: { page: number; perPage: number }) {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom('event_requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', status)
+      .executeTakeFirstOrThrow(),
+    adminRequests(db)
+      .where('event_requests.status', '=', status)
+      .orderBy('event_requests.created_at')
+      .orderBy('event_requests.id')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+  ]);
+  return { requests: (rows as AdminRow[]).map(toAdminRequest), total: Number(count.n) };
+}
+
+export type RequestDecision =
+  | {
+      kind: 'approve';
+      city_id?: number;
+      home_team?: string;
+      away_team?: string;
+      tournament?: string;
+      match_time?: string;
+    }
+  | { kind: 'reject'; reason: string };
+
+export type RequestOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'conflict'; status: RequestStatus }
+  | { kind: 'already' | 'decided'; request: EventRequest };
+
+const findRequest = async (db: Db, id: number) => {
+  const row = await db.selectFrom('event_requests').select(requestColumns).where('id', '=', id).executeTakeFirst();
+  return row ? toRequest(row as RequestRow) : undefined;
+};
+
+/**
+ * Approves (adds the event to the catalogue and links it) or rejects (with the reason) a pending request, and
+ * tells the seller, in the caller's transaction. Exactly once by nature: the request leaves 'pending' by one
+ * conditional update, so a second decision the same way finds it decided ('already'), the other way 'conflict'.
+ */
+export async function decideRequest(db: Db, id: number, decision: RequestDecision, now: Date): Promise<RequestOutcome> {
+  const before = await findRequest(db, id);
+  if (!before) return { kind: 'not_found' };
+  const done: RequestStatus = decision.kind === 'approve' ? 'approved' : 'rejected';
+  if (before.status !== 'pending') {
+    return before.status === done ? { kind: 'already', request: before } : { kind: 'conflict', status: before.status };
+  }
+  const at = now.toISOString();
+  let eventId: number | null = null;
+  if (decision.kind === 'approve') {
+    const city = await cityOf(db, decision.city_id, before.city_name);
+    const time = decision.match_time ?? before.match_time;
+    const errors = [];
+    if (!city) {
+      errors.push({
+        path: '/body/city_id',
+        message: before.city_name
+          ? `is required: the request's city '${before.city_name}' is not in the catalogue`
+          : 'is required: the request names no city',
+      });
+    }
+    if (!time) errors.push({ path: '/body/match_time', message: 'is required: the request gives no kick-off time' });
+    if (before.match_date < todayOf(now)) {
+      errors.push({ path: '/path/id', message: 'The requested date has passed; reject the request instead.' });
+    }
+    if (errors.length > 0 || !city || !time) throw new HttpError(422, MESSAGES.validation, errors);
+    const [home, away] = before.match_name.split(/\s+(?:vs\.?|v)\s+/i);
+    const event = await db
+      .insertInto('events')
+      .values({
+        name: before.match_name,
+        home_team: decision.home_team ?? before.home_team ?? (home?.trim() || before.match_name),
+        away_team: decision.away_team ?? before.away_team ?? (away?.trim() || ''),
+        tournament: decision.tournament ?? before.tournament ?? '',
+        event_date: before.match_date,
+        event_time: time,
+        stadium_name: before.stadium_name,
+        city_id: city.id,
+        country_id: city.country_id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    eventId = event.id;
+  }
+  const changed = await db
+    .updateTable('event_requests')
+    .set({
+      status: done,
+      status_reason: decision.kind === 'reject' ? decision.reason : null,
+      event_id: eventId,
+      updated_at: at,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .returning(['seller_id'])
+    .executeTakeFirst();
+  if (!changed) {
+    // another decision came first (its transaction committed between our read and this update): undo ours
+    throw new HttpError(409, 'This event request was decided meanwhile; reload it.');
+  }
+  await db
+    .insertInto('notifications')
+    .values({
+      user_id: changed.seller_id,
+      name: decision.kind === 'approve' ? 'event_request_approved' : 'event_request_rejected',
+      description:
+        decision.kind === 'approve'
+          ? `Event added: ${before.match_name}. You can list tickets for it now.`
+          : `Event request rejected: ${before.match_name}: ${decision.reason}`,
+      viewed: 0,
+      created_at: at,
+    })
+    .execute();
+  const request = await findRequest(db, id);
+  if (!request) throw new Error(`event request ${id} vanished inside its own transaction`);
+  return { kind: 'decided', request };
+}
+
+async function cityOf(db: Db, cityId: number | undefined, cityName: string | null) {
+  const q = db.selectFrom('cities').select(['id', 'country_id']);
+  if (cityId !== undefined) return q.where('id', '=', cityId).executeTakeFirst();
+  if (!cityName) return undefined;
+  return q
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', cityName.trim().toLowerCase()))
+    .orderBy('id')
+    .executeTakeFirst();
+}
