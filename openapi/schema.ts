@@ -1557,7 +1557,7 @@ export interface paths {
         };
         /**
          * The caller's additional templates
-         * @description The spec writes "additional templates" with a space; we use additional-templates.
+         * @description The spec writes "additional templates" with a space; we use additional-templates. The templates of the seller the caller works for (a team member acts for its seller), by name: reusable texts (and an optional file) a listing picks in Add Inventory. At most 100 a seller.
          */
         get: operations["getAdditionalTemplates"];
         put?: never;
@@ -1579,7 +1579,7 @@ export interface paths {
         put?: never;
         /**
          * Add an additional template
-         * @description Method not given (a write, so POST). On failure the SPA defaults to success false with message 'Request failed'.
+         * @description Method not given (a write, so POST). On failure the SPA defaults to success false with message 'Request failed'. A name the seller already uses (case-insensitive) answers 422 on /body/name; a 101st template 409.
          */
         post: operations["addAdditionalTemplate"];
         delete?: never;
@@ -1599,7 +1599,7 @@ export interface paths {
         put?: never;
         /**
          * Update an additional template
-         * @description Method not given (a write, so POST). On failure the SPA defaults to success false with message 'Request failed'.
+         * @description Method not given (a write, so POST). On failure the SPA defaults to success false with message 'Request failed'. Another seller's template answers 404. The listings that picked it show the new text.
          */
         post: operations["updateAdditionalTemplate"];
         delete?: never;
@@ -1619,7 +1619,7 @@ export interface paths {
         put?: never;
         /**
          * Delete an additional template
-         * @description Method not given (a write, so POST). On failure the SPA defaults to success false with message 'Request failed'.
+         * @description Method not given (a write, so POST). On failure the SPA defaults to success false with message 'Request failed'. Another seller's template answers 404. The listings that picked it no longer carry it.
          */
         post: operations["deleteAdditionalTemplate"];
         delete?: never;
@@ -2682,7 +2682,7 @@ export interface paths {
         put?: never;
         /**
          * Save an additional template with a file (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec.
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Adds a template as addAdditionalTemplate does, with an optional `file` (pdf, jpg, jpeg or png by its first bytes, 5 MB; a file name with a path or a control character is refused).
          */
         post: operations["proxyAdditionalTemplate"];
         delete?: never;
@@ -3065,6 +3065,66 @@ export interface paths {
          * @description Path chosen by us. Back office. Stores the reason and tells the seller ('Deposit rejected: <reason>'), in one transaction; the wallet is not touched. Exactly once by nature like approval: rejecting a rejected request again answers 200 with it (its first reason kept); an approved one answers 409.
          */
         post: operations["rejectDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/event-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sellers' event requests for the back office
+         * @description Path chosen by us. Every seller's requests for a match not in the catalogue, in one status (pending by default), oldest first, with the seller.
+         */
+        get: operations["listAdminEventRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/event-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an event request (adds the match to the catalogue)
+         * @description Path chosen by us. Back office. Adds the event to the catalogue from the request (the body may correct its teams, competition, kick-off and city) and links it to the request, in one transaction; the seller then lists tickets for it. The city is `city_id`, or else the catalogue's city named as the request's city_name (422 on /body/city_id when neither gives one). Exactly once: approving an approved request answers 200 with it again and adds nothing; a rejected one answers 409.
+         */
+        post: operations["approveEventRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/event-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an event request, with a reason
+         * @description Path chosen by us. Back office. Stores the reason, which the seller reads beside the request. Rejecting a rejected request again answers 200 with it (its first reason kept); an approved one answers 409.
+         */
+        post: operations["rejectEventRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4857,6 +4917,8 @@ export interface components {
             /** @description Each restriction at most once (422 otherwise). */
             restrictions?: components["schemas"]["ListingRestriction"][];
             notes?: components["schemas"]["ListingNotes"];
+            /** @description The seller's additional templates the listing carries, each once (another seller's id answers 422). */
+            additional_template_ids?: components["schemas"]["Id"][];
             /** @default true */
             publish: boolean;
         };
@@ -4917,6 +4979,8 @@ export interface components {
             restrictions: components["schemas"]["ListingRestriction"][];
             notes: string | null;
             status: components["schemas"]["ListingStatus"];
+            /** @description The additional templates the listing carries. */
+            additional_template_ids: number[];
             files_count: number;
             /** @description The match's date is before today (UTC); such a listing can no longer be changed. */
             match_passed: boolean;
@@ -5270,6 +5334,79 @@ export interface components {
             message?: string;
             data: {
                 requests: components["schemas"]["EventRequest"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        /** @description The template's name, unique for its seller (case-insensitive). */
+        AdditionalTemplateName: string;
+        /** @description The text a listing that picks the template carries (stored verbatim). */
+        AdditionalTemplateContent: string;
+        AdditionalTemplateInput: {
+            name: components["schemas"]["AdditionalTemplateName"];
+            content: components["schemas"]["AdditionalTemplateContent"];
+        };
+        /** @description The fields to change (at least one; an empty object answers 422). */
+        AdditionalTemplateUpdate: {
+            name?: components["schemas"]["AdditionalTemplateName"];
+            content?: components["schemas"]["AdditionalTemplateContent"];
+        };
+        AdditionalTemplate: {
+            template_id: number;
+            name: string;
+            content: string;
+            /** @description The template's file, when it was added with one. */
+            file: components["schemas"]["ListingFile"] | null;
+            /** @description How many of the seller's listings (not deleted) carry it. */
+            listings_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdditionalTemplateResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["AdditionalTemplate"];
+        };
+        AdditionalTemplateListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                templates: components["schemas"]["AdditionalTemplate"][];
+            };
+        };
+        AdditionalTemplateDeletedResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                template_id: number;
+            };
+        };
+        /** @description Corrections to the request before the event is added; every field optional. */
+        ApproveEventRequest: {
+            city_id?: components["schemas"]["Id"];
+            home_team?: string;
+            away_team?: string;
+            tournament?: string;
+            match_time?: string;
+        };
+        RejectEventRequest: {
+            /** @description Why it is rejected; the seller reads it. */
+            reason: string;
+        };
+        AdminEventRequest: components["schemas"]["EventRequest"] & {
+            seller_id: number;
+            seller_name: string;
+        };
+        AdminEventRequestListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                requests: components["schemas"]["AdminEventRequest"][];
                 meta: components["schemas"]["PageMeta"];
             };
         };
@@ -6351,7 +6488,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSalesHistoryAllCurrency: {
@@ -6398,7 +6534,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSalesOrderDetails: {
@@ -6426,7 +6561,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSalesOrderLogs: {
@@ -6458,7 +6592,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSalesInventoryLogs: {
@@ -6490,7 +6623,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSalesTicketTypes: {
@@ -6513,7 +6645,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSalesTicketDetails: {
@@ -6541,7 +6672,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     exportSalesReports: {
@@ -6586,7 +6716,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateSalesTicketType: {
@@ -6619,7 +6748,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     saveSalesNotes: {
@@ -6651,7 +6779,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteSalesTicket: {
@@ -6684,7 +6811,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     downloadAllSalesTickets: {
@@ -6712,7 +6838,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     salesOrderAction: {
@@ -6748,7 +6873,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listMyListings: {
@@ -7544,10 +7668,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The seller's templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTemplateListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addAdditionalTemplate: {
@@ -7557,12 +7688,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdditionalTemplateInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The template added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     updateAdditionalTemplate: {
@@ -7574,13 +7721,28 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdditionalTemplateUpdate"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The template as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteAdditionalTemplate: {
@@ -7594,11 +7756,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The template deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTemplateDeletedResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getStadiums: {
@@ -8383,7 +8553,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTradeTracking: {
@@ -8944,6 +9113,8 @@ export interface operations {
                     /** @description A comma list of ListingRestriction values (each at most once); empty for none. */
                     restrictions?: string;
                     notes?: components["schemas"]["ListingNotes"];
+                    /** @description A comma list of the seller's additional template ids (each once, at most 10); empty for none. */
+                    additional_template_ids?: string;
                     /**
                      * @description Put the tickets on sale at once (default), or keep the listing unpublished.
                      * @default true
@@ -9051,16 +9222,42 @@ export interface operations {
     proxyAdditionalTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    name: components["schemas"]["AdditionalTemplateName"];
+                    content: components["schemas"]["AdditionalTemplateContent"];
+                    /** @description An optional file (pdf, jpg, jpeg or png), 5 MB. */
+                    file?: string[];
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The template added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     proxyUploadPop: {
@@ -9227,7 +9424,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxyUploadPaperTicket: {
@@ -9280,7 +9476,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxyUploadMobileTicket: {
@@ -9328,7 +9523,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     proxyUploadInstructionFile: {
@@ -9375,7 +9569,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getTopUpBankAccountDetails: {
@@ -9665,6 +9858,120 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    listAdminEventRequests: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["EventRequestStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminEventRequestListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    approveEventRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApproveEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, approved (now, or before), with its match_id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The request was rejected; it cannot be approved. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    rejectEventRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, rejected (now, or before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The request was approved; it cannot be rejected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     adminSalesOrderAction: {
         parameters: {
             query?: never;
@@ -9698,7 +10005,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     approveKyc: {
