@@ -118,12 +118,12 @@ export function createApp(options: AppOptions) {
     accountRoutes(router);
     dashboardRoutes(router);
     notificationRoutes(router);
-    salesRoutes(router);
     uiSettingsRoutes(router);
     walletRoutes(router);
     adminRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
+    salesRoutes(router, payments);
     settingsTradeRoutes(router, payments);
     listingsRoutes(router);
   }

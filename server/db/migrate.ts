@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-wallet-ledger';
 import * as m0008 from './migrations/0008-trade';
 import * as m0009 from './migrations/0009-event-stock';
 import * as m0010 from './migrations/0010-listings';
+import * as m0011 from './migrations/0011-sales';
 import * as m0013 from './migrations/0013-additional-templates';
 import * as m0012 from './migrations/0012-account-flows';
 
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008-trade': m0008,
   '0009-event-stock': m0009,
   '0010-listings': m0010,
+  '0011-sales': m0011,
   '0013-additional-templates': m0013,
   '0012-account-flows': m0012,
 };

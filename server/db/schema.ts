@@ -44,6 +44,8 @@ export interface Database {
   listing_files: ListingFileTable;
   event_requests: EventRequestTable;
   field_settings: FieldSettingTable;
+  order_logs: OrderLogTable;
+  order_deliveries: OrderDeliveryTable;
   additional_templates: AdditionalTemplateTable;
   listing_templates: ListingTemplateTable;
   account_tokens: AccountTokenTable;
@@ -213,6 +215,48 @@ export interface OrderTable {
   /** The event's date and time, copied when the order is recorded (awaiting delivery sorts by them). */
   event_date: string;
   event_time: string;
+  /** Issue 12 (migration 0011): how the order's tickets are delivered (from the listing at sale). */
+  ticket_type_id: ColumnType<number, number | undefined, number>;
+  /** How many of its tickets are delivered. */
+  delivered: ColumnType<number, number | undefined, number>;
+  /** While pending: when its 48 hours to accept end. */
+  accept_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** While pending or confirmed: the delivery deadline. */
+  deliver_by: ColumnType<string | null, string | null | undefined, string | null>;
+  notes: ColumnType<string | null, string | null | undefined, string | null>;
+  notes_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  instruction_file_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON list of {first_name, last_name} for orders with no booking behind them; '' when none. */
+  guests: ColumnType<string, string | undefined, string>;
+}
+
+/** One change of an order (issue 12): who, when, from, to, why. */
+export interface OrderLogTable {
+  id: Generated<number>;
+  order_id: number;
+  action: string;
+  from_status: OrderStatus | null;
+  to_status: OrderStatus;
+  reason: string | null;
+  detail: string | null;
+  actor: 'seller' | 'admin' | 'system' | 'buyer';
+  user_id: number | null;
+  created_at: string;
+}
+
+/** One delivered ticket of an order (issue 12), unique by (order_id, ticket_no). */
+export interface OrderDeliveryTable {
+  id: Generated<number>;
+  order_id: number;
+  ticket_no: number;
+  type: 'pdf' | 'pdf_page' | 'transfer_link' | 'wallet_pass' | 'courier' | 'collection';
+  file_id: string | null;
+  page: number | null;
+  transfer_link: string | null;
+  courier: string | null;
+  tracking_number: string | null;
+  user_id: number | null;
+  delivered_at: string;
 }
 
 /**

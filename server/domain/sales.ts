@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { prepared } from '../db/prepared';
 import { ORDER_STATUSES, type OrderStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
+import { deadlinesFor } from './sales-deadlines';
 
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 
@@ -50,6 +51,10 @@ export interface NewOrder {
   created_at: string;
   /** defaults to created_at */
   updated_at?: string;
+  /** the names the tickets are for, when no booking behind the order has them (demo data) */
+  guests?: { first_name: string; last_name: string }[];
+  /** who bought (the log's first row) */
+  buyer_user_id?: number | null;
 }
 
 /** Runs `work` in the caller's transaction, or in one of its own (retried on a Postgres conflict). */
@@ -159,10 +164,13 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
         'updated_at',
         'event_date',
         'event_time',
+        'ticket_type_id',
+        'guests',
       ])
       .expression((eb) =>
         eb
           .selectFrom('events')
+          .innerJoin('listings', (j) => j.on('listings.id', '=', order.listing_id))
           .select((e) => [
             e.val(order.booking_no).as('booking_no'),
             e.val(order.listing_id).as('listing_id'),
@@ -176,13 +184,32 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
             e.val(order.updated_at ?? order.created_at).as('updated_at'),
             'events.event_date',
             'events.event_time',
+            'listings.ticket_type_id',
+            e.val(order.guests ? JSON.stringify(order.guests) : '').as('guests'),
           ])
           .where('events.id', '=', order.event_id),
       )
-      .returning('id')
+      .returning(['id', 'event_date', 'event_time'])
       .executeTakeFirst();
-    if (!row) throw new Error(`recordOrder: there is no event ${order.event_id}`);
+    if (!row) throw new Error(`recordOrder: there is no event ${order.event_id} or listing ${order.listing_id}`);
     await addShare(trx, order, 1);
+    // issue 12: the order's deadlines and the first row of its log
+    const deadlines = deadlinesFor(order.status, { created_at: order.created_at, ...row });
+    await trx.updateTable('orders').set(deadlines).where('id', '=', row.id).execute();
+    await trx
+      .insertInto('order_logs')
+      .values({
+        order_id: row.id,
+        action: 'created',
+        from_status: null,
+        to_status: order.status,
+        reason: null,
+        detail: null,
+        actor: 'buyer',
+        user_id: order.buyer_user_id ?? null,
+        created_at: order.created_at,
+      })
+      .execute();
     return { id: row.id };
   });
 }

@@ -3,6 +3,7 @@ import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
+import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
 import { seedDemoListings } from './demo-listings';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
 import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
@@ -284,6 +285,9 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   }
   if (await applyOnce(db, clock, DEMO_LISTINGS_FIXTURE, (trx) => seedDemoListings(trx, clock, { seller }))) {
     appliedFixtures.push(DEMO_LISTINGS_FIXTURE);
+  }
+  if (await applyOnce(db, clock, DEMO_FULFILMENT_FIXTURE, (trx) => seedDemoFulfilment(trx, clock, { seller, admin }))) {
+    appliedFixtures.push(DEMO_FULFILMENT_FIXTURE);
   }
   return { createdUsers, appliedFixtures };
 }

@@ -6,6 +6,7 @@ import { HttpError, MESSAGES } from '../../http/errors';
 import type { Payments } from '../../payments/port';
 import { InsufficientFunds, payFromWallet, walletBalances } from '../ledger';
 import { recordOrder } from '../sales';
+import { bookingDeliveries } from '../sales-delivery';
 import { findListing, GUEST_FIELDS, type GuestField, guestFieldsOf, unitPriceOf } from './catalog';
 import { expireCart, HOLD_ENDED_REASON, HOLD_EXPIRED_MESSAGE, releaseCart, releaseDueHolds } from './holds';
 import {
@@ -251,6 +252,8 @@ async function viewsOf(db: Db, rows: ViewRow[], now: Date): Promise<Booking[]> {
           .execute();
   const paymentOf = new Map<number, (typeof payments)[number]>();
   for (const p of payments) if (!paymentOf.has(p.booking_id)) paymentOf.set(p.booking_id, p);
+  // issue 12: the sale behind each confirmed booking, as the buyer sees its delivery
+  const deliveryOf = await bookingDeliveries(db, rows);
   return rows.map((r) => {
     const required = guestFieldsOf(r.guest_fields);
     const p = paymentOf.get(r.id);
@@ -301,6 +304,7 @@ async function viewsOf(db: Db, rows: ViewRow[], now: Date): Promise<Booking[]> {
         : null,
       created_at: r.created_at,
       confirmed_at: r.confirmed_at,
+      delivery: deliveryOf.get(r.id) ?? null,
     };
   });
 }
@@ -768,6 +772,7 @@ async function fulfil(db: Db, b: BookingRow, method: PaymentMethod, now: Date): 
     currency: listing.currency as CurrencyCode,
     status: 'pending',
     created_at: at,
+    buyer_user_id: b.user_id,
   });
   await db
     .updateTable('bookings')
