@@ -24,6 +24,7 @@ import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { listingsRoutes } from './routes/listings';
 import { notificationRoutes } from './routes/notifications';
+import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
 import { settingsTradeRoutes } from './routes/settings-trade';
 import { tradeRoutes } from './routes/trade';
@@ -124,6 +125,7 @@ export function createApp(options: AppOptions) {
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);
+    reportsRoutes(router);
     settingsTradeRoutes(router, payments);
     listingsRoutes(router);
   }

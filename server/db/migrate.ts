@@ -11,8 +11,9 @@ import * as m0008 from './migrations/0008-trade';
 import * as m0009 from './migrations/0009-event-stock';
 import * as m0010 from './migrations/0010-listings';
 import * as m0011 from './migrations/0011-sales';
-import * as m0013 from './migrations/0013-additional-templates';
 import * as m0012 from './migrations/0012-account-flows';
+import * as m0013 from './migrations/0013-additional-templates';
+import * as m0014 from './migrations/0014-reports';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -27,8 +28,9 @@ const migrations: Record<string, Migration> = {
   '0009-event-stock': m0009,
   '0010-listings': m0010,
   '0011-sales': m0011,
-  '0013-additional-templates': m0013,
   '0012-account-flows': m0012,
+  '0013-additional-templates': m0013,
+  '0014-reports': m0014,
 };
 
 /** The migrations' names in the order they apply. */
