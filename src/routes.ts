@@ -58,6 +58,12 @@ interface RouteConfig<P extends string, Params> {
    * permission its first segment is derived from.
    */
   access: 'public' | 'always' | 'admin' | PermissionName;
+  /**
+   * What its permission opens: its first path segment (default, the spec's gate), or 'path' its own path and
+   * what lies under it, for a page inside a segment that belongs to another permission (the wallet at
+   * reports/wallet is lmt-pay's; the rest of reports/ is not).
+   */
+  gate?: 'segment' | 'path';
   menu?: MenuEntry;
   /** An admin page any logged-in user may open in development and e2e builds (the flow viewer). */
   devOpen?: boolean;
@@ -149,6 +155,7 @@ export const routes = {
     pattern: '/reports/wallet',
     title: 'Wallet',
     access: 'lmt-pay',
+    gate: 'path',
     menu: { label: 'Wallet', icon: 'wallet', order: 90, permission: 'lmt-pay' },
   }),
   tradeHome: route({

@@ -22,6 +22,12 @@ describe('route access', () => {
     expect(canOpen('/reports/wallet', ['lmt-pay'])).toBe(true);
     expect(canOpen('/reports/wallet', ['reports', 'sales', 'notification', 'dashboard'])).toBe(false);
     expect(canOpen('/report-history', ['reports'])).toBe(true);
+    // report history is `reports`'; reports/wallet is lmt-pay's, and lmt-pay opens nothing else under reports/
+    expect(canOpen('/report-history', ['lmt-pay'])).toBe(false);
+    expect(canOpen('/reports/wallet/', ['lmt-pay'])).toBe(true);
+    expect(canOpen('/reports/payouts', ['lmt-pay'])).toBe(false);
+    expect(canOpen('/reports', ['lmt-pay'])).toBe(false);
+    expect(canOpen('/reports/walletx', ['lmt-pay'])).toBe(false);
     expect(canOpen('/trade/purchase?success=true', ['lmt-trade'])).toBe(true);
     expect(canOpen('/notifications/home', ['notification'])).toBe(true);
     expect(canOpen('/my-listings', ['event'])).toBe(true);
@@ -48,8 +54,8 @@ describe('route access', () => {
       event: ['add-listings', 'my-listings', 'bulk-listings'],
       sales: ['sales'],
       reports: ['report-history'],
-      // the wallet lives at reports/wallet
-      'lmt-pay': ['reports'],
+      // the wallet lives at reports/wallet: lmt-pay opens that path, not the whole reports/ segment
+      'lmt-pay': ['reports/wallet'],
       'lmt-trade': ['trade'],
     });
     expect(ALWAYS_ALLOWED).toContain('settings');

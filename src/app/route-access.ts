@@ -63,12 +63,15 @@ export const ALWAYS_ALLOWED = [
   'settings',
 ] as const;
 
-/** The first path segments each permission opens: those of the registry's routes that need it. */
+/**
+ * The first path segments each permission opens: those of the registry's routes that need it; a route gated by
+ * its path (`gate: 'path'`) opens that path and what lies under it instead ('reports/wallet').
+ */
 export const SEGMENTS_BY_PERMISSION: Readonly<Partial<Record<PermissionName, readonly string[]>>> = (
   Object.values(routes) as Array<Route<string, unknown>>
 ).reduce<Partial<Record<PermissionName, string[]>>>((map, r) => {
   if (r.access === 'public' || r.access === 'always' || r.access === 'admin') return map;
-  const segment = firstSegment(r.pattern);
+  const segment = r.gate === 'path' ? pathPart(r.pattern).replace(/^\/+/, '') : firstSegment(r.pattern);
   const known = map[r.access] ?? [];
   map[r.access] = known.includes(segment) ? known : [...known, segment];
   return map;
@@ -115,7 +118,11 @@ export function canOpen(
   isAdmin = false,
   devBuild: boolean = __DEV_PAGES__,
 ): boolean {
-  return allowedSegments(permissions, isAdmin, devBuild).has(firstSegment(path));
+  const allowed = allowedSegments(permissions, isAdmin, devBuild);
+  if (allowed.has(firstSegment(path))) return true;
+  const bare = pathPart(path).replace(/^\/+|\/+$/g, '');
+  for (const key of allowed) if (key.includes('/') && (bare === key || bare.startsWith(`${key}/`))) return true;
+  return false;
 }
 
 /** What a logged-in user gets at a path: the page, Access Denied, or Page not found when no page is there. */
