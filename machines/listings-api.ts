@@ -96,9 +96,19 @@ export const eventRequestSchema = requestEventBody(
     match_name: { required: 'Enter the event name.', minLength: 'Enter the event name.' },
     match_date: { required: 'Choose the date.', format: 'Choose the date.' },
     stadium_name: { required: 'Enter the venue.', minLength: 'Enter the venue.' },
+    match_time: { pattern: 'Enter the kick-off time as HH:MM.' },
   }),
 );
-export const EVENT_REQUEST_EMPTY = { match_name: '', match_date: '', stadium_name: '', city_name: '', notes: '' };
+export const EVENT_REQUEST_EMPTY = {
+  match_name: '',
+  match_date: '',
+  stadium_name: '',
+  city_name: '',
+  home_team: '',
+  away_team: '',
+  tournament: '',
+  notes: '',
+};
 
 const text = (value: string) => (value.trim() ? value.trim() : undefined);
 const key = () => globalThis.crypto.randomUUID();

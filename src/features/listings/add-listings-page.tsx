@@ -465,15 +465,32 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
   );
 }
 
-function Notes({ value, onChange, error }: { value: string; onChange: (v: string) => void; error: string | null }) {
+/** Notes of an event request (500 characters). */
+function RequestNotes(props: { value: string; onChange: (v: string) => void; error: string | null }) {
+  return <Notes {...props} label="Notes for the back office (optional)" maxLength={500} />;
+}
+
+function Notes({
+  value,
+  onChange,
+  error,
+  label = 'Notes for the buyer (optional)',
+  maxLength = 1000,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  error: string | null;
+  label?: string;
+  maxLength?: number;
+}) {
   const id = useId();
   return (
     <div className={fieldStack}>
-      <FieldLabel htmlFor={id}>Notes for the buyer (optional)</FieldLabel>
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
       <textarea
         id={id}
         rows={3}
-        maxLength={1000}
+        maxLength={maxLength}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
         aria-invalid={error ? true : undefined}
@@ -594,8 +611,9 @@ function RequestEvent({ add }: { add: AddRef }) {
         <ul aria-label="Your event requests" className={css({ display: 'grid', gap: '1', listStyle: 'none', p: 0 })}>
           {requests.map((r) => (
             <li key={r.request_id} className={css({ fontSize: 'sm' })}>
-              {r.match_name}, {formatDate(r.match_date)}, {r.stadium_name}:{' '}
-              <strong>{REQUEST_STATUS[r.status] ?? r.status}</strong>
+              {r.match_name}, {formatDate(r.match_date)}
+              {r.match_time ? ` ${r.match_time}` : ''}, {r.stadium_name}
+              {r.tournament ? ` (${r.tournament})` : ''}: <strong>{REQUEST_STATUS[r.status] ?? r.status}</strong>
               {r.status_reason ? ` (${r.status_reason})` : ''}
             </li>
           ))}
@@ -663,7 +681,47 @@ function RequestForm({ add, form }: { add: AddRef; form: RequestRef }) {
           error={errors.city_name}
           showErrors={showErrors}
         />
+        <TextField
+          label="Home team (optional)"
+          maxLength={100}
+          value={values.home_team ?? ''}
+          onChange={(e) => set('home_team', e.currentTarget.value)}
+          error={errors.home_team}
+          showErrors={showErrors}
+        />
+        <TextField
+          label="Away team (optional)"
+          maxLength={100}
+          value={values.away_team ?? ''}
+          onChange={(e) => set('away_team', e.currentTarget.value)}
+          error={errors.away_team}
+          showErrors={showErrors}
+        />
+        <TextField
+          label="Competition (optional)"
+          maxLength={100}
+          value={values.tournament ?? ''}
+          onChange={(e) => set('tournament', e.currentTarget.value)}
+          error={errors.tournament}
+          showErrors={showErrors}
+        />
+        <TextField
+          label="Kick-off time (optional)"
+          type="time"
+          value={values.match_time ?? ''}
+          // an emptied time is no time (the contract's pattern takes HH:MM only)
+          onChange={(e) =>
+            form.send({ type: 'field.changed', field: 'match_time', value: e.currentTarget.value || undefined })
+          }
+          error={errors.match_time}
+          showErrors={showErrors}
+        />
       </div>
+      <RequestNotes
+        value={values.notes ?? ''}
+        onChange={(notes) => set('notes', notes)}
+        error={showErrors ? (errors.notes ?? null) : null}
+      />
       <FormFooter
         valid={valid && !submitting}
         submitting={submitting}
