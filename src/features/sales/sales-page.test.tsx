@@ -1,0 +1,273 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { SalesOrder, SalesOrderRow } from '../../../machines/sales-api';
+import { fakeStore } from '../../../machines/testing/fake-store';
+import { Session } from '../../app/session';
+import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
+import SalesPage from './sales-page';
+
+vi.mock('../../../openapi/client', async (real) => ({
+  ...(await real<typeof import('../../../openapi/client')>()),
+  api: (await import('../../lib/testing/fake-api')).fakeApi.client,
+}));
+
+const NOW = Date.now();
+const WAIT = { timeout: 8000 };
+const inHours = (h: number) => new Date(NOW + h * 3_600_000).toISOString();
+
+const row = (id: number, changes: Partial<SalesOrderRow> = {}): SalesOrderRow => ({
+  booking_id: id,
+  booking_no: `BK${String(id).padStart(6, '0')}`,
+  status: 'confirmed',
+  status_label: 'Awaiting Delivery',
+  created_at: '2026-11-20T09:00:00Z',
+  updated_at: '2026-11-20T09:00:00Z',
+  match_id: 7,
+  match_name: `Match ${id}`,
+  tournament: 'Premier League',
+  match_date: '2026-12-10',
+  match_time: '20:00',
+  stadium_name: 'Emirates Stadium',
+  city_name: 'London',
+  listing_id: 3,
+  category: 'Longside Lower',
+  ticket_block: '112',
+  row: 'F',
+  seats: null,
+  ticket_type_id: 1,
+  ticket_type: 'E-ticket',
+  delivery_method: 'pdf',
+  quantity: 2,
+  delivered: 0,
+  currency: 'GBP',
+  unit_price: 12_500,
+  amount: 22_500,
+  accept_by: null,
+  deliver_by: inHours(100),
+  ...changes,
+});
+
+const details = (r: SalesOrderRow): SalesOrder => ({
+  order: r,
+  tickets: [1, 2].map((n) => ({
+    ticket_no: n,
+    ticket_block: '112',
+    row: 'F',
+    seat: null,
+    delivered: false,
+    delivery: null,
+  })),
+  guests: [{ ticket_no: 1, first_name: 'Ada', last_name: 'Lovelace' }],
+  amounts: { currency: 'GBP', unit_price: 12_500, quantity: 2, subtotal: 25_000, seller_fee: 2_500, payout: 22_500 },
+  notes: null,
+  notes_updated_at: null,
+  instruction_file: null,
+  actions: { accept: false, decline: false, deliver: false, remove_ticket: false, cancel: false, replace: false },
+});
+
+const overview = (status: string, orders: number) => ({
+  currencies: ['GBP', 'EUR', 'USD', 'AED'].map((currency) => ({
+    currency,
+    orders: currency === 'GBP' ? orders : 0,
+    tickets: 0,
+    amount: currency === 'GBP' ? orders * 22_500 : 0,
+    statuses: ['pending', 'confirmed', 'delivered', 'completed', 'cancelled', 'replaced'].map((s) => ({
+      status: s,
+      orders: s === status && currency === 'GBP' ? orders : 0,
+      tickets: 0,
+      amount: s === status && currency === 'GBP' ? orders * 22_500 : 0,
+    })),
+  })),
+});
+
+function seller() {
+  fakeApi.on('GET /settings/my-account', () => ({
+    id: 7,
+    email: 'seller@demo.test',
+    first_name: 'Sam',
+    last_name: 'Seller',
+    user_type: 'sellers',
+    kyc_status: 1,
+    currency: 'GBP',
+    user_token: 'u7',
+    team_owner_id: null,
+    created_at: '2026-01-01T00:00:00Z',
+  }));
+  fakeApi.on('GET /account/roles-permissions', () => ({
+    user_type: 'sellers',
+    permissions: [{ name: 'sales', is_can_access: 1 }],
+  }));
+  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+}
+
+function OnceLoggedIn() {
+  const loaded = Session.useSelector((s) => s.context.account !== null);
+  return loaded ? <SalesPage /> : null;
+}
+
+function renderAt(path: string) {
+  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
+  const { hook } = memoryLocation({ path });
+  return render(
+    <Router hook={hook}>
+      <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
+        <OnceLoggedIn />
+      </Session.Provider>
+    </Router>,
+  );
+}
+
+const listCalls = () => fakeApi.calls.filter((c: FakeCall) => c.path === '/sales/history-all-currency');
+
+describe('the Sales pages', () => {
+  beforeEach(() => {
+    fakeApi.reset();
+    seller();
+  });
+  afterEach(() => fakeApi.reset());
+
+  it('Awaiting Delivery: the cockpit lists orders by deadline, red within 24 h and amber within 72 h', async () => {
+    const orders = [
+      row(1, { deliver_by: inHours(100) }),
+      row(2, { deliver_by: inHours(5.5) }),
+      row(3, { deliver_by: inHours(48) }),
+    ];
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('confirmed', 3));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders,
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 3 },
+    }));
+    renderAt('/sales/confirmed');
+    const cockpit = await screen.findByRole('list', { name: 'Orders by delivery deadline' }, WAIT);
+    const items = within(cockpit).getAllByRole('listitem');
+    expect(items.map((i) => i.dataset.testid)).toEqual(['cockpit-BK000002', 'cockpit-BK000003', 'cockpit-BK000001']);
+    expect(items.map((i) => i.dataset.tone)).toEqual(['urgent', 'soon', 'later']);
+    expect(within(items[0] as HTMLElement).getByText(/Due in 5 h/)).toBeVisible();
+    // the cockpit asks by deadline; the list as the seller sorts it
+    await waitFor(() => expect(listCalls().some((c) => c.query?.sort === 'deadline')).toBe(true));
+    expect(listCalls().every((c) => c.query?.status === 'confirmed')).toBe(true);
+    expect(await screen.findByTestId('overview-GBP')).toHaveTextContent('£675.00');
+    // every open order shows its deadline in the list too
+    const list = await screen.findByTestId('order-BK000002');
+    expect(
+      within(list)
+        .getByText(/Due in 5 h/)
+        .closest('td')?.dataset.tone,
+    ).toBe('urgent');
+  });
+
+  it('Pending with no orders says so; filters that match nothing say that instead', async () => {
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: [],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
+    }));
+    const user = userEvent.setup();
+    renderAt('/sales/pending');
+    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Delivery cockpit' })).toBeNull();
+    await user.type(screen.getByRole('textbox', { name: 'Order number' }), 'BK0009');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('No orders match these filters.', {}, WAIT)).toBeVisible();
+    expect(listCalls().at(-1)?.query).toMatchObject({ status: 'pending', booking_no: 'BK0009', page: 1 });
+  });
+
+  it('a pending order opens in the drawer; accepting it sends the action and reloads the list and the overview', async () => {
+    let status: 'pending' | 'confirmed' = 'pending';
+    const pending = row(41, { status: 'pending', status_label: 'Pending', accept_by: inHours(20) });
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', status === 'pending' ? 1 : 0));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: status === 'pending' ? [pending] : [],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: status === 'pending' ? 1 : 0 },
+    }));
+    fakeApi.on('GET /sales/order-details', () => details({ ...pending, status }));
+    fakeApi.on('GET /sales/order-logs', () => ({
+      logs: [],
+      meta: { current_page: 1, last_page: 1, per_page: 100, total: 0 },
+    }));
+    fakeApi.on('GET /sales/inventory-logs', () => ({
+      logs: [],
+      meta: { current_page: 1, last_page: 1, per_page: 100, total: 0 },
+    }));
+    fakeApi.on('POST /sales/order-action', () => {
+      status = 'confirmed';
+      return details({ ...pending, status: 'confirmed', status_label: 'Awaiting Delivery' });
+    });
+    const user = userEvent.setup();
+    renderAt('/sales/pending');
+    const order = await screen.findByTestId('order-BK000041', {}, WAIT);
+    await user.click(within(order).getByRole('button', { name: 'Details of order BK000041' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Order BK000041' }, WAIT);
+    expect(within(drawer).getByText('Ticket 1: Ada Lovelace')).toBeVisible();
+    expect(within(drawer).getByText('£225.00')).toBeVisible();
+    await user.click(await within(drawer).findByRole('button', { name: 'Accept order' }));
+    await waitFor(() => expect(fakeApi.calls.some((c) => c.path === '/sales/order-action')).toBe(true));
+    expect(fakeApi.calls.find((c) => c.path === '/sales/order-action')?.body).toEqual({
+      booking_id: 41,
+      action: 'accept',
+    });
+    // the order left Pending without a reload
+    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    expect(within(drawer).queryByRole('button', { name: 'Accept order' })).toBeNull();
+  });
+
+  it('a notification link (?order=) opens that order at once', async () => {
+    const order = row(9);
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('confirmed', 1));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: [order],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+    }));
+    fakeApi.on('GET /sales/order-details', () => details(order));
+    fakeApi.on('GET /sales/order-logs', () => ({
+      logs: [],
+      meta: { current_page: 1, last_page: 1, per_page: 100, total: 0 },
+    }));
+    fakeApi.on('GET /sales/inventory-logs', () => ({
+      logs: [],
+      meta: { current_page: 1, last_page: 1, per_page: 100, total: 0 },
+    }));
+    renderAt('/sales/confirmed?order=9');
+    expect(await screen.findByRole('dialog', { name: 'Order BK000009' }, WAIT)).toBeVisible();
+    expect(fakeApi.calls.find((c) => c.path === '/sales/order-details')?.query).toEqual({ booking_id: 9 });
+  });
+
+  it('exports the filtered list as a file the browser saves', async () => {
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('delivered', 1));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: [row(5, { status: 'delivered', deliver_by: null })],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+    }));
+    fakeApi.on('GET /sales/export-reports', () => ({
+      name: 'sales-delivered.csv',
+      mime: 'text/csv',
+      size: 9,
+      rows: 1,
+      columns: [],
+      content_base64: btoa('a,b\r\n1,2'),
+    }));
+    const saved: Blob[] = [];
+    const create = vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+      saved.push(b as Blob);
+      return 'blob:x';
+    });
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderAt('/sales/delivered');
+    await screen.findByTestId('order-BK000005', {}, WAIT);
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(await (saved[0] as Blob).text()).toBe('a,b\r\n1,2');
+    expect(fakeApi.calls.find((c) => c.path === '/sales/export-reports')?.query).toMatchObject({
+      status: 'delivered',
+      format: 'csv',
+    });
+    create.mockRestore();
+    revoke.mockRestore();
+    click.mockRestore();
+  });
+});

@@ -1,0 +1,503 @@
+import { useSelector } from '@xstate/react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { css } from 'styled-system/css';
+import { useLocation, useSearch } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import {
+  type deliveryCockpitMachine,
+  type SalesFilters,
+  type SalesOrderRow,
+  type SalesSort,
+  salesMachine,
+  type salesOrdersMachine,
+} from '../../../machines/sales.machine';
+import { SALES_STATUS_LABELS, type SalesStatus } from '../../../machines/sales-statuses';
+import { matchRoute } from '../../app/route-access';
+import { useViewActor } from '../../app/view-actor';
+import { saveFile } from '../../lib/save-file';
+import { Button } from '../../ui/button';
+import { DatePicker } from '../../ui/date-picker';
+import { Dropdown, type Option } from '../../ui/dropdown';
+import { Loading, Skeleton } from '../../ui/skeleton';
+import { TextField } from '../../ui/text-field';
+import { TICKET_TYPES } from '../../ui/ticket-type-icon';
+import { byDeadline, deadlineText } from './deadline';
+import { OrderDrawer } from './order-drawer';
+import { SalesContext, useDrawer, useSales } from './sales-context';
+import { dateTime, matchWhen, money, TONE_COLOURS, toneOf } from './sales-format';
+
+type OrdersRef = ActorRefFrom<typeof salesOrdersMachine>;
+type CockpitRef = ActorRefFrom<typeof deliveryCockpitMachine>;
+
+/** What an empty list says, per status. */
+export const EMPTY_TEXTS: Readonly<Record<SalesStatus, string>> = {
+  pending: 'No pending orders.',
+  confirmed: 'No orders are awaiting delivery.',
+  delivered: 'No delivered orders.',
+  completed: 'No completed orders.',
+  cancelled: 'No cancelled orders.',
+  replaced: 'No replaced orders.',
+};
+const NO_MATCH = 'No orders match these filters.';
+
+const SORT_OPTIONS: Option<SalesSort>[] = [
+  { value: 'created_desc', label: 'Newest orders first' },
+  { value: 'created_asc', label: 'Oldest orders first' },
+  { value: 'deadline', label: 'Delivery deadline, soonest first' },
+  { value: 'match_date', label: 'Match date, soonest first' },
+  { value: 'match_date_desc', label: 'Match date, latest first' },
+  { value: 'amount_desc', label: 'Amount, highest first' },
+  { value: 'amount_asc', label: 'Amount, lowest first' },
+];
+const TICKET_TYPE_OPTIONS: Option<number>[] = Object.entries(TICKET_TYPES).map(([id, label]) => ({
+  value: Number(id),
+  label,
+}));
+
+const card = css({
+  bg: 'bg',
+  borderRadius: 'lg',
+  p: { base: '4', desktop: '5' },
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  gap: '3',
+  minWidth: 0,
+});
+const muted = css({ color: 'fg.muted', fontSize: 'sm', overflowWrap: 'anywhere' });
+const heading = css({ fontSize: 'md', fontWeight: 'bold' });
+
+const statusOf = (location: string): SalesStatus => {
+  const match = matchRoute(location);
+  const status = match?.key === 'sales' ? (match.params as { status?: SalesStatus }).status : undefined;
+  return status ?? 'pending';
+};
+
+/**
+ * sales/pending … sales/replaced: the per-currency overview, the delivery cockpit (Awaiting Delivery), the
+ * filtered, sorted and paged orders of the status with their export, and the order drawer. `?order=<id>`
+ * (a notification's link) opens that order's drawer.
+ */
+export default function SalesPage() {
+  const [location] = useLocation();
+  const status = statusOf(location);
+  const sales = useViewActor(salesMachine, `sales-${status}`, { status }, { systemId: 'sales' });
+  useEffect(() => {
+    if (!sales) return;
+    const sub = sales.on('export.ready', ({ file }) => saveFile(file.file, file.name));
+    return () => sub.unsubscribe();
+  }, [sales]);
+  if (!sales) return null;
+  return (
+    <SalesContext.Provider value={sales}>
+      <div className={css({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '4' })}>
+        <Overview status={status} />
+        {status === 'confirmed' ? <Cockpit /> : null}
+        <Orders status={status} />
+        <OpenFromLink />
+        <OrderDrawer />
+      </div>
+    </SalesContext.Provider>
+  );
+}
+
+/** A notification's link (`?order=<id>`) opens that order. */
+function OpenFromLink() {
+  const drawer = useDrawer();
+  const order = Number(new URLSearchParams(useSearch()).get('order'));
+  useEffect(() => {
+    if (drawer && Number.isInteger(order) && order > 0) drawer.send({ type: 'order.opened', id: order });
+  }, [drawer, order]);
+  return null;
+}
+
+function Retry({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+      <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
+      <Button tone="secondary" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
+
+function Overview({ status }: { status: SalesStatus }) {
+  const sales = useSales();
+  const overview = useSelector(sales, (s) => s.context.overview);
+  const failed = useSelector(sales, (s) => s.hasTag('overviewError'));
+  return (
+    <section aria-labelledby="sales-overview" className={card}>
+      <h2 id="sales-overview" className={heading}>
+        Overview
+      </h2>
+      {failed ? (
+        <Retry onRetry={() => sales.send({ type: 'overview.retried' })} />
+      ) : !overview ? (
+        <Loading label="Loading the overview">
+          <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
+            {[1, 2, 3, 4].map((i) => (
+              <Skeleton key={i} width="10rem" height="72px" radius="md" />
+            ))}
+          </div>
+        </Loading>
+      ) : (
+        <ul
+          aria-label="Sales by currency"
+          className={css({
+            display: 'grid',
+            gap: '3',
+            gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 12rem), 1fr))',
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+          })}
+        >
+          {overview.map((c) => {
+            const here = c.statuses.find((s) => s.status === status);
+            return (
+              <li
+                key={c.currency}
+                aria-label={`${c.currency} sales`}
+                className={css({
+                  border: '1px solid {colors.border}',
+                  borderRadius: 'md',
+                  p: '3',
+                  display: 'grid',
+                  gap: '1',
+                })}
+              >
+                <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{c.currency}</span>
+                <span className={css({ fontSize: 'xl', fontWeight: 'bold' })} data-testid={`overview-${c.currency}`}>
+                  {money(here?.amount ?? 0, c.currency)}
+                </span>
+                <span className={muted}>
+                  {SALES_STATUS_LABELS[status]}: {here?.orders ?? 0} orders, {here?.tickets ?? 0} tickets
+                </span>
+                <span className={muted}>
+                  All standing sales: {c.orders} orders, {money(c.amount, c.currency)}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The delivery cockpit: orders awaiting delivery by deadline, red within 24 h, amber within 72 h. */
+function Cockpit() {
+  const sales = useSales();
+  const cockpit = useSelector(sales, (s) => s.children.cockpit) as CockpitRef | undefined;
+  const items = useSelector(cockpit, (s) => s?.context.items ?? []);
+  const loading = useSelector(cockpit, (s) => s?.hasTag('loadingFirst') ?? true);
+  const failed = useSelector(cockpit, (s) => s?.matches('failed') ?? false);
+  const drawer = useDrawer();
+  const now = Date.now();
+  return (
+    <section aria-labelledby="delivery-cockpit" className={card}>
+      <h2 id="delivery-cockpit" className={heading}>
+        Delivery cockpit
+      </h2>
+      {failed ? (
+        <Retry onRetry={() => cockpit?.send({ type: 'list.retried' })} />
+      ) : loading ? (
+        <Loading label="Loading the delivery cockpit">
+          {[1, 2].map((i) => (
+            <Skeleton key={i} height="40px" />
+          ))}
+        </Loading>
+      ) : items.length === 0 ? (
+        <p className={muted}>Nothing to deliver.</p>
+      ) : (
+        <ol
+          aria-label="Orders by delivery deadline"
+          className={css({ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: '2' })}
+        >
+          {byDeadline(items.map((o) => ({ ...o, id: o.booking_id, deadline: o.deliver_by }))).map((o) => {
+            const tone = toneOf(o.deliver_by, now);
+            return (
+              <li
+                key={o.booking_id}
+                data-testid={`cockpit-${o.booking_no}`}
+                data-tone={tone}
+                className={css({
+                  display: 'flex',
+                  flexWrap: 'wrap',
+                  alignItems: 'center',
+                  gap: '3',
+                  justifyContent: 'space-between',
+                  borderLeft: '4px solid',
+                  borderColor: tone === 'soon' ? 'warning' : tone === 'later' || tone === 'none' ? 'border' : 'error',
+                  pl: '3',
+                  py: '1',
+                })}
+              >
+                <span className={css({ display: 'grid', minWidth: 0, overflowWrap: 'anywhere' })}>
+                  <span className={css({ fontWeight: 'semibold' })}>
+                    {o.booking_no} · {o.match_name}
+                  </span>
+                  <span className={TONE_COLOURS[tone]}>
+                    {deadlineText(o.deliver_by, now)} ({dateTime(o.deliver_by)}) · {o.delivered} of {o.quantity}{' '}
+                    delivered
+                  </span>
+                </span>
+                <Button
+                  aria-label={`Upload tickets for ${o.booking_no}`}
+                  onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
+                >
+                  Upload
+                </Button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Filters() {
+  const sales = useSales();
+  const filters = useSelector(sales, (s) => s.context.filters);
+  const sort = useSelector(sales, (s) => s.context.sort);
+  const exporting = useSelector(sales, (s) => s.hasTag('exporting'));
+  const [q, setQ] = useState(filters.q);
+  const [bookingNo, setBookingNo] = useState(filters.booking_no);
+  const set = (changes: Partial<SalesFilters>) =>
+    sales.send({ type: 'filters.changed', filters: { ...filters, ...changes } });
+  const search = (e: FormEvent) => {
+    e.preventDefault();
+    set({ q, booking_no: bookingNo });
+  };
+  return (
+    <div className={css({ display: 'grid', gap: '3' })}>
+      <form
+        aria-label="Filter the orders"
+        onSubmit={search}
+        className={css({
+          display: 'flex',
+          gap: '3',
+          flexWrap: 'wrap',
+          alignItems: 'flex-end',
+          '& > *': { width: { base: '100%', desktop: '14rem' } },
+        })}
+      >
+        <DatePicker
+          mode="range"
+          label="Order dates"
+          onChange={({ start, end }) => set({ date_from: start, date_to: end })}
+        />
+        <TextField label="Match" value={q} onChange={(e) => setQ(e.currentTarget.value)} onBlur={() => set({ q })} />
+        <TextField
+          label="Order number"
+          value={bookingNo}
+          onChange={(e) => setBookingNo(e.currentTarget.value)}
+          onBlur={() => set({ booking_no: bookingNo })}
+        />
+        <Dropdown
+          label="Ticket type"
+          placeholder="All"
+          searchable={false}
+          options={TICKET_TYPE_OPTIONS}
+          value={filters.ticket_type_id}
+          onChange={(v) => set({ ticket_type_id: v })}
+        />
+        <Dropdown
+          label="Sort"
+          placeholder="Newest orders first"
+          searchable={false}
+          options={SORT_OPTIONS}
+          value={sort}
+          onChange={(v) => sales.send({ type: 'sort.changed', sort: v })}
+        />
+        <Button type="submit" tone="secondary">
+          Search
+        </Button>
+      </form>
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+        <Button
+          tone="secondary"
+          busy={exporting}
+          disabled={exporting}
+          onClick={() => sales.send({ type: 'export.requested', format: 'csv' })}
+        >
+          Export CSV
+        </Button>
+        <Button
+          tone="secondary"
+          busy={exporting}
+          disabled={exporting}
+          onClick={() => sales.send({ type: 'export.requested', format: 'xlsx' })}
+        >
+          Export XLSX
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+const table = css({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: 'sm',
+  '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
+  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top', overflowWrap: 'anywhere' },
+  // on a phone each order is a card of its cells
+  _phone: {
+    '& thead': { srOnly: true },
+    '& tbody, & tr, & td': { display: 'block' },
+    '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
+    '& td': { border: 'none', py: '0.5', px: '0' },
+  },
+});
+const phoneLabel = css({ display: 'none', _phone: { display: 'inline', color: 'fg.muted' } });
+
+function Orders({ status }: { status: SalesStatus }) {
+  const sales = useSales();
+  const list = useSelector(sales, (s) => s.children.orders) as OrdersRef | undefined;
+  const items = useSelector(list, (s) => s?.context.items ?? []);
+  const page = useSelector(list, (s) => s?.context.page ?? 0);
+  const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
+  const total = useSelector(list, (s) => s?.context.total ?? null);
+  const view = useSelector(list, (s) => {
+    if (!s || s.hasTag('loadingFirst')) return 'loading' as const;
+    if (s.matches('failed')) return 'failed' as const;
+    if (s.matches('empty')) return 'empty' as const;
+    return 'shown' as const;
+  });
+  const filtered = useSelector(sales, (s) => JSON.stringify(s.context.filters) !== JSON.stringify(EMPTY_FILTERS));
+  const open = status === 'pending' || status === 'confirmed';
+  return (
+    <section aria-labelledby="sales-orders" aria-busy={view === 'loading'} className={card}>
+      <h2 id="sales-orders" className={heading}>
+        {SALES_STATUS_LABELS[status]} orders{total !== null && view === 'shown' ? ` (${total})` : ''}
+      </h2>
+      <Filters />
+      {view === 'loading' ? (
+        <Loading label="Loading the orders">
+          {[1, 2, 3].map((i) => (
+            <Skeleton key={i} height="40px" />
+          ))}
+        </Loading>
+      ) : view === 'failed' ? (
+        <Retry onRetry={() => list?.send({ type: 'list.retried' })} />
+      ) : view === 'empty' ? (
+        <p className={muted}>{filtered ? NO_MATCH : EMPTY_TEXTS[status]}</p>
+      ) : (
+        <>
+          <div className={css({ overflowX: 'auto' })}>
+            <OrderTable items={items} open={open} />
+          </div>
+          <Pager page={page} lastPage={lastPage} onPage={(p) => list?.send({ type: 'page.requested', page: p })} />
+        </>
+      )}
+    </section>
+  );
+}
+
+const EMPTY_FILTERS: SalesFilters = {
+  date_from: null,
+  date_to: null,
+  date_field: 'order_date',
+  q: '',
+  booking_no: '',
+  ticket_type_id: null,
+  currency: null,
+};
+
+function OrderTable({ items, open }: { items: readonly SalesOrderRow[]; open: boolean }) {
+  const drawer = useDrawer();
+  const now = Date.now();
+  return (
+    <table className={table}>
+      <thead>
+        <tr>
+          <th>Order</th>
+          <th>Match</th>
+          <th>Tickets</th>
+          <th>Amount</th>
+          {open ? <th>Deadline</th> : <th>Updated</th>}
+          <th>
+            <span className={css({ srOnly: true })}>Details</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((o) => {
+          const tone = toneOf(o.deliver_by, now);
+          return (
+            <tr key={o.booking_id} data-testid={`order-${o.booking_no}`}>
+              <td>
+                <span className={css({ fontWeight: 'semibold' })}>{o.booking_no}</span>
+                <div className={muted}>{dateTime(o.created_at)}</div>
+              </td>
+              <td>
+                {o.match_name}
+                <div className={muted}>{matchWhen(o.match_date, o.match_time)}</div>
+              </td>
+              <td>
+                <span className={phoneLabel}>Tickets: </span>
+                {o.quantity} × {o.category}, block {o.ticket_block}, row {o.row}
+                {o.seats ? `, seats ${o.seats}` : ''}
+                <div className={muted}>
+                  {o.ticket_type} · {o.delivered} of {o.quantity} delivered
+                </div>
+              </td>
+              <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
+                <span className={phoneLabel}>Amount: </span>
+                {money(o.amount, o.currency)}
+              </td>
+              {open ? (
+                <td data-tone={tone} className={TONE_COLOURS[tone]}>
+                  <span className={phoneLabel}>Deadline: </span>
+                  {o.deliver_by ? (
+                    <>
+                      {deadlineText(o.deliver_by, now)}
+                      <div className={muted}>{dateTime(o.deliver_by)}</div>
+                    </>
+                  ) : (
+                    '-'
+                  )}
+                </td>
+              ) : (
+                <td>
+                  <span className={phoneLabel}>Updated: </span>
+                  {dateTime(o.updated_at)}
+                </td>
+              )}
+              <td>
+                <Button
+                  tone="ghost"
+                  aria-label={`Details of order ${o.booking_no}`}
+                  onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
+                >
+                  Details
+                </Button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function Pager({ page, lastPage, onPage }: { page: number; lastPage: number; onPage: (p: number) => void }) {
+  return (
+    <nav
+      aria-label="Order pages"
+      className={css({ display: 'flex', alignItems: 'center', gap: '2', justifyContent: 'flex-end' })}
+    >
+      <Button tone="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </Button>
+      <span className={css({ fontSize: 'sm' })}>
+        Page {Math.max(page, 1)} of {lastPage}
+      </span>
+      <Button tone="secondary" disabled={page >= lastPage} onClick={() => onPage(page + 1)}>
+        Next
+      </Button>
+    </nav>
+  );
+}
