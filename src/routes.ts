@@ -98,6 +98,20 @@ const isOrderStatus = (value: string): value is SalesStatus => (orderStatusValue
  */
 export const routes = {
   login: route({ pattern: '/login', title: 'Log in', access: 'public' }),
+  signup: route({ pattern: '/signup', title: 'Create your account', access: 'public' }),
+  verifyEmail: route<'/verify-email/token/:token', { token: string }>({
+    pattern: '/verify-email/token/:token',
+    title: 'Verify your email address',
+    access: 'public',
+    parse: ({ token }) => (/^[\w-]{1,200}$/.test(token) ? { token } : null),
+  }),
+  forgotPassword: route({ pattern: '/reset-password', title: 'Forgot your password?', access: 'public' }),
+  resetPassword: route<'/reset-password/token/:token', { token: string }>({
+    pattern: '/reset-password/token/:token',
+    title: 'Choose a new password',
+    access: 'public',
+    parse: ({ token }) => (/^[\w-]{1,200}$/.test(token) ? { token } : null),
+  }),
   dashboard: route({
     pattern: '/dashboard',
     title: 'Dashboard',
@@ -111,6 +125,7 @@ export const routes = {
     menu: { label: 'My account', icon: 'user', order: 10, permission: 'settings', kind: 'account' },
   }),
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
+  changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',
@@ -201,6 +216,16 @@ export const routes = {
 } as const;
 
 export type RouteKey = keyof typeof routes;
+/** The pages opened without a session (spec section 2's public routes): they live outside the shell. */
+export type PublicRouteKey = 'login' | 'signup' | 'verifyEmail' | 'forgotPassword' | 'resetPassword';
+/** The same keys at run time (src/routes.test.ts checks them against each route's `access`). */
+export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
+  'login',
+  'signup',
+  'verifyEmail',
+  'forgotPassword',
+  'resetPassword',
+];
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;
 

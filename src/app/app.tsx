@@ -5,16 +5,20 @@ import { cookieSessionStore, isLiveSession } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
 import { inspectFlows } from '../lib/flows-live';
 import { useDocumentTitle } from '../lib/use-document-title';
-import { documentTitle, href, paths, safeNext } from '../routes';
+import { documentTitle, href, paths, routes, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
-import { preloadRoute, shellModules } from './pages';
+import { accountPages, preloadRoute, shellModules } from './pages';
 import { Session } from './session';
 
 const ShellLayout = lazy(shellModules.layout);
 const Gated = lazy(shellModules.gated);
+const SignupPage = lazy(() => accountPages().then((m) => ({ default: m.SignupPage })));
+const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.VerifyEmailPage })));
+const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ResetPasswordPage })));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 // A page opened with a live session: its chunks load now, beside the profile calls, not after them.
@@ -29,6 +33,31 @@ export function App() {
       <Switch>
         <Route path={paths.login}>
           <LoginRoute />
+        </Route>
+        {/* spec section 2's public routes: open with or without a session */}
+        <Route path={routes.signup.pattern}>
+          <PublicPage>
+            <SignupPage />
+          </PublicPage>
+        </Route>
+        <Route path={routes.verifyEmail.pattern}>
+          {(params: { token: string }) => (
+            <PublicPage>
+              <VerifyEmailPage token={params.token} />
+            </PublicPage>
+          )}
+        </Route>
+        <Route path={routes.forgotPassword.pattern}>
+          <PublicPage>
+            <ForgotPasswordPage />
+          </PublicPage>
+        </Route>
+        <Route path={routes.resetPassword.pattern}>
+          {(params: { token: string }) => (
+            <PublicPage>
+              <ResetPasswordPage token={params.token} />
+            </PublicPage>
+          )}
         </Route>
         {GalleryPage ? (
           <Route path="/dev/ui">
@@ -53,6 +82,15 @@ export function App() {
         </Route>
       </Switch>
     </Session.Provider>
+  );
+}
+
+/** A public page's own chunk, with its loader and its failure message. */
+function PublicPage({ children }: { children: ReactNode }) {
+  return (
+    <LoadBoundary fallback={(error) => <FullPageFailure error={error} />}>
+      <Suspense fallback={<FullPageLoader />}>{children}</Suspense>
+    </LoadBoundary>
   );
 }
 

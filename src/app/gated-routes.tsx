@@ -3,7 +3,7 @@ import { css } from 'styled-system/css';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
-import { href, type RouteKey, routes } from '../routes';
+import { href, type PublicRouteKey, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
 import { comingSoon, pageModules } from './pages';
 import { matchRoute, pageAccess } from './route-access';
@@ -13,6 +13,7 @@ import { useKycGate } from './shell/shell-actors';
 const DashboardPage = lazy(pageModules.dashboard);
 const NotificationsPage = lazy(pageModules.notifications);
 const KycPage = lazy(pageModules.kyc);
+const ChangePasswordPage = lazy(pageModules.changePassword);
 const MyAccountPage = lazy(pageModules.myAccount);
 const WalletPage = lazy(pageModules.wallet);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
@@ -31,10 +32,11 @@ const ComingSoon = lazy(comingSoon);
 const NotBuiltYet = () => <ComingSoon title="Coming soon" />;
 
 /** The page of every logged-in route of the registry (the login page lives outside the shell). */
-const PAGES: Readonly<Record<Exclude<RouteKey, 'login'>, ComponentType>> = {
+const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> = {
   dashboard: DashboardPage,
   myAccount: MyAccountPage,
   kyc: KycPage,
+  changePassword: ChangePasswordPage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
   myListings: MyListingsPage,
@@ -70,7 +72,8 @@ export default function GatedRoutes() {
   if (access.kind === 'notFound') return <NotFound />;
   if (access.kind === 'denied') return <AccessDenied />;
   if (access.match.key === 'login') return <Redirect to={routes.dashboard.href({})} replace />;
-  const Page = PAGES[access.match.key];
+  if (access.match.route.access === 'public') return <Redirect to={routes.dashboard.href({})} replace />;
+  const Page = PAGES[access.match.key as Exclude<RouteKey, PublicRouteKey>];
   return (
     <Suspense fallback={<FullPageLoader />}>
       <Page />

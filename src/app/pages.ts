@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { matchPattern, type RouteKey, routes } from '../routes';
+import { matchPattern, type PublicRouteKey, type RouteKey, routes } from '../routes';
 
 /** The page of the routes whose page is not built yet (its title comes from the shell). */
 export const comingSoon = () => import('../features/access/coming-soon');
@@ -18,6 +18,7 @@ export const pageModules = {
   dashboard: () => import('../features/dashboard/dashboard-page'),
   myAccount: () => import('../features/settings/my-account-page'),
   kyc: () => import('../features/settings/kyc-page'),
+  changePassword: () => import('../features/auth/change-password-page'),
   notifications: () => import('../features/notifications/notifications-page'),
   addListings: () => import('../features/listings/add-listings-page'),
   myListings: () => import('../features/listings/my-listings-page'),
@@ -31,7 +32,10 @@ export const pageModules = {
   adminDeposits: () => import('../features/admin/admin-deposits-page'),
   flows: () => import('../features/flows/flows-page'),
   flow: () => import('../features/flows/flow-page'),
-} as const satisfies Record<Exclude<RouteKey, 'login'>, () => Promise<{ default: ComponentType<never> }>>;
+} as const satisfies Record<Exclude<RouteKey, PublicRouteKey>, () => Promise<{ default: ComponentType<never> }>>;
+
+/** The public account pages (sign-up, email verification, password reset): one chunk, outside the shell. */
+export const accountPages = () => import('../features/auth/account-pages');
 
 /** The wallet's top-up panel, for the Deposit button of the purchase panel (features do not import each other). */
 export const topUpDrawer = () => import('../features/wallet/top-up-drawer');

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect } from 'react';
 import { css } from 'styled-system/css';
+import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { type loginFormMachine, loginLimits } from '../../../machines/login-form.machine';
 import { useSessionChild } from '../../app/session';
@@ -111,6 +112,23 @@ function LoginForm({ form }: { form: LoginForm }) {
             {submitting ? 'Logging in…' : 'Log in'}
           </Button>
         </form>
+        <p
+          className={css({
+            display: 'flex',
+            flexWrap: 'wrap',
+            justifyContent: 'space-between',
+            gap: '2',
+            mt: '4',
+            fontSize: 'sm',
+          })}
+        >
+          <Link href={routes.forgotPassword.href({})} className={css({ color: 'accent', textDecoration: 'underline' })}>
+            Forgot password?
+          </Link>
+          <Link href={routes.signup.href({})} className={css({ color: 'accent', textDecoration: 'underline' })}>
+            Create an account
+          </Link>
+        </p>
       </div>
     </main>
   );

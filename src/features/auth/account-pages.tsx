@@ -1,0 +1,425 @@
+import { useSelector } from '@xstate/react';
+import { type FormEvent, type ReactNode, useEffect } from 'react';
+import { css } from 'styled-system/css';
+import { Link } from 'wouter';
+import type { ActorRefFrom, AnyActorRef } from 'xstate';
+import {
+  emailLimits,
+  forgotPasswordFormMachine,
+  type resendFormMachine,
+  resetLimits,
+  resetPasswordFormMachine,
+  type signupFormMachine,
+  signupLimits,
+} from '../../../machines/account-forms';
+import { signupMachine } from '../../../machines/signup.machine';
+import { verifyEmailMachine } from '../../../machines/verify-email.machine';
+import { useViewActor } from '../../app/view-actor';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { documentTitle, routes, routeTitle } from '../../routes';
+import { Button } from '../../ui/button';
+import { FullPageLoader } from '../../ui/full-page-loader';
+import { TextField } from '../../ui/text-field';
+
+// The public account pages (spec section 2): sign-up, the verification link, the reset request and the reset
+// link. Each page runs its statechart (machines/signup, verify-email, account-forms) as a view of the session.
+
+/** The card the login page uses, with the page's one h1. */
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  useDocumentTitle(documentTitle(title));
+  return (
+    <main
+      className={css({
+        minHeight: '100dvh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        p: '4',
+        bg: 'bg.subtle',
+      })}
+    >
+      <div
+        className={css({
+          width: '100%',
+          maxWidth: '440px',
+          bg: 'bg',
+          borderRadius: 'lg',
+          boxShadow: '0 8px 30px rgba(17, 24, 39, 0.08)',
+          p: { base: '5', desktop: '6' },
+          overflowWrap: 'anywhere',
+        })}
+      >
+        <p className={css({ fontWeight: 'bold', color: 'accent', fontSize: 'lg', mb: '1' })}>SB Portal</p>
+        <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '4' })}>{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+const stack = css({ display: 'flex', flexDirection: 'column', gap: '4' });
+const linkStyle = css({ color: 'accent', textDecoration: 'underline', fontSize: 'sm' });
+const note = css({ color: 'fg.muted', fontSize: 'sm' });
+
+function Alert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'ok' }) {
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={css({
+        borderRadius: 'md',
+        px: '3',
+        py: '2',
+        fontSize: 'sm',
+        ...(tone === 'error'
+          ? { bg: 'red.50', color: 'error', border: '1px solid {colors.red.200}' }
+          : { bg: 'green.50', color: 'green.800', border: '1px solid {colors.green.200}' }),
+      })}
+    >
+      {children}
+    </div>
+  );
+}
+
+/** A form child's state as the views need it. */
+function useForm<T extends AnyActorRef>(form: T) {
+  const values = useSelector(form, (s) => s.context.values) as Record<string, string>;
+  const errors = useSelector(form, (s) => s.context.errors) as Record<string, string>;
+  const submitting = useSelector(form, (s) => s.hasTag('submitting'));
+  const refusal = useSelector(form, (s) => (s.hasTag('error') ? (s.context.formError as string | null) : null));
+  useEffect(() => {
+    const sub = form.on('form.invalid', ({ field }: { field: string }) => {
+      document.querySelector<HTMLInputElement>(`input[name="${CSS.escape(field)}"]`)?.focus();
+    });
+    return () => sub.unsubscribe();
+  }, [form]);
+  const change = (field: string) => (e: { target: { value: string } }) =>
+    form.send({ type: 'field.changed', field, value: e.target.value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.send({ type: 'form.submitted' });
+  };
+  return { values, errors, submitting, refusal, change, submit };
+}
+
+const LOGIN = routes.login.href({});
+const FORGOT = routes.forgotPassword.href({});
+
+/** /signup */
+export function SignupPage() {
+  const page = useViewActor(signupMachine, 'signup');
+  const title = routeTitle(routes.signup, {});
+  if (!page) return <FullPageLoader />;
+  return (
+    <Card title={title}>
+      <Signup page={page} />
+    </Card>
+  );
+}
+
+function Signup({ page }: { page: ActorRefFrom<typeof signupMachine> }) {
+  const sent = useSelector(page, (s) => s.matches('sent'));
+  const form = useSelector(page, (s) => s.children.signupForm as ActorRefFrom<typeof signupFormMachine> | undefined);
+  if (sent || !form) return <SignupSent page={page} />;
+  return <SignupForm page={page} form={form} />;
+}
+
+function SignupForm({
+  page,
+  form,
+}: {
+  page: ActorRefFrom<typeof signupMachine>;
+  form: ActorRefFrom<typeof signupFormMachine>;
+}) {
+  const { values, errors, submitting, refusal, change, submit } = useForm(form);
+  const check = useSelector(page, (s) =>
+    s.matches({ filling: 'checking' })
+      ? 'checking'
+      : s.matches({ filling: 'free' })
+        ? 'free'
+        : s.matches({ filling: 'taken' })
+          ? 'taken'
+          : null,
+  );
+  return (
+    <form noValidate onSubmit={submit} className={stack} aria-busy={submitting}>
+      {refusal ? <Alert>{refusal}</Alert> : null}
+      <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
+        <TextField
+          label="First name"
+          name="first_name"
+          autoComplete="given-name"
+          required
+          maxLength={signupLimits.first_name?.maxLength}
+          value={values.first_name}
+          error={errors.first_name}
+          onChange={change('first_name')}
+        />
+        <TextField
+          label="Last name"
+          name="last_name"
+          autoComplete="family-name"
+          required
+          maxLength={signupLimits.last_name?.maxLength}
+          value={values.last_name}
+          error={errors.last_name}
+          onChange={change('last_name')}
+        />
+      </div>
+      <div>
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          maxLength={signupLimits.email?.maxLength}
+          value={values.email}
+          error={errors.email}
+          onChange={(e) => {
+            change('email')(e);
+            page.send({ type: 'email.typed', email: e.target.value });
+          }}
+        />
+        <p aria-live="polite" className={css({ fontSize: 'sm', mt: '1', minHeight: '1.25rem' })}>
+          {check === 'checking' ? <span className={note}>Checking this address…</span> : null}
+          {check === 'free' ? <span className={css({ color: 'green.700' })}>This address is free.</span> : null}
+          {check === 'taken' ? (
+            <span className={css({ color: 'error' })}>
+              An account already uses this address.{' '}
+              <Link href={LOGIN} className={linkStyle}>
+                Log in
+              </Link>{' '}
+              or{' '}
+              <Link href={FORGOT} className={linkStyle}>
+                reset your password
+              </Link>
+              .
+            </span>
+          ) : null}
+        </p>
+      </div>
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={signupLimits.password?.minLength}
+        maxLength={signupLimits.password?.maxLength}
+        value={values.password}
+        error={errors.password}
+        onChange={change('password')}
+      />
+      <TextField
+        label="Confirm password"
+        name="password_confirmation"
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={signupLimits.password_confirmation?.maxLength}
+        value={values.password_confirmation}
+        error={errors.password_confirmation}
+        onChange={change('password_confirmation')}
+      />
+      <p className={note}>At least 8 characters.</p>
+      <Button type="submit" width="full" busy={submitting}>
+        {submitting ? 'Creating your account…' : 'Create account'}
+      </Button>
+      <p className={note}>
+        Already have an account?{' '}
+        <Link href={LOGIN} className={linkStyle}>
+          Log in
+        </Link>
+      </p>
+    </form>
+  );
+}
+
+function SignupSent({ page }: { page: ActorRefFrom<typeof signupMachine> }) {
+  const sentTo = useSelector(page, (s) => s.context.sentTo);
+  const resending = useSelector(page, (s) => s.hasTag('resending'));
+  const resent = useSelector(page, (s) => s.matches({ sent: 'resent' }));
+  const failed = useSelector(page, (s) => s.matches({ sent: 'resendFailed' }));
+  return (
+    <div className={stack}>
+      <Alert tone="ok">
+        Check your inbox: we sent a link to verify <strong>{sentTo}</strong>. It works for 24 hours.
+      </Alert>
+      <p className={note}>Open the link in the email to finish, then log in.</p>
+      {resent ? <Alert tone="ok">We sent a new link.</Alert> : null}
+      {failed ? <Alert>Request failed</Alert> : null}
+      <Button tone="secondary" busy={resending} onClick={() => page.send({ type: 'resend.requested' })}>
+        {resending ? 'Sending…' : 'Send the link again'}
+      </Button>
+      <Link href={LOGIN} className={linkStyle}>
+        Go to log in
+      </Link>
+    </div>
+  );
+}
+
+/** /verify-email/token/{token} */
+export function VerifyEmailPage({ token }: { token: string }) {
+  const page = useViewActor(verifyEmailMachine, `verify-email-${token}`, { token });
+  const title = routeTitle(routes.verifyEmail, { token });
+  return <Card title={title}>{page ? <VerifyEmail page={page} /> : <p className={note}>Verifying…</p>}</Card>;
+}
+
+function VerifyEmail({ page }: { page: ActorRefFrom<typeof verifyEmailMachine> }) {
+  const state = useSelector(page, (s) =>
+    s.matches('verifying')
+      ? 'verifying'
+      : s.matches('verified')
+        ? 'verified'
+        : s.matches('failed')
+          ? 'failed'
+          : 'refused',
+  );
+  const error = useSelector(page, (s) => s.context.error);
+  const resent = useSelector(page, (s) => s.matches({ refused: 'resent' }));
+  const form = useSelector(page, (s) => s.children.resendForm as ActorRefFrom<typeof resendFormMachine> | undefined);
+  if (state === 'verifying') return <p role="status">Verifying your email address…</p>;
+  if (state === 'verified')
+    return (
+      <div className={stack}>
+        <Alert tone="ok">Your email address is verified. You can log in now.</Alert>
+        <Link href={LOGIN} className={linkStyle}>
+          Log in
+        </Link>
+      </div>
+    );
+  if (state === 'failed')
+    return (
+      <div className={stack}>
+        <Alert>{error}</Alert>
+        <Button onClick={() => page.send({ type: 'retry.requested' })}>Try again</Button>
+      </div>
+    );
+  return (
+    <div className={stack}>
+      <Alert>{error}</Alert>
+      {resent ? (
+        <Alert tone="ok">If an account at this address is waiting to be verified, we sent it a new link.</Alert>
+      ) : form ? (
+        <EmailForm form={form} label="Send a new link" busyLabel="Sending…" />
+      ) : null}
+    </div>
+  );
+}
+
+function EmailForm({ form, label, busyLabel }: { form: AnyActorRef; label: string; busyLabel: string }) {
+  const { values, errors, submitting, refusal, change, submit } = useForm(form);
+  return (
+    <form noValidate onSubmit={submit} className={stack}>
+      {refusal ? <Alert>{refusal}</Alert> : null}
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        required
+        maxLength={emailLimits.email?.maxLength}
+        value={values.email}
+        error={errors.email}
+        onChange={change('email')}
+      />
+      <Button type="submit" width="full" busy={submitting}>
+        {submitting ? busyLabel : label}
+      </Button>
+    </form>
+  );
+}
+
+/** /reset-password: 'Forgot password?' from /login. */
+export function ForgotPasswordPage() {
+  const form = useViewActor(forgotPasswordFormMachine, 'forgot-password', { values: { email: '' } });
+  const done = useSelector(form, (s) => (s?.status === 'done' ? (s.output?.email ?? null) : null));
+  return (
+    <Card title={routeTitle(routes.forgotPassword, {})}>
+      {done ? (
+        <div className={stack}>
+          <Alert tone="ok">
+            If an account uses <strong>{done}</strong>, we sent it a link to reset the password. It works for 1 hour.
+          </Alert>
+          <Link href={LOGIN} className={linkStyle}>
+            Back to log in
+          </Link>
+        </div>
+      ) : form ? (
+        <div className={stack}>
+          <p className={note}>
+            Enter the email address of your account and we will send you a link to choose a new password.
+          </p>
+          <EmailForm form={form} label="Send reset link" busyLabel="Sending…" />
+          <Link href={LOGIN} className={linkStyle}>
+            Back to log in
+          </Link>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+/** /reset-password/token/{token} */
+export function ResetPasswordPage({ token }: { token: string }) {
+  const form = useViewActor(resetPasswordFormMachine, `reset-password-${token}`, {
+    values: { token, password: '', password_confirmation: '' },
+  });
+  return <Card title={routeTitle(routes.resetPassword, { token })}>{form ? <ResetForm form={form} /> : null}</Card>;
+}
+
+function ResetForm({ form }: { form: ActorRefFrom<typeof resetPasswordFormMachine> }) {
+  const { values, errors, submitting, refusal, change, submit } = useForm(form);
+  const done = useSelector(form, (s) => s.status === 'done');
+  if (done)
+    return (
+      <div className={stack}>
+        <Alert tone="ok">Your password is changed. Log in with your new password.</Alert>
+        <Link href={LOGIN} className={linkStyle}>
+          Log in
+        </Link>
+      </div>
+    );
+  return (
+    <form noValidate onSubmit={submit} className={stack}>
+      {refusal ? (
+        <Alert>
+          {refusal}{' '}
+          <Link href={FORGOT} className={linkStyle}>
+            Ask for a new link
+          </Link>
+        </Alert>
+      ) : null}
+      {errors.token ? <Alert>{errors.token}</Alert> : null}
+      <TextField
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={resetLimits.password?.minLength}
+        maxLength={resetLimits.password?.maxLength}
+        value={values.password}
+        error={errors.password}
+        onChange={change('password')}
+      />
+      <TextField
+        label="Confirm new password"
+        name="password_confirmation"
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={resetLimits.password_confirmation?.maxLength}
+        value={values.password_confirmation}
+        error={errors.password_confirmation}
+        onChange={change('password_confirmation')}
+      />
+      <p className={note}>At least 8 characters. Every session of your account is logged out.</p>
+      <Button type="submit" width="full" busy={submitting}>
+        {submitting ? 'Saving…' : 'Set new password'}
+      </Button>
+    </form>
+  );
+}
