@@ -80,11 +80,12 @@ export type SalesEvent =
 export type SalesEmitted = NotifyEvent | { type: 'export.ready'; file: SavedFile };
 
 /**
- * A Sales sub-page (sales/pending ... sales/replaced), in the app's actor system as `sales`: the per-currency
- * overview of the orders the filters select, the orders themselves (the shared list machine, numbered pages),
- * the delivery cockpit on Awaiting Delivery (every order awaiting delivery by deadline), the export of the
- * filtered list as CSV or XLSX, and the order drawer (its child `salesOrder`). A filter changes the list and
- * the overview together; an order the drawer changed reloads them, so it leaves this page's list at once.
+ * A Sales sub-page (sales/pending ... sales/replaced), in the app's actor system as `sales`: the seller's
+ * sales per currency and status (the overview), the orders of the status (the shared list machine, numbered
+ * pages), the delivery cockpit on Awaiting Delivery (every order awaiting delivery by deadline), the export of
+ * the filtered list as CSV or XLSX, and the order drawer (its child `salesOrder`). A filter or a sort reloads
+ * the list from page 1; an order the drawer changed reloads the list, the cockpit and the overview, so it
+ * leaves this page's list at once.
  */
 export const salesMachine = setup({
   types: {
