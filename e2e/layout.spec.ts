@@ -89,10 +89,11 @@ const PAGES = [
   { name: 'my account', path: '/settings/myAccount', heading: 'My account' },
   { name: 'KYC', path: '/settings/kyc', heading: 'Identity verification (KYC)' },
   {
-    name: 'a coming-soon sales page (the Sales sub-list open)',
+    name: 'Sales, Awaiting Delivery with its delivery cockpit (the Sales sub-list open)',
     path: '/sales/confirmed',
     heading: 'Sales: Awaiting Delivery',
   },
+  { name: 'Sales, Pending', path: '/sales/pending', heading: 'Sales: Pending' },
   { name: 'the wallet', path: '/reports/wallet', heading: 'Wallet' },
   { name: 'Add Inventory', path: '/add-listings', heading: 'Add Inventory' },
   { name: 'Inventory', path: '/my-listings', heading: 'Inventory' },
