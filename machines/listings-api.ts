@@ -346,3 +346,21 @@ export async function downloadBulkTemplate(signal: AbortSignal): Promise<Blob> {
   const bytes = Uint8Array.from(atob(data.content_base64), (c) => c.charCodeAt(0));
   return new Blob([bytes], { type: data.mime });
 }
+
+/** Uploads ticket files to an existing listing (1 to 10, pdf/jpg/jpeg/png, 5 MB each); answers its files now. */
+export async function uploadTicketFiles(
+  ticketId: number,
+  files: readonly File[],
+  signal: AbortSignal,
+  onProgress: (fraction: number) => void,
+): Promise<ListingFile[]> {
+  const form = new FormData();
+  form.append('ticket_id', String(ticketId));
+  for (const f of files) form.append('files', f, f.name);
+  const data = await upload('/api/my-listing-upload', form, {
+    idempotencyKey: globalThis.crypto.randomUUID(),
+    signal,
+    onProgress: ({ fraction }) => onProgress(fraction),
+  });
+  return data.files;
+}

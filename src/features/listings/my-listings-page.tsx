@@ -1,6 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useSelector } from '@xstate/react';
-import { createContext, type FormEvent, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useMachine, useSelector } from '@xstate/react';
+import {
+  createContext,
+  type FormEvent,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -15,13 +25,17 @@ import {
   type ListingDetail,
   type ListingUpdate,
 } from '../../../machines/inventory.machine';
-import { notify } from '../../app/notify-bridge';
+import type { ListingFile } from '../../../machines/listings-api';
+import { TICKET_FILE_TYPES, ticketFilesMachine } from '../../../machines/ticket-files.machine';
+import { notify, useNotify } from '../../app/notify-bridge';
 import { useViewActor } from '../../app/view-actor';
+import { formatFileSize } from '../../lib/file-rules';
 import { formatDate } from '../../lib/format-date';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Drawer } from '../../ui/drawer';
 import { Dropdown, type Option } from '../../ui/dropdown';
+import { FieldLabel, fieldStack } from '../../ui/field';
 import { FormFooter } from '../../ui/form-footer';
 import { Modal } from '../../ui/modal';
 import { CurrencyInput, NumericInput } from '../../ui/numeric-input';
@@ -762,7 +776,7 @@ function DetailDrawer() {
               </Button>
             </div>
           ) : data ? (
-            <DetailBody data={data} currency={l.currency} />
+            <DetailBody data={data} currency={l.currency} ticketId={l.id} />
           ) : null}
         </div>
       ) : null}
@@ -783,7 +797,7 @@ const ACTION_LABELS: Record<string, string> = {
   files_uploaded: 'Files uploaded',
 };
 
-function DetailBody({ data, currency }: { data: ListingDetail; currency: string }) {
+function DetailBody({ data, currency, ticketId }: { data: ListingDetail; currency: string; ticketId: number }) {
   if (data.kind === 'logs') {
     if (data.logs.length === 0) return <p className={muted}>No changes yet.</p>;
     return (
@@ -820,16 +834,7 @@ function DetailBody({ data, currency }: { data: ListingDetail; currency: string 
             ))}
           </ul>
         )}
-        <h3 className={sectionTitle}>Ticket files</h3>
-        {data.files.length === 0 ? (
-          <p className={muted}>No files uploaded.</p>
-        ) : (
-          <ul aria-label="Ticket files" className={css({ listStyle: 'none', p: 0 })}>
-            {data.files.map((f) => (
-              <li key={f.file_id}>{f.name}</li>
-            ))}
-          </ul>
-        )}
+        <TicketFiles key={ticketId} ticketId={ticketId} files={data.files} />
       </div>
     );
   }
@@ -874,5 +879,58 @@ export function InsightFigures({
         </>
       ) : null}
     </dl>
+  );
+}
+
+/** The listing's ticket files, and more uploaded with their progress (pdf, jpg, jpeg, png; 5 MB each). */
+function TicketFiles({ ticketId, files: initial }: { ticketId: number; files: ListingFile[] }) {
+  const [state, send, actor] = useMachine(ticketFilesMachine, { input: { ticketId, files: initial } });
+  useNotify(actor);
+  const inputId = useId();
+  const { files, progress, message } = state.context;
+  const busy = state.hasTag('busy');
+  return (
+    <section aria-labelledby={`${inputId}-title`} className={stack}>
+      <h3 id={`${inputId}-title`} className={sectionTitle}>
+        Ticket files
+      </h3>
+      {files.length === 0 ? (
+        <p className={muted}>No files uploaded.</p>
+      ) : (
+        <ul aria-label="Ticket files" className={css({ listStyle: 'none', p: 0 })}>
+          {files.map((f) => (
+            <li key={f.file_id}>
+              {f.name} <span className={muted}>({formatFileSize(f.size)})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className={fieldStack}>
+        <FieldLabel htmlFor={inputId}>Upload ticket files (pdf, jpg, jpeg or png, 5 MB each, up to 10)</FieldLabel>
+        <input
+          id={inputId}
+          type="file"
+          multiple
+          accept={TICKET_FILE_TYPES.map((t) => `.${t}`).join(',')}
+          disabled={busy}
+          aria-describedby={message ? `${inputId}-error` : undefined}
+          onChange={(e) => {
+            const chosen = [...(e.currentTarget.files ?? [])];
+            e.currentTarget.value = '';
+            send({ type: 'files.chosen', files: chosen });
+          }}
+        />
+      </div>
+      {busy ? (
+        <progress aria-label="Uploading ticket files" max={100} value={progress ?? 0}>
+          {progress ?? 0}%
+        </progress>
+      ) : null}
+      {message ? (
+        <p id={`${inputId}-error`} role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
+          {message}
+        </p>
+      ) : null}
+    </section>
   );
 }
