@@ -11,6 +11,8 @@ export type AwaitingDelivery = DataOf<'/dashboard/awaiting-delivery', 'get'>;
 export type DashboardNotifications = DataOf<'/dashboard/notifications', 'get'>;
 export type TopSellingEvents = DataOf<'/dashboard/top-selling-events', 'get'>;
 export type DashboardActivity = DataOf<'/dashboard/activity', 'get'>;
+/** The report widget: the last 30 days against the 30 before, with a point a day (issue 14). */
+export type DashboardReport = DataOf<'/dashboard/reports', 'get'>;
 
 /** Where the chosen currency is kept between visits (local storage per user in the browser). */
 export interface CurrencyMemory {
@@ -34,6 +36,7 @@ export interface DashboardContext {
   notifications: DashboardNotifications | null;
   topEvents: TopSellingEvents | null;
   activity: DashboardActivity | null;
+  report: DashboardReport | null;
 }
 
 export type DashboardEvent =
@@ -109,6 +112,9 @@ export const dashboardMachine = setup({
       unwrap(await api.GET('/dashboard/top-selling-events', { params: { query: input } }), FAILED),
     ),
     loadActivity: fromPromise<DashboardActivity>(async () => unwrap(await api.GET('/dashboard/activity'), FAILED)),
+    loadReport: fromPromise<DashboardReport, { currency: Currency }>(async ({ input }) =>
+      unwrap(await api.GET('/dashboard/reports', { params: { query: input } }), FAILED),
+    ),
   },
 }).createMachine({
   id: 'dashboard',
@@ -123,6 +129,7 @@ export const dashboardMachine = setup({
       notifications: null,
       topEvents: null,
       activity: null,
+      report: null,
     };
   },
   type: 'parallel',
@@ -138,5 +145,6 @@ export const dashboardMachine = setup({
     notifications: widget('loadNotifications', 'notifications', false),
     topEvents: widget('loadTopEvents', 'topEvents', true),
     activity: widget('loadActivity', 'activity', false),
+    report: widget('loadReport', 'report', true),
   },
 });

@@ -3,7 +3,14 @@ import { createActor } from 'xstate';
 import { type CurrencyMemory, type DashboardInput, dashboardMachine } from './dashboard.machine';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
 
-const ACTORS = ['loadOverview', 'loadAwaiting', 'loadNotifications', 'loadTopEvents', 'loadActivity'] as const;
+const ACTORS = [
+  'loadOverview',
+  'loadAwaiting',
+  'loadNotifications',
+  'loadTopEvents',
+  'loadActivity',
+  'loadReport',
+] as const;
 const eventsFor = (id: (typeof ACTORS)[number]) => [
   { type: `xstate.done.actor.${id}`, output: { sample: id } },
   { type: `xstate.error.actor.${id}`, error: new Error('Failed to fetch data') },

@@ -24,7 +24,7 @@ export const pageModules = {
   myListings: () => import('../features/listings/my-listings-page'),
   bulkListings: () => import('../features/listings/bulk-listings-page'),
   sales: () => import('../features/sales/sales-page'),
-  reportHistory: comingSoon,
+  reportHistory: () => import('../features/reports/report-history-page'),
   wallet: () => import('../features/wallet/wallet-page'),
   tradeHome: () => import('../features/trade/trade-home-page'),
   tradeEvent: () => import('../features/trade/event-page'),

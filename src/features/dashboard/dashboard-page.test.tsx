@@ -12,6 +12,16 @@ vi.mock('../../../openapi/client', async (real) => ({
 }));
 
 const NOW = Date.now();
+const reportFigures = (gross: number) => ({
+  gross_sales: gross,
+  tickets: 3,
+  orders: 2,
+  average_price: 0,
+  fees: 0,
+  net_earnings: gross,
+  cancellations: 0,
+  cancelled_amount: 0,
+});
 const USER_ID = 7;
 
 /** The app's gates open a page once the account is there. */
@@ -51,6 +61,13 @@ function renderDashboard() {
   fakeApi.on('GET /dashboard/top-selling-events', () => ({ events: [] }));
   fakeApi.on('GET /dashboard/notifications', () => ({ notification_list: [], unread_count: 0 }));
   fakeApi.on('GET /dashboard/activity', () => ({ activity_list: [] }));
+  fakeApi.on('GET /dashboard/reports', (call) => ({
+    currency: currencyOf(call),
+    current: { date_from: '2026-03-03', date_to: '2026-04-01', figures: reportFigures(29999) },
+    previous: { date_from: '2026-02-01', date_to: '2026-03-02', figures: reportFigures(70001) },
+    change_pct: { gross_sales: -57.1, orders: 0, tickets: -57.1 },
+    points: [{ date: '2026-04-01', gross_sales: 29999, orders: 2, tickets: 3 }],
+  }));
   const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
   return render(
     <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
@@ -88,6 +105,14 @@ describe('the dashboard currency', () => {
     expect(await screen.findByText('€16,830.00')).toBeVisible();
     // it opened in EUR: no call asked in GBP first
     expect(askedIn()).toEqual(['EUR']);
+  });
+
+  it('shows the report widget: the last 30 days in the currency shown, against the 30 before, with a labelled chart', async () => {
+    renderDashboard();
+    const card = await screen.findByRole('region', { name: 'Last 30 days' });
+    expect(await within(card).findByText('£299.99')).toBeVisible();
+    expect(within(card).getByText(/-57.1% on the 30 days before/)).toBeVisible();
+    expect(within(card).getByRole('img')).toHaveAccessibleName(/Gross sales a day/);
   });
 
   it('is kept per user: another user opens in their own currency', async () => {

@@ -18,6 +18,7 @@ import { inspectFlows } from '../../lib/flows-live';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { href, paths } from '../../routes';
+import { BarChart } from '../../ui/bar-chart';
 import { Button } from '../../ui/button';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { Loading, Skeleton } from '../../ui/skeleton';
@@ -94,12 +95,13 @@ function DashboardGrid() {
         <TopEventsCard />
         <NotificationsCard />
         <ActivityCard />
+        <ReportCard />
       </div>
     </div>
   );
 }
 
-type Region = 'overview' | 'awaiting' | 'topEvents' | 'notifications' | 'activity';
+type Region = 'overview' | 'awaiting' | 'topEvents' | 'notifications' | 'activity' | 'report';
 
 /** A widget's frame: its title, then a skeleton, 'Failed to fetch data' with Retry, or its content. */
 function Card<K extends Region>({
@@ -352,6 +354,52 @@ function AwaitingDeliveryCard() {
           </>
         )
       }
+    </Card>
+  );
+}
+
+/** The change of a figure against the 30 days before, in words a screen reader reads as well. */
+const changeText = (pct: number | null) =>
+  pct === null ? 'no sales the 30 days before' : `${pct > 0 ? '+' : ''}${pct}% on the 30 days before`;
+
+/**
+ * The report widget (GET /dashboard/reports): the last 30 days against the 30 before, in the dashboard's
+ * currency, and a small chart of the days. Its skeleton has the chart's height, so nothing moves when it comes.
+ */
+function ReportCard() {
+  const currency = Dashboard.useSelector((s) => s.context.currency);
+  return (
+    <Card
+      region="report"
+      title="Last 30 days"
+      skeleton={
+        <>
+          <SkeletonLine width="50%" />
+          <SkeletonLine width="70%" />
+          <Skeleton width="100%" height="64px" />
+        </>
+      }
+    >
+      {(r) => (
+        <div className={css({ display: 'grid', gap: '2' })}>
+          <p className={css({ display: 'grid', gap: '1' })}>
+            <span className={css({ fontSize: 'lg', fontWeight: 'bold' })} data-figure="report-gross">
+              {formatMoney({ minor: r.current.figures.gross_sales, currency })}
+            </span>
+            <span className={metaLine}>
+              {r.current.figures.orders} orders, {r.current.figures.tickets} tickets ·{' '}
+              {changeText(r.change_pct.gross_sales)}
+            </span>
+          </p>
+          <BarChart
+            compact
+            height={64}
+            title={`Gross sales a day, ${formatDate(r.current.date_from)} to ${formatDate(r.current.date_to)}`}
+            bars={r.points.map((p) => ({ label: p.date, value: p.gross_sales }))}
+            format={(minor) => formatMoney({ minor, currency })}
+          />
+        </div>
+      )}
     </Card>
   );
 }

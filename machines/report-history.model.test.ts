@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine } from 'xstate';
+import {
+  DEFAULT_REPORT_FILTERS,
+  REPORT_EXPORT_ERROR,
+  type ReportOverview,
+  reportHistoryMachine,
+  reportQuery,
+} from './report-history.machine';
+import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
+
+const overview = {
+  currency: 'GBP',
+  period: 'this_month',
+  date_from: '2026-11-01',
+  date_to: '2026-11-22',
+  granularity: 'day',
+  figures: {
+    gross_sales: 1000,
+    tickets: 2,
+    orders: 1,
+    average_price: 500,
+    fees: 0,
+    net_earnings: 1000,
+    cancellations: 0,
+    cancelled_amount: 0,
+  },
+  series: [],
+  top_matches: [],
+} as ReportOverview;
+const file = { name: 'sales-report-2026-11-22.csv', file: new Blob(['x']) };
+const details = { order: { booking_id: 7 } };
+
+const events = [
+  { type: 'xstate.done.actor.fetchOverview', output: { overview, matches: [] } },
+  { type: 'xstate.error.actor.fetchOverview', error: new Error('down') },
+  { type: 'xstate.done.actor.exportFile', output: file },
+  { type: 'xstate.error.actor.exportFile', error: new Error('down') },
+  { type: 'xstate.done.actor.fetchOrder', output: { details, logs: [] } },
+  { type: 'xstate.error.actor.fetchOrder', error: new Error('down') },
+  { type: 'period.presetChosen', preset: 'last_month' },
+  { type: 'period.rangeChosen', from: '2026-01-01', to: '2026-03-31' },
+  { type: 'currency.changed', currency: 'EUR' },
+  { type: 'match.changed', matchId: 3 },
+  { type: 'search.changed', q: 'Arsenal' },
+  { type: 'sort.changed', sort: 'amount_desc' },
+  { type: 'export.requested', format: 'csv' },
+  { type: 'order.opened', bookingId: 7 },
+  { type: 'order.opened', bookingId: 8 },
+];
+
+/** The machine with its network replaced, and a stand-in history list that records what it is told. */
+function start() {
+  const control = controllableActors(['fetchOverview', 'exportFile', 'fetchOrder'] as const);
+  const told: Array<{ type: string }> = [];
+  const history = createMachine({ on: { '*': { actions: ({ event }) => told.push(event) } } });
+  const actor = createActor(
+    reportHistoryMachine.provide({ actors: { ...control.actors, history: history as never } }),
+    {
+      input: {},
+    },
+  );
+  const emitted: Array<{ type: string; message?: string }> = [];
+  actor.on('*', (e) => emitted.push(e));
+  actor.start();
+  return { actor, control, told, emitted };
+}
+
+describe('report history statechart, model-based', () => {
+  const paths = modelPaths(reportHistoryMachine, {
+    events,
+    settling: ['fetchOverview', 'exportFile', 'fetchOrder'],
+    identity: (s) => [s.value, s.context.openId],
+  });
+
+  it('the generated paths reach every state and every transition', () => {
+    expect(uncovered(reportHistoryMachine, paths)).toEqual({ missingStates: [], missingTransitions: [] });
+  });
+
+  for (const path of paths) {
+    it(path.description, async () => {
+      const { actor, control, told, emitted } = start();
+      await replay(
+        path,
+        actor,
+        (event) => control.settle(event),
+        (real) => {
+          if (real.matches({ overview: 'ready' })) expect(real.context.overview).toEqual(overview);
+          if (real.hasTag('error')) expect(real.context.error).toBe('Failed to fetch data');
+          // the history list hears every filter the overview reads, and the export asks for the same filters
+          const last = [...told].reverse().find((e) => e.type === 'filters.changed') as
+            | { filters: unknown }
+            | undefined;
+          if (last) expect(last.filters).toEqual(real.context.filters);
+          const pendingExport = control.pending('exportFile');
+          if (pendingExport) expect(pendingExport.input).toMatchObject({ filters: real.context.filters });
+          for (const e of emitted.filter((x) => x.type === 'notify')) expect(e.message).toBe(REPORT_EXPORT_ERROR);
+        },
+      );
+      actor.stop();
+    });
+  }
+});
+
+describe('report history statechart', () => {
+  it('asks the overview for the preset, then for the range, and the history follows', async () => {
+    const { actor, control, told } = start();
+    expect(control.pending('fetchOverview')?.input).toEqual(DEFAULT_REPORT_FILTERS);
+    actor.send({ type: 'period.rangeChosen', from: '2026-01-01', to: '2026-03-31' });
+    expect(control.pending('fetchOverview')?.input).toMatchObject({ period: { from: '2026-01-01', to: '2026-03-31' } });
+    expect(told.at(-1)).toMatchObject({ type: 'filters.changed', filters: { period: { from: '2026-01-01' } } });
+    actor.send({ type: 'currency.changed', currency: 'EUR' });
+    expect(reportQuery(actor.getSnapshot().context.filters)).toEqual({
+      date_from: '2026-01-01',
+      date_to: '2026-03-31',
+      currency: 'EUR',
+    });
+  });
+
+  it('hands the exported file to the view', async () => {
+    const { actor, control, emitted } = start();
+    actor.send({ type: 'export.requested', format: 'csv' });
+    expect(control.pending('exportFile')?.input).toMatchObject({ format: 'csv' });
+    await control.settle({ type: 'xstate.done.actor.exportFile', output: file });
+    expect(emitted).toContainEqual({ type: 'export.ready', file });
+    expect(actor.getSnapshot().matches({ export: 'idle' })).toBe(true);
+  });
+});

@@ -1,0 +1,163 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeStore } from '../../../machines/testing/fake-store';
+import { Session } from '../../app/session';
+import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
+import ReportHistoryPage from './report-history-page';
+
+vi.mock('../../../openapi/client', async (real) => ({
+  ...(await real<typeof import('../../../openapi/client')>()),
+  api: (await import('../../lib/testing/fake-api')).fakeApi.client,
+}));
+
+const NOW = Date.now();
+
+function OnceLoggedIn() {
+  const loaded = Session.useSelector((s) => s.context.account !== null);
+  return loaded ? <ReportHistoryPage /> : null;
+}
+
+const figures = (gross: number) => ({
+  gross_sales: gross,
+  tickets: 4,
+  orders: 2,
+  average_price: gross / 4,
+  fees: 0,
+  net_earnings: gross,
+  cancellations: 1,
+  cancelled_amount: 500,
+});
+
+const order = {
+  booking_id: 11,
+  booking_no: 'BK-11',
+  status: 'completed',
+  status_label: 'Completed',
+  created_at: '2026-03-02T10:00:00Z',
+  updated_at: '2026-03-02T10:00:00Z',
+  match_id: 3,
+  match_name: 'Arsenal vs Chelsea',
+  tournament: 'Premier League',
+  match_date: '2026-04-01',
+  match_time: '15:00',
+  stadium_name: 'Emirates',
+  city_name: 'London',
+  listing_id: 5,
+  category: 'Longside',
+  ticket_block: '12',
+  row: 'A',
+  seats: null,
+  ticket_type_id: 1,
+  ticket_type: 'E-ticket',
+  delivery_method: 'pdf',
+  quantity: 2,
+  delivered: 2,
+  currency: 'GBP',
+  unit_price: 5000,
+  amount: 10000,
+  accept_by: null,
+  deliver_by: null,
+};
+
+function renderPage() {
+  fakeApi.on('GET /settings/my-account', () => ({
+    id: 7,
+    email: 'seller@demo.test',
+    first_name: 'Sam',
+    last_name: 'Seller',
+    user_type: 'sellers',
+    kyc_status: 1,
+    currency: 'GBP',
+    user_token: 'u7',
+    team_owner_id: null,
+    created_at: '2026-01-01T00:00:00Z',
+  }));
+  fakeApi.on('GET /account/roles-permissions', () => ({
+    user_type: 'sellers',
+    permissions: [{ name: 'reports', is_can_access: 1 }],
+  }));
+  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeApi.on('GET /reports/overview', (call: FakeCall) => {
+    const last = call.query?.period === 'last_month';
+    return {
+      currency: String(call.query?.currency ?? 'GBP'),
+      period: last ? 'last_month' : 'this_month',
+      date_from: last ? '2026-03-01' : '2026-04-01',
+      date_to: last ? '2026-03-31' : '2026-04-15',
+      granularity: 'day',
+      figures: figures(last ? 20000 : 10000),
+      series: [
+        { date: '2026-03-01', gross_sales: last ? 20000 : 10000, orders: 2, tickets: 4 },
+        { date: '2026-03-02', gross_sales: 0, orders: 0, tickets: 0 },
+      ],
+      top_matches: [
+        {
+          match_id: 3,
+          match_name: 'Arsenal vs Chelsea',
+          match_date: '2026-04-01',
+          tournament: 'PL',
+          orders: 2,
+          tickets: 4,
+          gross_sales: 10000,
+        },
+      ],
+    };
+  });
+  fakeApi.on('GET /reports/events-search', () => ({
+    events: [{ match_id: 3, match_name: 'Arsenal vs Chelsea', match_date: '2026-04-01', tournament: 'PL' }],
+  }));
+  fakeApi.on('GET /reports/history', () => ({
+    orders: [order],
+    meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+  }));
+  fakeApi.on('GET /reports/order-details', () => ({
+    order,
+    tickets: [],
+    guests: [],
+    amounts: { currency: 'GBP', unit_price: 5000, quantity: 2, subtotal: 10000, seller_fee: 0, payout: 10000 },
+    notes: 'Call first',
+    notes_updated_at: null,
+    instruction_file: null,
+    actions: { accept: false, decline: false, deliver: false, remove_ticket: false, cancel: false, replace: false },
+  }));
+  fakeApi.on('GET /reports/order-logs', () => ({
+    logs: [],
+    meta: { current_page: 1, last_page: 1, per_page: 50, total: 0 },
+  }));
+  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
+  return render(
+    <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
+      <OnceLoggedIn />
+    </Session.Provider>,
+  );
+}
+
+describe('report history page', () => {
+  beforeEach(() => fakeApi.reset());
+  afterEach(() => fakeApi.reset());
+
+  it('shows the figures and labelled charts with a table view, and a preset reloads them', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    const overview = await screen.findByRole('region', { name: 'Overview' });
+    const gross = () => overview.querySelector('[data-figure=gross_sales]');
+    await waitFor(() => expect(gross()).toHaveTextContent('£100.00'));
+    expect(overview.querySelector('[data-figure=cancellations]')).toHaveTextContent('1');
+    const charts = within(overview).getAllByRole('img');
+    expect(charts[0]).toHaveAccessibleName(/Sales over time \(by day\): 2 bars, total £100\.00/);
+    expect(charts[1]).toHaveAccessibleName(/Top matches: 1 bars/);
+    expect(within(overview).getAllByRole('table', { hidden: true })[0]).toBeDefined();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), 'last_month');
+    await waitFor(() => expect(gross()).toHaveTextContent('£200.00'));
+    const asked = fakeApi.calls.filter((c) => c.path === '/reports/history').map((c) => c.query?.period);
+    expect(asked).toContain('last_month');
+  });
+
+  it('lists the history and opens an order read-only', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'BK-11' }));
+    expect(await screen.findByText('Call first')).toBeVisible();
+  });
+});
