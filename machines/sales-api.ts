@@ -212,6 +212,8 @@ export async function deliverOrder(
 }
 
 export async function downloadOrderTickets(id: number, signal?: AbortSignal): Promise<SavedFile> {
-  const data = unwrap(await api.GET('/sales/download-all-tickets/{id}', { params: { path: { id } }, signal }));
+  const data = unwrap(
+    await api.GET('/sales/download-all-tickets/{booking_id}', { params: { path: { booking_id: id } }, signal }),
+  );
   return { name: data.name, file: toBlob(data) };
 }

@@ -85,6 +85,8 @@ async function prepare(target: string, count: number) {
           ticket_type_id: l.ticket_type_id,
           delivered: status === 'delivered' || status === 'completed' ? quantity : 0,
           ...deadlines,
+          // the housekeeping would cancel old pending orders while the bench runs: their 48 hours start now
+          ...(status === 'pending' ? { accept_by: new Date(now.getTime() + 24 * 3_600_000).toISOString() } : {}),
         };
       });
       await trx.insertInto('orders').values(rows).execute();

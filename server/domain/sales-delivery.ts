@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { nextOrderStatus } from '../../machines/order.machine';
@@ -596,9 +597,14 @@ export async function exportFile(rows: SalesOrder[], format: 'xlsx' | 'csv', sta
     const content = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
     return { name: `sales-${status}-${day}.csv`, mime: 'text/csv', content };
   }
-  const book = new ExcelJS.Workbook();
+  // the streaming writer (inline strings, rows committed as they go): a 10,000-row export in a fraction of the
+  // in-memory workbook's time and memory
+  const chunks: Buffer[] = [];
+  const out = new PassThrough();
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   book.created = now;
-  const sheet = book.addWorksheet('Sales');
+  const sheet = book.addWorksheet('Sales', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = EXPORT_COLUMNS.map((header, i) => ({
     header,
     width: i === 3 ? 40 : 16,
@@ -611,12 +617,13 @@ export async function exportFile(rows: SalesOrder[], format: 'xlsx' | 'csv', sta
             ? { numFmt: '#,##0.00' }
             : {},
   }));
-  for (const o of rows) {
-    sheet.addRow(cellsOf(o).map((c) => (typeof c === 'string' ? neutralise(c) : c)));
-  }
   sheet.getRow(1).font = { bold: true };
-  sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  const content = Buffer.from(await book.xlsx.writeBuffer());
+  for (const o of rows) {
+    sheet.addRow(cellsOf(o).map((c) => (typeof c === 'string' ? neutralise(c) : c))).commit();
+  }
+  sheet.commit();
+  await book.commit();
+  const content = Buffer.concat(chunks);
   return {
     name: `sales-${status}-${day}.xlsx`,
     mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -161,7 +161,8 @@ export function salesOrderOf(r: NonNullable<OrderRow>): SalesOrder {
 }
 
 export interface SalesFilters {
-  status: OrderStatus;
+  /** every status when absent */
+  status?: OrderStatus;
   date_from?: string;
   date_to?: string;
   date_field?: 'order_date' | 'match_date';
@@ -175,7 +176,8 @@ export interface SalesFilters {
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 24 * HOUR).toISOString().slice(0, 10);
 
 function filtered(db: Db, sellerId: number, f: SalesFilters) {
-  let q = ordersQuery(db).where('orders.seller_id', '=', sellerId).where('orders.status', '=', f.status);
+  let q = ordersQuery(db).where('orders.seller_id', '=', sellerId);
+  if (f.status) q = q.where('orders.status', '=', f.status);
   if (f.currency) q = q.where('orders.currency', '=', f.currency);
   if (f.ticket_type_id) q = q.where('orders.ticket_type_id', '=', f.ticket_type_id);
   if (f.booking_no) {
@@ -245,7 +247,7 @@ export async function salesPage(
       .selectFrom('seller_order_totals')
       .select((eb) => eb.fn.sum<number>('orders').as('n'))
       .where('seller_id', '=', sellerId)
-      .where('status', '=', f.status)
+      .$if(f.status !== undefined, (q) => q.where('status', '=', f.status as OrderStatus))
       .executeTakeFirst();
     total = Number(kept?.n ?? 0);
   } else {

@@ -1,4 +1,4 @@
-import { asParam, baseOf, type Parts } from './cases';
+import { asParam, baseOf, bodyOf, type Parts } from './cases';
 import type { Op, Schema } from './contract-model';
 import type { Harness } from './harness';
 import { type Principal, refusalFor } from './principals';
@@ -247,6 +247,7 @@ const call = (op: Op, p: Principal, parts: Parts, expect: Expectation): Attack =
   path: parts.path,
   query: parts.query,
   headers: parts.headers,
-  ...(parts.json === undefined ? {} : { body: { kind: 'json' as const, value: parts.json } }),
+  // a JSON body, or the multipart body of an upload whose id is a query parameter (sales uploads' booking_id)
+  ...(bodyOf(parts) === undefined ? {} : { body: bodyOf(parts) }),
   expect,
 });

@@ -194,8 +194,8 @@ export function salesRoutes({ route }: Router, payments: Payments) {
     return { status: 200, body: { success: true, data: await ticketDetails(db, o) } };
   });
 
-  route('/sales/download-all-tickets/{id}', 'get', async ({ user, params }, { db, dataDir }) => {
-    const o = await readable(db, user, params.id);
+  route('/sales/download-all-tickets/{booking_id}', 'get', async ({ user, params }, { db, dataDir }) => {
+    const o = await readable(db, user, params.booking_id);
     const data = await ticketZip(db, dataDir, o, 'No tickets have been delivered for this order yet.');
     return { status: 200, body: { success: true, data } };
   });
