@@ -151,8 +151,8 @@ export const reportHistoryMachine = setup({
     fetchOrder: fromPromise<{ details: ReportOrderDetails; logs: ReportOrderLog[] }, number>(
       async ({ input, signal }) => {
         const [details, logs] = await Promise.all([
-          api.GET('/reports/order-details', { params: { query: { booking_id: input } }, signal }),
-          api.GET('/reports/order-logs', { params: { query: { booking_id: input } }, signal }),
+          api.GET('/reports/order-details', { params: { query: { order_id: input } }, signal }),
+          api.GET('/reports/order-logs', { params: { query: { order_id: input } }, signal }),
         ]);
         return { details: unwrap(details), logs: unwrap(logs).logs };
       },

@@ -577,7 +577,7 @@ export interface paths {
         };
         /**
          * Search the matches the seller sold for (the report's match filter)
-         * @description Up to 20 matches the seller the caller sells for has orders for in `currency` (GBP by default; from the kept totals per match, which leave out matches with only cancelled orders), whose name, teams or competition contain `q` (case-insensitive), soonest match first. Without `q`, the 20 latest matches.
+         * @description Up to 20 matches the seller the caller sells for has orders for in `currency` (GBP by default; from the kept totals per match, which leave out matches with only cancelled orders), whose name, teams or competition contain `q` (case-insensitive), the latest match first.
          */
         get: operations["searchReportEvents"];
         put?: never;
@@ -597,7 +597,7 @@ export interface paths {
         };
         /**
          * One order's details (reports)
-         * @description The same as /sales/order-details (the sales drawer's answer) for a team member with `reports`. Another seller's order answers 404.
+         * @description The same as /sales/order-details (the sales drawer's answer) for a team member with `reports`, by `order_id` (the sales calls name it booking_id). Another seller's order answers 404.
          */
         get: operations["getReportOrderDetails"];
         put?: never;
@@ -659,7 +659,7 @@ export interface paths {
         put?: never;
         /**
          * Save the seller's notes on an order (reports)
-         * @description The same as /sales/save-notes (`booking_id`, `notes` up to 2,000 characters, empty clears them; an order log row) for a team member with `reports`. Another seller's order answers 404.
+         * @description The same as /sales/save-notes (`order_id`, the sale's id, and `notes` up to 2,000 characters, empty clears them; an order log row) for a team member with `reports`. Another seller's order answers 404.
          */
         post: operations["saveReportNotes"];
         delete?: never;
@@ -888,7 +888,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sales/download-all-tickets/{booking_id}": {
+    "/sales/download-all-tickets/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Every ticket file of an order as one zip
-         * @description The path's id is the sale's id (a row's `booking_id`; the spec writes the path as download-all-tickets/{id}). The order's delivered files (PDF e-tickets, a split PDF once, wallet passes, the courier's proof) and its instruction file in one zip named '{booking_no}-tickets.zip', with a `tickets.txt` listing each ticket's delivery (links, courier and tracking number); as JSON with base64 content. 409 'No tickets have been delivered for this order yet.' when there is nothing to put in it. The seller's team only (the buyer downloads through /purchase/lmt-trade/bookings/{booking_id}/tickets); another seller's order answers 404.
+         * @description The id is the sale's id (a row's `booking_id`). The order's delivered files (PDF e-tickets, a split PDF once, wallet passes, the courier's proof) and its instruction file in one zip named '{booking_no}-tickets.zip', with a `tickets.txt` listing each ticket's delivery (links, courier and tracking number); as JSON with base64 content. 409 'No tickets have been delivered for this order yet.' when there is nothing to put in it. The seller's team only (the buyer downloads through /purchase/lmt-trade/bookings/{booking_id}/tickets); another seller's order answers 404.
          */
         get: operations["downloadAllSalesTickets"];
         put?: never;
@@ -3195,6 +3195,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ReportNotesInput: {
+            order_id: components["schemas"]["Id"];
+            notes: string;
+        };
         /** @enum {string} */
         ReportPeriodPreset: "this_month" | "last_month" | "this_quarter" | "year_to_date";
         /** @description What a period's figures count, all over the orders PRICED in the report's currency and PLACED in the period (the order's created_at, UTC days): gross_sales, tickets and orders count the orders that stand (pending, confirmed, delivered, completed; cancelled and replaced are left out), in minor units; average_price is gross_sales / tickets (per ticket, rounded half up; 0 without tickets); fees are the seller's fees on those orders (0 today: the platform's service, shipping and payment fees are the buyer's, see PriceBreakdown); net_earnings = gross_sales - fees (what those orders pay the seller once completed); cancellations count the orders of the period that were cancelled or replaced, cancelled_amount their amount. */
@@ -6351,8 +6355,8 @@ export interface operations {
     getReportOrderDetails: {
         parameters: {
             query: {
-                /** @description The sale's id (a row's `booking_id`). */
-                booking_id: components["schemas"]["Id"];
+                /** @description The sale's id (a history row's `booking_id`, the dashboard's `order_id`). */
+                order_id: components["schemas"]["Id"];
             };
             header?: never;
             path?: never;
@@ -6378,8 +6382,8 @@ export interface operations {
     getReportOrderLogs: {
         parameters: {
             query: {
-                /** @description The sale's id. */
-                booking_id: components["schemas"]["Id"];
+                /** @description The sale's id (a history row's `booking_id`, the dashboard's `order_id`). */
+                order_id: components["schemas"]["Id"];
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many rows a page holds. */
@@ -6409,8 +6413,8 @@ export interface operations {
     getReportInventoryLogs: {
         parameters: {
             query: {
-                /** @description The sale's id. */
-                booking_id: components["schemas"]["Id"];
+                /** @description The sale's id (a history row's `booking_id`, the dashboard's `order_id`). */
+                order_id: components["schemas"]["Id"];
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many rows a page holds. */
@@ -6446,7 +6450,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SalesNotesInput"];
+                "application/json": components["schemas"]["ReportNotesInput"];
             };
         };
         responses: {
@@ -6492,9 +6496,9 @@ export interface operations {
     };
     getSalesHistoryAllCurrency: {
         parameters: {
-            query?: {
-                /** @description The sales sub-page's status; every status when absent (the sub-pages always send it). */
-                status?: components["schemas"]["OrderStatus"];
+            query: {
+                /** @description The sales sub-page's status. */
+                status: components["schemas"]["OrderStatus"];
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many orders a page holds. */
@@ -6818,7 +6822,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                booking_id: components["schemas"]["Id"];
+                id: components["schemas"]["Id"];
             };
             cookie?: never;
         };

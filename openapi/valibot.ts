@@ -36,7 +36,7 @@ export const changePasswordBody = (m: Messages = defaultMessages) =>
 
 /** The application/json body of POST /reports/save-notes (saveReportNotes). */
 export const saveReportNotesBody = (m: Messages = defaultMessages) =>
-  v.strictObject({ booking_id: v.pipe(v.number(m('booking_id', 'type')), v.integer(m('booking_id', 'integer')), v.minValue(1, m('booking_id', 'minimum', 1)), v.maxValue(2147483647, m('booking_id', 'maximum', 2147483647))), notes: v.pipe(v.string(m('notes', 'type')), v.nonEmpty(m('notes', 'required')), v.maxLength(2000, m('notes', 'maxLength', 2000))) }, m('', 'type'));
+  v.strictObject({ order_id: v.pipe(v.number(m('order_id', 'type')), v.integer(m('order_id', 'integer')), v.minValue(1, m('order_id', 'minimum', 1)), v.maxValue(2147483647, m('order_id', 'maximum', 2147483647))), notes: v.pipe(v.string(m('notes', 'type')), v.nonEmpty(m('notes', 'required')), v.maxLength(2000, m('notes', 'maxLength', 2000))) }, m('', 'type'));
 
 /** The application/json body of POST /sales/update-ticket-type (updateSalesTicketType). */
 export const updateSalesTicketTypeBody = (m: Messages = defaultMessages) =>

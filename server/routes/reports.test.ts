@@ -256,26 +256,26 @@ describe('reports: overview, history, export, the dashboard report', () => {
   });
 
   it('order details, logs and notes for the seller own orders; another seller order is 404', async () => {
-    const own = await get<Schemas['SalesOrderDetailsResponse']['data']>(`/reports/order-details?booking_id=${ids.A}`);
+    const own = await get<Schemas['SalesOrderDetailsResponse']['data']>(`/reports/order-details?order_id=${ids.A}`);
     expect(own.status).toBe(200);
     expect(own.body.data.order.booking_no).toBe('RPT-A');
-    expect((await get(`/reports/order-logs?booking_id=${ids.A}`)).status).toBe(200);
-    expect((await get(`/reports/inventory-logs?booking_id=${ids.A}`)).status).toBe(200);
-    const saved = await s.json('POST', '/reports/save-notes', { booking_id: ids.A, notes: 'Call the buyer' }, mine);
+    expect((await get(`/reports/order-logs?order_id=${ids.A}`)).status).toBe(200);
+    expect((await get(`/reports/inventory-logs?order_id=${ids.A}`)).status).toBe(200);
+    const saved = await s.json('POST', '/reports/save-notes', { order_id: ids.A, notes: 'Call the buyer' }, mine);
     expect(saved.status).toBe(200);
     expect(
-      (await get<Schemas['SalesOrderDetailsResponse']['data']>(`/reports/order-details?booking_id=${ids.A}`)).body.data
+      (await get<Schemas['SalesOrderDetailsResponse']['data']>(`/reports/order-details?order_id=${ids.A}`)).body.data
         .notes,
     ).toBe('Call the buyer');
     for (const path of ['order-details', 'order-logs', 'inventory-logs']) {
-      const r = await get(`/reports/${path}?booking_id=${otherOrderId}`);
+      const r = await get(`/reports/${path}?order_id=${otherOrderId}`);
       expect(r.status, path).toBe(404);
       expect(r.body.message).toBe('Order not found.');
     }
-    const foreign = await s.json('POST', '/reports/save-notes', { booking_id: otherOrderId, notes: 'x' }, mine);
+    const foreign = await s.json('POST', '/reports/save-notes', { order_id: otherOrderId, notes: 'x' }, mine);
     expect(foreign.status).toBe(404);
     // the owner reads it
-    expect((await get(`/reports/order-details?booking_id=${otherOrderId}`, seller)).status).toBe(200);
+    expect((await get(`/reports/order-details?order_id=${otherOrderId}`, seller)).status).toBe(200);
   });
 
   it('a team member without `reports` is refused (403); the dashboard report needs only `dashboard`', async () => {
@@ -283,7 +283,7 @@ describe('reports: overview, history, export, the dashboard report', () => {
       '/reports/overview',
       '/reports/history',
       '/reports/export',
-      `/reports/order-details?booking_id=${otherOrderId}`,
+      `/reports/order-details?order_id=${otherOrderId}`,
     ]) {
       const r = await get(path, member);
       expect(r.status, path).toBe(403);

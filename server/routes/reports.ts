@@ -121,12 +121,12 @@ export function reportsRoutes({ route }: Router) {
   }));
 
   route('/reports/order-details', 'get', async ({ user, query }, { db }) => {
-    const o = await readable(db, sellerIdOf(user), query.booking_id);
+    const o = await readable(db, sellerIdOf(user), query.order_id);
     return { status: 200, body: { success: true, data: await orderDetails(db, o, 'seller') } };
   });
 
   route('/reports/order-logs', 'get', async ({ user, query }, { db }) => {
-    const o = await readable(db, sellerIdOf(user), query.booking_id);
+    const o = await readable(db, sellerIdOf(user), query.order_id);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 50;
     const { logs, total } = await orderLogPage(db, o.id, { page, perPage });
@@ -135,14 +135,14 @@ export function reportsRoutes({ route }: Router) {
 
   route('/reports/inventory-logs', 'get', async ({ user, query }, { db }) => {
     const sellerId = sellerIdOf(user);
-    const o = await readable(db, sellerId, query.booking_id);
+    const o = await readable(db, sellerId, query.order_id);
     const data = await logPage(db, sellerId, o.listing_id, { page: query.page ?? 1, per_page: query.per_page ?? 50 });
     return { status: 200, body: { success: true, data } };
   });
 
   route('/reports/save-notes', 'post', async ({ user, body }, { db, clock }) => {
     const now = clock.now();
-    const o = await lockOrder(db, sellerIdOf(user), body.booking_id, now);
+    const o = await lockOrder(db, sellerIdOf(user), body.order_id, now);
     const notes = body.notes.trim() === '' ? null : body.notes;
     const at = notes === null ? null : now.toISOString();
     await db.updateTable('orders').set({ notes, notes_updated_at: at }).where('id', '=', o.id).execute();
