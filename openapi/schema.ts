@@ -888,7 +888,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/sales/download-all-tickets/{id}": {
+    "/sales/download-all-tickets/{booking_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Every ticket file of an order as one zip
-         * @description The id is the sale's id (a row's `booking_id`). The order's delivered files (PDF e-tickets, a split PDF once, wallet passes, the courier's proof) and its instruction file in one zip named '{booking_no}-tickets.zip', with a `tickets.txt` listing each ticket's delivery (links, courier and tracking number); as JSON with base64 content. 409 'No tickets have been delivered for this order yet.' when there is nothing to put in it. The seller's team only (the buyer downloads through /purchase/lmt-trade/bookings/{booking_id}/tickets); another seller's order answers 404.
+         * @description The path's id is the sale's id (a row's `booking_id`; the spec writes the path as download-all-tickets/{id}). The order's delivered files (PDF e-tickets, a split PDF once, wallet passes, the courier's proof) and its instruction file in one zip named '{booking_no}-tickets.zip', with a `tickets.txt` listing each ticket's delivery (links, courier and tracking number); as JSON with base64 content. 409 'No tickets have been delivered for this order yet.' when there is nothing to put in it. The seller's team only (the buyer downloads through /purchase/lmt-trade/bookings/{booking_id}/tickets); another seller's order answers 404.
          */
         get: operations["downloadAllSalesTickets"];
         put?: never;
@@ -6496,9 +6496,9 @@ export interface operations {
     };
     getSalesHistoryAllCurrency: {
         parameters: {
-            query: {
-                /** @description The sales sub-page's status. */
-                status: components["schemas"]["OrderStatus"];
+            query?: {
+                /** @description The sales sub-page's status; every status when absent (the sub-pages always send it). */
+                status?: components["schemas"]["OrderStatus"];
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many orders a page holds. */
@@ -6822,7 +6822,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Id"];
+                booking_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
