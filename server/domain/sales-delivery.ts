@@ -291,7 +291,7 @@ export async function deliverMobile(
     } catch {
       url = null;
     }
-    if (!url || url.protocol !== 'https:' || link.length > 2000) {
+    if (url?.protocol !== 'https:' || link.length > 2000) {
       throw invalid([
         { path: '/body/transfer_links', message: `line ${i + 1} must be an https link of at most 2000 characters` },
       ]);
