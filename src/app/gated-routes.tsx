@@ -5,7 +5,7 @@ import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
 import { href, type PublicRouteKey, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
-import { comingSoon, pageModules } from './pages';
+import { pageModules } from './pages';
 import { matchRoute, pageAccess } from './route-access';
 import { Session } from './session';
 import { useKycGate } from './shell/shell-actors';
@@ -26,10 +26,7 @@ const AddListingsPage = lazy(pageModules.addListings);
 const MyListingsPage = lazy(pageModules.myListings);
 const BulkListingsPage = lazy(pageModules.bulkListings);
 const SalesPage = lazy(pageModules.sales);
-const ComingSoon = lazy(comingSoon);
-
-/** A page that is not built yet: its real title (the shell's h1) over a plain note. */
-const NotBuiltYet = () => <ComingSoon title="Coming soon" />;
+const ReportHistoryPage = lazy(pageModules.reportHistory);
 
 /** The page of every logged-in route of the registry (the login page lives outside the shell). */
 const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> = {
@@ -42,7 +39,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   myListings: MyListingsPage,
   bulkListings: BulkListingsPage,
   sales: SalesPage,
-  reportHistory: NotBuiltYet,
+  reportHistory: ReportHistoryPage,
   wallet: WalletPage,
   tradeHome: TradeHomePage,
   tradeEvent: TradeEventPage,

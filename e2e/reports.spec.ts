@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { actAs, openAs } from './support';
+
+// Issue 14 in the browser: report history's period changes the figures and the chart; the export is the list.
+
+test.describe('report history', () => {
+  actAs('seller');
+
+  test('a preset changes the totals and the chart; the CSV export holds the filtered orders', async ({ page }) => {
+    await openAs(page, 'seller', '/report-history');
+    const overview = page.getByRole('region', { name: 'Overview' });
+    const gross = overview.locator('[data-figure=gross_sales]');
+    const chart = overview.getByRole('img').first();
+    await expect(overview).toHaveAttribute('aria-busy', 'false');
+    const monthGross = await gross.textContent();
+    const monthChart = await chart.getAttribute('aria-labelledby');
+    const monthSummary = await page.locator(`[id="${monthChart}"]`).textContent();
+
+    await page.getByRole('combobox', { name: 'Period' }).selectOption('year_to_date');
+    await expect(overview.getByRole('heading', { level: 2 })).toContainText('1 Jan');
+    await expect(overview).toHaveAttribute('aria-busy', 'false');
+    await expect(gross).not.toHaveText(monthGross ?? '');
+    const ytdSummary = await page.locator(`[id="${await chart.getAttribute('aria-labelledby')}"]`).textContent();
+    expect(ytdSummary).not.toBe(monthSummary);
+
+    const history = page.getByRole('region', { name: 'History' });
+    const pages = history.getByRole('navigation', { name: 'History pages' });
+    await expect(pages).toContainText(/\(\d+ orders\)/);
+    const total = Number(/\((\d+) orders\)/.exec((await pages.textContent()) ?? '')?.[1]);
+    const download = page.waitForEvent('download');
+    await history.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^sales-report-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync(await file.path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toContain('Order number');
+    expect(lines).toHaveLength(total + 1);
+  });
+});
