@@ -108,9 +108,12 @@ function OnceLoggedIn() {
   return loaded ? <SalesPage /> : null;
 }
 
+let lastNavigate: (to: string) => void = () => undefined;
+
 function renderAt(path: string) {
   const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  const { hook } = memoryLocation({ path });
+  const { hook, navigate } = memoryLocation({ path });
+  lastNavigate = navigate;
   return render(
     <Router hook={hook}>
       <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
@@ -157,6 +160,22 @@ describe('the Sales pages', () => {
         .getByText(/Due in 5 h/)
         .closest('td')?.dataset.tone,
     ).toBe('urgent');
+  });
+
+  it('going from one list to another in the app (the menu) loads the other status, with its own empty filters', async () => {
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: [],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
+    }));
+    const user = userEvent.setup();
+    renderAt('/sales/pending');
+    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    await user.type(screen.getByRole('textbox', { name: 'Order number' }), 'BK0009');
+    lastNavigate('/sales/delivered');
+    await waitFor(() => expect(listCalls().some((c) => c.query?.status === 'delivered')).toBe(true), WAIT);
+    expect(await screen.findByText('No delivered orders.', {}, WAIT)).toBeVisible();
+    expect(screen.getByRole('textbox', { name: 'Order number' })).toHaveValue('');
   });
 
   it('Pending with no orders says so; filters that match nothing say that instead', async () => {

@@ -92,7 +92,7 @@ export default function SalesPage() {
       <div className={css({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '4' })}>
         <Overview status={status} />
         {status === 'confirmed' ? <Cockpit /> : null}
-        <Orders status={status} />
+        <Orders key={status} status={status} />
         <OpenFromLink />
         <OrderDrawer />
       </div>
