@@ -1588,7 +1588,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/settings/additional-templates/update/{id}": {
+    "/settings/additional-templates/update/{template_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1608,7 +1608,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/settings/additional-templates/delete/{id}": {
+    "/settings/additional-templates/delete/{template_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -5563,28 +5563,7 @@ export interface components {
             };
         };
     };
-    parameters: {
-        /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
-        ReportPeriod: components["schemas"]["ReportPeriodPreset"];
-        /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
-        ReportDateFrom: string;
-        /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
-        ReportDateTo: string;
-        /** @description The currency of the orders to report; GBP when absent. */
-        ReportCurrency: components["schemas"]["CurrencyCode"];
-        /** @description Only orders in this status; every status when absent. */
-        ReportStatus: components["schemas"]["OrderStatus"];
-        /** @description Only the orders of this match (an id from /reports/events-search). */
-        ReportMatchId: components["schemas"]["Id"];
-        /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
-        ReportQuery: string;
-        /** @description The order of the rows (ties by the order's id, newest first); `deadline` is the sales cockpit's. */
-        ReportSort: components["schemas"]["SalesSort"];
-        /** @description A key the client makes for one intended effect (a random UUID is good) and sends again when it retries the same request. Kept 24 hours per user and operation. */
-        IdempotencyKey: string;
-        /** @description The spec's domain key header on form uploads; accepted, not required. */
-        DomainKey: string;
-    };
+    parameters: never;
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -6210,13 +6189,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
-                period?: components["parameters"]["ReportPeriod"];
+                period?: components["schemas"]["ReportPeriodPreset"];
                 /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
-                date_from?: components["parameters"]["ReportDateFrom"];
+                date_from?: string;
                 /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
-                date_to?: components["parameters"]["ReportDateTo"];
+                date_to?: string;
                 /** @description The currency of the orders to report; GBP when absent. */
-                currency?: components["parameters"]["ReportCurrency"];
+                currency?: components["schemas"]["CurrencyCode"];
             };
             header?: never;
             path?: never;
@@ -6242,21 +6221,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
-                period?: components["parameters"]["ReportPeriod"];
+                period?: components["schemas"]["ReportPeriodPreset"];
                 /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
-                date_from?: components["parameters"]["ReportDateFrom"];
+                date_from?: string;
                 /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
-                date_to?: components["parameters"]["ReportDateTo"];
+                date_to?: string;
                 /** @description The currency of the orders to report; GBP when absent. */
-                currency?: components["parameters"]["ReportCurrency"];
+                currency?: components["schemas"]["CurrencyCode"];
                 /** @description Only orders in this status; every status when absent. */
-                status?: components["parameters"]["ReportStatus"];
+                status?: components["schemas"]["OrderStatus"];
                 /** @description Only the orders of this match (an id from /reports/events-search). */
-                match_id?: components["parameters"]["ReportMatchId"];
+                match_id?: components["schemas"]["Id"];
                 /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
-                q?: components["parameters"]["ReportQuery"];
+                q?: string;
                 /** @description The order of the rows (ties by the order's id, newest first); `deadline` is the sales cockpit's. */
-                sort?: components["parameters"]["ReportSort"];
+                sort?: components["schemas"]["SalesSort"];
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many orders a page holds. */
@@ -6288,21 +6267,21 @@ export interface operations {
                 /** @description xlsx (default) or csv. */
                 format?: components["schemas"]["SalesExportFormat"];
                 /** @description A preset period (UTC): this_month (the default), last_month, this_quarter, year_to_date. `date_from` and `date_to` override it. */
-                period?: components["parameters"]["ReportPeriod"];
+                period?: components["schemas"]["ReportPeriodPreset"];
                 /** @description The first day of the period (UTC), inclusive; with `date_to` (today when absent). */
-                date_from?: components["parameters"]["ReportDateFrom"];
+                date_from?: string;
                 /** @description The last day of the period (UTC), inclusive; with `date_from` (required with it). */
-                date_to?: components["parameters"]["ReportDateTo"];
+                date_to?: string;
                 /** @description The currency of the orders to report; GBP when absent. */
-                currency?: components["parameters"]["ReportCurrency"];
+                currency?: components["schemas"]["CurrencyCode"];
                 /** @description Only orders in this status; every status when absent. */
-                status?: components["parameters"]["ReportStatus"];
+                status?: components["schemas"]["OrderStatus"];
                 /** @description Only the orders of this match (an id from /reports/events-search). */
-                match_id?: components["parameters"]["ReportMatchId"];
+                match_id?: components["schemas"]["Id"];
                 /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
-                q?: components["parameters"]["ReportQuery"];
+                q?: string;
                 /** @description The order of the rows (ties by the order's id, newest first); `deadline` is the sales cockpit's. */
-                sort?: components["parameters"]["ReportSort"];
+                sort?: components["schemas"]["SalesSort"];
             };
             header?: never;
             path?: never;
@@ -6328,9 +6307,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The currency of the orders to report; GBP when absent. */
-                currency?: components["parameters"]["ReportCurrency"];
+                currency?: components["schemas"]["CurrencyCode"];
                 /** @description The match's name, a team or the competition (anywhere in the text, case-insensitive). */
-                q?: components["parameters"]["ReportQuery"];
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -7721,7 +7700,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Id"];
+                template_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
@@ -7754,7 +7733,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Id"];
+                template_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };

@@ -82,7 +82,7 @@ export const updateAddressBody = (m: Messages = defaultMessages) =>
 export const addAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.pipe(v.string(m('name', 'type')), v.nonEmpty(m('name', 'required')), v.maxLength(100, m('name', 'maxLength', 100))), content: v.pipe(v.string(m('content', 'type')), v.nonEmpty(m('content', 'required')), v.maxLength(2000, m('content', 'maxLength', 2000))) }, m('', 'type'));
 
-/** The application/json body of POST /settings/additional-templates/update/{id} (updateAdditionalTemplate). */
+/** The application/json body of POST /settings/additional-templates/update/{template_id} (updateAdditionalTemplate). */
 export const updateAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.optional(v.pipe(v.string(m('name', 'type')), v.maxLength(100, m('name', 'maxLength', 100)), v.minLength(1, m('name', 'minLength', 1)))), content: v.optional(v.pipe(v.string(m('content', 'type')), v.maxLength(2000, m('content', 'maxLength', 2000)), v.minLength(1, m('content', 'minLength', 1)))) }, m('', 'type'));
 

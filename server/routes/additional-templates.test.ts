@@ -92,12 +92,15 @@ describe('additional templates (server)', () => {
   });
 
   it('adds, lists by name, updates and deletes a seller’s templates; names are unique per seller', async () => {
+    // the demo seed gives the seller two templates ('Away section', 'Collection point')
+    const seeded = (await list()).map((t) => t.name);
+    expect(seeded).toEqual(['Away section', 'Collection point']);
     const a = await add('Pick-up', 'Collect at the box office from 2 hours before kick-off.');
     expect(a.status).toBe(200);
     const first = a.body.data as unknown as Template;
     expect(first).toMatchObject({ name: 'Pick-up', file: null, listings_count: 0 });
     expect((await add('Away end', 'Seats in the away section.')).status).toBe(200);
-    expect((await list()).map((t) => t.name)).toEqual(['Away end', 'Pick-up']);
+    expect((await list()).map((t) => t.name)).toEqual(['Away end', 'Away section', 'Collection point', 'Pick-up']);
 
     const taken = await add(' pick-up ', 'Another text');
     expect(taken.status).toBe(422);
@@ -116,7 +119,7 @@ describe('additional templates (server)', () => {
 
     const gone = await call(s, 'POST', `/settings/additional-templates/delete/${first.template_id}`, seller);
     expect(gone.status).toBe(200);
-    expect((await list()).map((t) => t.name)).toEqual(['Away end']);
+    expect((await list()).map((t) => t.name)).toEqual(['Away end', 'Away section', 'Collection point']);
   });
 
   it("answers 404 for another seller's template (read through the list, update, delete) and keeps it", async () => {

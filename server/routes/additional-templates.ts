@@ -23,18 +23,26 @@ export function additionalTemplateRoutes({ route }: Router) {
     },
   }));
 
-  route('/settings/additional-templates/update/{id}', 'post', async ({ user, params, body }, { db, clock }) => ({
+  route(
+    '/settings/additional-templates/update/{template_id}',
+    'post',
+    async ({ user, params, body }, { db, clock }) => ({
+      status: 200,
+      body: {
+        success: true,
+        message: 'Template updated.',
+        data: await updateTemplate(db, sellerIdOf(user), params.template_id, body, clock.now()),
+      },
+    }),
+  );
+
+  route('/settings/additional-templates/delete/{template_id}', 'post', async ({ user, params }, { db }) => ({
     status: 200,
     body: {
       success: true,
-      message: 'Template updated.',
-      data: await updateTemplate(db, sellerIdOf(user), params.id, body, clock.now()),
+      message: 'Template deleted.',
+      data: await deleteTemplate(db, sellerIdOf(user), params.template_id),
     },
-  }));
-
-  route('/settings/additional-templates/delete/{id}', 'post', async ({ user, params }, { db }) => ({
-    status: 200,
-    body: { success: true, message: 'Template deleted.', data: await deleteTemplate(db, sellerIdOf(user), params.id) },
   }));
 
   route('/api/additional-template', 'post', async ({ user, body, files }, { db, clock }) => {

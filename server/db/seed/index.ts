@@ -1,6 +1,7 @@
 import { hashPassword } from '../../auth/passwords';
 import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
+import { addTemplate } from '../../domain/listings/templates';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
 import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
@@ -150,6 +151,15 @@ const RIVAL_WALLET_FIXTURE = 'rival-wallet-v1';
 const DEMO_TRADE_FIXTURE = 'demo-trade-v1';
 /** Inventory: the demo seller's listings over the upcoming matches, their log, event requests (issue 11). */
 const DEMO_LISTINGS_FIXTURE = 'demo-listings-v1';
+/** Additional templates of the seller and of the rival, so that Add Inventory has some to offer (issue 11). */
+const DEMO_TEMPLATES_FIXTURE = 'demo-templates-v1';
+const DEMO_TEMPLATES = [
+  {
+    name: 'Collection point',
+    content: 'Collect your tickets at the ticket office, gate B, from two hours before kick-off.',
+  },
+  { name: 'Away section', content: 'Tickets in the away section: wear no home colours.' },
+];
 
 /**
  * Fills reference and demo data. Safe to run on every start: each row is inserted only when missing, the demo
@@ -285,6 +295,14 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   }
   if (await applyOnce(db, clock, DEMO_LISTINGS_FIXTURE, (trx) => seedDemoListings(trx, clock, { seller }))) {
     appliedFixtures.push(DEMO_LISTINGS_FIXTURE);
+  }
+  if (
+    await applyOnce(db, clock, DEMO_TEMPLATES_FIXTURE, async (trx) => {
+      for (const id of [seller, rival])
+        for (const t of DEMO_TEMPLATES) await addTemplate(trx, id, t, null, clock.now());
+    })
+  ) {
+    appliedFixtures.push(DEMO_TEMPLATES_FIXTURE);
   }
   if (await applyOnce(db, clock, DEMO_FULFILMENT_FIXTURE, (trx) => seedDemoFulfilment(trx, clock, { seller, admin }))) {
     appliedFixtures.push(DEMO_FULFILMENT_FIXTURE);
