@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { actAs, goInside, openAs, stateFile } from './support';
+
+// Issue 12 in the browser, against the real server: a sale made by another account in the trade area is
+// accepted and delivered by the seller, and moves from Pending to Delivered; a list is exported.
+
+/** A one-page PDF: what the server checks by its first bytes and its page objects. */
+const ONE_PAGE_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
+    '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200]>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
+);
+
+async function pick(page: Page, label: string, option?: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  const options = page.getByRole('option');
+  await (option ? options.filter({ hasText: option }).first() : options.first()).click();
+}
+
+/** The seller lists one E-ticket at 1.00 (the cheapest, so first on the event page) in a row of its own. */
+async function listOneTicket(page: Page, row: string) {
+  await openAs(page, 'seller');
+  await goInside(page, '/add-listings', 'Add Inventory');
+  const sell = page.getByRole('list', { name: 'Matches' }).getByRole('button', { name: /^Sell tickets for / });
+  await expect(sell.first()).toBeVisible();
+  const matchName = ((await sell.first().textContent()) ?? '').replace(/^Sell tickets for /, '').trim();
+  await sell.first().click();
+  const form = page.getByRole('form', { name: 'Listing' });
+  await pick(page, 'Category');
+  const category = (await page.getByRole('combobox', { name: 'Category' }).inputValue()).trim();
+  await form.getByRole('combobox', { name: 'Block' }).fill('101');
+  await form.getByRole('textbox', { name: 'Row', exact: true }).fill(row);
+  await form.getByRole('radiogroup', { name: 'Ticket type' }).locator('label').filter({ hasText: 'E-ticket' }).click();
+  await form.getByRole('textbox', { name: 'Quantity' }).fill('1');
+  await form.getByRole('textbox', { name: 'Price per ticket' }).fill('1.00');
+  await form.getByRole('button', { name: 'List tickets' }).click();
+  await expect(page.getByRole('heading', { name: 'Listing created' })).toBeVisible();
+  return { matchName, category };
+}
+
+/** Another account finds the match in the trade search and buys that ticket with SB Pay. */
+async function buyAsRival(browser: Browser, matchName: string, row: string) {
+  const context = await browser.newContext({ storageState: stateFile('rival') });
+  const page = await context.newPage();
+  try {
+    await openAs(page, 'rival', '/trade/home');
+    await page.getByLabel('Event name').fill(matchName);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('list', { name: 'Events' }).getByRole('link', { name: matchName }).first().click();
+    await expect(page).toHaveURL(/\/trade\/events\/\d+$/);
+    const buy = page.getByRole('list', { name: 'Tickets' }).getByRole('button', { name: new RegExp(` row ${row}$`) });
+    await expect(buy).toBeVisible();
+    await buy.click();
+    const panel = page.getByRole('dialog', { name: 'Confirm Purchase' });
+    await expect(panel.getByRole('radio', { name: 'SB Pay' })).toBeChecked();
+    await panel.getByRole('button', { name: 'Confirm Purchase' }).click();
+    await expect(page.getByText('Booking Confirmed Successfully').first()).toBeVisible();
+    await expect(page).toHaveURL(/booking_no=BK\d+/);
+    return new URL(page.url()).searchParams.get('booking_no') ?? '';
+  } finally {
+    await context.close();
+  }
+}
+
+async function findOrder(page: Page, path: string, title: string, bookingNo: string) {
+  await goInside(page, path, title);
+  await page.getByRole('textbox', { name: 'Order number' }).fill(bookingNo);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const details = page.getByRole('button', { name: `Details of order ${bookingNo}` });
+  await expect(details).toBeVisible();
+  return details;
+}
+
+test.describe('sales', () => {
+  actAs('seller');
+
+  test('a ticket listed by the seller is bought by another account, accepted, delivered as a PDF and moves to Delivered', async ({
+    page,
+    browser,
+  }) => {
+    test.slow();
+    const row = `S${Date.now() % 1_000_000}`;
+    const { matchName } = await test.step('the seller lists one ticket', () => listOneTicket(page, row));
+    const bookingNo = await test.step('another account finds it in the trade search and buys it', () =>
+      buyAsRival(browser, matchName, row));
+
+    const drawer = page.getByRole('dialog', { name: `Order ${bookingNo}` });
+    await test.step('the sale is in Pending; the seller accepts it', async () => {
+      await (await findOrder(page, '/sales/pending', 'Sales: Pending', bookingNo)).click();
+      await expect(drawer.getByText(matchName).first()).toBeVisible();
+      await drawer.getByRole('button', { name: 'Accept order' }).click();
+      await expect(drawer.getByText(/^Status: Awaiting Delivery/)).toBeVisible();
+    });
+
+    await test.step('the seller uploads the PDF ticket: the order is delivered', async () => {
+      const upload = drawer.getByRole('form', { name: 'Upload e-tickets' });
+      await upload.locator('input[type=file]').setInputFiles({
+        name: 'ticket-1.pdf',
+        mimeType: 'application/pdf',
+        buffer: ONE_PAGE_PDF,
+      });
+      await upload.getByRole('button', { name: 'Upload tickets' }).click();
+      await expect(drawer.getByText(/^Status: Delivered/)).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(drawer).toBeHidden();
+    });
+
+    await test.step('it is listed under Delivered, and the list exports as CSV with it', async () => {
+      await findOrder(page, '/sales/delivered', 'Sales: Delivered', bookingNo);
+      const saved = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      const csv = await readFile(await (await saved).path(), 'utf8');
+      expect(csv.split(/\r?\n/)[1] ?? '').toContain(bookingNo);
+    });
+  });
+});
