@@ -62,6 +62,26 @@ async function buyAsRival(browser: Browser, matchName: string, row: string) {
   }
 }
 
+/** The buyer opens the booking from its purchase history, sees the ticket delivered and downloads the zip. */
+async function downloadAsRival(browser: Browser, bookingNo: string) {
+  const context = await browser.newContext({ storageState: stateFile('rival') });
+  const page = await context.newPage();
+  try {
+    await openAs(page, 'rival', '/trade/purchase');
+    await page.getByRole('list', { name: 'Purchases' }).getByRole('link', { name: bookingNo }).click();
+    const booking = page.getByRole('definition').filter({ hasText: /1 of 1 delivered/ });
+    await expect(booking).toBeVisible();
+    const saved = page.waitForEvent('download');
+    await booking.getByRole('button', { name: 'Download tickets' }).click();
+    const zip = await readFile(await (await saved).path());
+    // a zip (PK), holding the PDF the seller uploaded
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(zip.includes(Buffer.from('ticket-1.pdf')) || zip.includes(Buffer.from('.pdf'))).toBe(true);
+  } finally {
+    await context.close();
+  }
+}
+
 async function findOrder(page: Page, path: string, title: string, bookingNo: string) {
   await goInside(page, path, title);
   await page.getByRole('textbox', { name: 'Order number' }).fill(bookingNo);
@@ -74,7 +94,7 @@ async function findOrder(page: Page, path: string, title: string, bookingNo: str
 test.describe('sales', () => {
   actAs('seller');
 
-  test('a ticket listed by the seller is bought by another account, accepted, delivered as a PDF and moves to Delivered', async ({
+  test('a ticket listed by the seller is bought by another account, accepted, delivered as a PDF and moves to Delivered; the buyer downloads it', async ({
     page,
     browser,
   }) => {
@@ -112,5 +132,8 @@ test.describe('sales', () => {
       const csv = await readFile(await (await saved).path(), 'utf8');
       expect(csv.split(/\r?\n/)[1] ?? '').toContain(bookingNo);
     });
+
+    await test.step('the buyer finds the ticket delivered in the purchase history and downloads it', () =>
+      downloadAsRival(browser, bookingNo));
   });
 });

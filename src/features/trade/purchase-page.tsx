@@ -1,10 +1,19 @@
 import { useSelector } from '@xstate/react';
+import { useState } from 'react';
 import { css } from 'styled-system/css';
 import { Link, useSearch } from 'wouter';
-import { type Booking, purchaseHistoryMachine, tradeReadMachine } from '../../../machines/trade-search.machine';
+import { SALES_STATUS_LABELS } from '../../../machines/sales-statuses';
+import {
+  type Booking,
+  downloadBookingTickets,
+  purchaseHistoryMachine,
+  tradeReadMachine,
+} from '../../../machines/trade-search.machine';
+import { messageOf } from '../../../openapi/client';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits } from '../../lib/money';
+import { saveFile } from '../../lib/save-file';
 import { href, paths } from '../../routes';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
@@ -96,7 +105,57 @@ function BookingDetails({ booking }: { booking: Booking }) {
       <dd>
         {b.currency} {formatMinorUnits(b.total_with_payment_fee)}
       </dd>
+      {booking.delivery ? <Delivery booking={booking} delivery={booking.delivery} /> : null}
     </dl>
+  );
+}
+
+/** The sale behind a confirmed booking as the buyer follows it: the tickets delivered so far, and their zip. */
+function Delivery({ booking, delivery }: { booking: Booking; delivery: NonNullable<Booking['delivery']> }) {
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const download = async () => {
+    setSaving(true);
+    setProblem(null);
+    try {
+      const zip = await downloadBookingTickets(booking.booking_id);
+      saveFile(zip.file, zip.name);
+    } catch (error) {
+      setProblem(messageOf(error, 'The tickets could not be downloaded. Please try again.'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <>
+      <dt>Order</dt>
+      <dd>{SALES_STATUS_LABELS[delivery.order_status]}</dd>
+      <dt>Tickets</dt>
+      <dd className={css({ display: 'grid', gap: '1', justifyItems: 'start' })}>
+        <span>
+          {delivery.delivered} of {delivery.quantity} delivered
+          {delivery.deliver_by && delivery.delivered < delivery.quantity
+            ? ` · due by ${formatDate(delivery.deliver_by.slice(0, 10))}`
+            : ''}
+        </span>
+        {delivery.tickets.map((t) => (
+          <span key={t.ticket_no} className={muted}>
+            Ticket {t.ticket_no}:{' '}
+            {t.file_name ?? t.transfer_link ?? (t.courier ? `${t.courier} ${t.tracking_number ?? ''}` : t.type)}
+          </span>
+        ))}
+        {delivery.download_available ? (
+          <Button tone="secondary" busy={saving} disabled={saving} onClick={download}>
+            Download tickets
+          </Button>
+        ) : null}
+        {problem ? (
+          <span role="alert" className={css({ color: 'error' })}>
+            {problem}
+          </span>
+        ) : null}
+      </dd>
+    </>
   );
 }
 
