@@ -8,7 +8,7 @@ import { manualClock } from '../clock';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
-import { freshServer } from '../test-support';
+import { aPlannedSellerGet, freshServer } from '../test-support';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
 interface ErrorBody {
@@ -230,9 +230,10 @@ describe('bad input', () => {
     });
 
     it('answers a planned operation with 501 for a logged-in caller, and 401 without a token', async () => {
-      const planned = await expectError(await s.json('GET', '/dashboard/reports', undefined, token), 501);
+      const path = aPlannedSellerGet();
+      const planned = await expectError(await s.json('GET', path, undefined, token), 501);
       expect(planned.message).toMatch(/not available yet/);
-      const anonymous = await expectError(await s.json('GET', '/dashboard/reports'), 401);
+      const anonymous = await expectError(await s.json('GET', path), 401);
       expect(anonymous.message).toBe('Please log in to continue.');
     });
 
