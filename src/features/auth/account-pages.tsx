@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { Link } from 'wouter';
 import type { ActorRefFrom, AnyActorRef } from 'xstate';
@@ -20,6 +20,7 @@ import { documentTitle, routes, routeTitle } from '../../routes';
 import { Button } from '../../ui/button';
 import { FullPageLoader } from '../../ui/full-page-loader';
 import { TextField } from '../../ui/text-field';
+import { NewPasswordFields, useAccountForm } from './account-form-parts';
 
 // The public account pages (spec section 2): sign-up, the verification link, the reset request and the reset
 // link. Each page runs its statechart (machines/signup, verify-email, account-forms) as a view of the session.
@@ -80,27 +81,6 @@ function Alert({ children, tone = 'error' }: { children: ReactNode; tone?: 'erro
   );
 }
 
-/** A form child's state as the views need it. */
-function useForm<T extends AnyActorRef>(form: T) {
-  const values = useSelector(form, (s) => s.context.values) as Record<string, string>;
-  const errors = useSelector(form, (s) => s.context.errors) as Record<string, string>;
-  const submitting = useSelector(form, (s) => s.hasTag('submitting'));
-  const refusal = useSelector(form, (s) => (s.hasTag('error') ? (s.context.formError as string | null) : null));
-  useEffect(() => {
-    const sub = form.on('form.invalid', ({ field }: { field: string }) => {
-      document.querySelector<HTMLInputElement>(`input[name="${CSS.escape(field)}"]`)?.focus();
-    });
-    return () => sub.unsubscribe();
-  }, [form]);
-  const change = (field: string) => (e: { target: { value: string } }) =>
-    form.send({ type: 'field.changed', field, value: e.target.value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.send({ type: 'form.submitted' });
-  };
-  return { values, errors, submitting, refusal, change, submit };
-}
-
 const LOGIN = routes.login.href({});
 const FORGOT = routes.forgotPassword.href({});
 
@@ -130,7 +110,7 @@ function SignupForm({
   page: ActorRefFrom<typeof signupMachine>;
   form: ActorRefFrom<typeof signupFormMachine>;
 }) {
-  const { values, errors, submitting, refusal, change, submit } = useForm(form);
+  const { values, errors, submitting, refusal, change, submit } = useAccountForm(form);
   const check = useSelector(page, (s) =>
     s.matches({ filling: 'checking' })
       ? 'checking'
@@ -199,28 +179,12 @@ function SignupForm({
           ) : null}
         </p>
       </div>
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={signupLimits.password?.minLength}
-        maxLength={signupLimits.password?.maxLength}
-        value={values.password}
-        error={errors.password}
-        onChange={change('password')}
-      />
-      <TextField
-        label="Confirm password"
-        name="password_confirmation"
-        type="password"
-        autoComplete="new-password"
-        required
-        maxLength={signupLimits.password_confirmation?.maxLength}
-        value={values.password_confirmation}
-        error={errors.password_confirmation}
-        onChange={change('password_confirmation')}
+      <NewPasswordFields
+        labels={['Password', 'Confirm password']}
+        limits={signupLimits}
+        values={values}
+        errors={errors}
+        change={change}
       />
       <p className={note}>At least 8 characters.</p>
       <Button type="submit" width="full" busy={submitting}>
@@ -309,7 +273,7 @@ function VerifyEmail({ page }: { page: ActorRefFrom<typeof verifyEmailMachine> }
 }
 
 function EmailForm({ form, label, busyLabel }: { form: AnyActorRef; label: string; busyLabel: string }) {
-  const { values, errors, submitting, refusal, change, submit } = useForm(form);
+  const { values, errors, submitting, refusal, change, submit } = useAccountForm(form);
   return (
     <form noValidate onSubmit={submit} className={stack}>
       {refusal ? <Alert>{refusal}</Alert> : null}
@@ -371,7 +335,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
 }
 
 function ResetForm({ form }: { form: ActorRefFrom<typeof resetPasswordFormMachine> }) {
-  const { values, errors, submitting, refusal, change, submit } = useForm(form);
+  const { values, errors, submitting, refusal, change, submit } = useAccountForm(form);
   const done = useSelector(form, (s) => s.status === 'done');
   if (done)
     return (
@@ -393,28 +357,12 @@ function ResetForm({ form }: { form: ActorRefFrom<typeof resetPasswordFormMachin
         </Alert>
       ) : null}
       {errors.token ? <Alert>{errors.token}</Alert> : null}
-      <TextField
-        label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={resetLimits.password?.minLength}
-        maxLength={resetLimits.password?.maxLength}
-        value={values.password}
-        error={errors.password}
-        onChange={change('password')}
-      />
-      <TextField
-        label="Confirm new password"
-        name="password_confirmation"
-        type="password"
-        autoComplete="new-password"
-        required
-        maxLength={resetLimits.password_confirmation?.maxLength}
-        value={values.password_confirmation}
-        error={errors.password_confirmation}
-        onChange={change('password_confirmation')}
+      <NewPasswordFields
+        labels={['New password', 'Confirm new password']}
+        limits={resetLimits}
+        values={values}
+        errors={errors}
+        change={change}
       />
       <p className={note}>At least 8 characters. Every session of your account is logged out.</p>
       <Button type="submit" width="full" busy={submitting}>
