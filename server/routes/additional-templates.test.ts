@@ -159,6 +159,12 @@ describe('additional templates (server)', () => {
     expect(refused.body.errors).toEqual([
       { path: '/body/additional_template_ids', message: `has templates that are not yours: ${other.template_id}` },
     ]);
+    // an id past the database's integer range is just not one of the seller's (Postgres refused the query: 500)
+    const huge = await upload('/api/save-listing', seller, listingForm({ additional_template_ids: '8381301957' }));
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors).toEqual([
+      { path: '/body/additional_template_ids', message: 'has templates that are not yours: 8381301957' },
+    ]);
     const twice = await call(s, 'POST', '/api/bulk-listing', seller, {
       listings: [
         {

@@ -173,23 +173,31 @@ export async function deleteTemplate(db: Db, sellerId: number, id: number): Prom
  * The field errors of new listings' additional templates: each must be one of the seller's, given once.
  * Paths from `pathOf(index, 'additional_template_ids')`.
  */
+/** The largest id an integer column holds (Postgres `integer`). */
+const MAX_ID = 2 ** 31 - 1;
+
 export async function checkListingTemplates(
   db: Db,
   sellerId: number,
   inputs: readonly { additional_template_ids?: number[] }[],
   pathOf: (index: number, field: string) => string,
 ): Promise<FieldError[]> {
-  const wanted = [...new Set(inputs.flatMap((l) => l.additional_template_ids ?? []))];
-  if (wanted.length === 0) return [];
+  // an id past the integer columns' range is nobody's template (and Postgres would refuse it in the query)
+  const wanted = [...new Set(inputs.flatMap((l) => l.additional_template_ids ?? []))].filter(
+    (id) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID,
+  );
+  if (!inputs.some((l) => (l.additional_template_ids ?? []).length > 0)) return [];
   const mine = new Set(
-    (
-      await db
-        .selectFrom('additional_templates')
-        .select('id')
-        .where('seller_id', '=', sellerId)
-        .where('id', 'in', wanted)
-        .execute()
-    ).map((r) => r.id),
+    wanted.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('additional_templates')
+            .select('id')
+            .where('seller_id', '=', sellerId)
+            .where('id', 'in', wanted)
+            .execute()
+        ).map((r) => r.id),
   );
   const errors: FieldError[] = [];
   for (const [i, l] of inputs.entries()) {
