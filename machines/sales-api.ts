@@ -1,6 +1,7 @@
 import { api, type DataOf, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
 import { upload } from '../openapi/upload';
+import { blobOf } from './file-blob';
 import { fromPageMeta, type ListPage, type ListRequest } from './list.machine';
 import { requestKeys } from './listings-api';
 import type { SalesStatus } from './sales-statuses';
@@ -53,8 +54,7 @@ export interface SavedFile {
   file: Blob;
 }
 
-const toBlob = ({ content_base64, mime }: { content_base64: string; mime: string }) =>
-  new Blob([Uint8Array.from(atob(content_base64), (c) => c.charCodeAt(0))], { type: mime });
+const toBlob = blobOf;
 
 /** The filters as the list's query: an unset filter is not sent. */
 export function salesQuery(filters: SalesFilters) {

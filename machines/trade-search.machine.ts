@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { api, type DataOf, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
+import { blobOf } from './file-blob';
 import { createListMachine, fromPageMeta } from './list.machine';
 
 export type TradeEvent = components['schemas']['TradeEvent'];
@@ -116,8 +117,7 @@ export async function downloadBookingTickets(bookingId: number): Promise<{ name:
   const zip = unwrap(
     await api.GET('/purchase/lmt-trade/bookings/{booking_id}/tickets', { params: { path: { booking_id: bookingId } } }),
   );
-  const bytes = Uint8Array.from(atob(zip.content_base64), (c) => c.charCodeAt(0));
-  return { name: zip.name, file: new Blob([bytes], { type: zip.mime }) };
+  return { name: zip.name, file: blobOf(zip) };
 }
 
 export type TradeRead =
