@@ -54,7 +54,6 @@ export interface SavedFile {
   file: Blob;
 }
 
-const toBlob = blobOf;
 
 /** The filters as the list's query: an unset filter is not sent. */
 export function salesQuery(filters: SalesFilters) {
@@ -111,7 +110,7 @@ export async function exportOrders(
       signal,
     }),
   );
-  return { name: data.name, file: toBlob(data) };
+  return { name: data.name, file: blobOf(data) };
 }
 
 export async function loadOrder(id: number, signal?: AbortSignal): Promise<SalesOrder> {
@@ -215,5 +214,5 @@ export async function downloadOrderTickets(id: number, signal?: AbortSignal): Pr
   const data = unwrap(
     await api.GET('/sales/download-all-tickets/{booking_id}', { params: { path: { booking_id: id } }, signal }),
   );
-  return { name: data.name, file: toBlob(data) };
+  return { name: data.name, file: blobOf(data) };
 }
