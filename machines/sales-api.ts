@@ -54,7 +54,6 @@ export interface SavedFile {
   file: Blob;
 }
 
-
 /** The filters as the list's query: an unset filter is not sent. */
 export function salesQuery(filters: SalesFilters) {
   const text = (v: string) => (v.trim() ? v.trim() : undefined);
