@@ -82,6 +82,7 @@ test.describe('the menu each account sees', () => {
         'Ada Admin',
         ...EVERY_ENTRY.slice(0, -1),
         'Deposit requests',
+        'Event requests',
         'Flows',
         'Logout',
       ]);

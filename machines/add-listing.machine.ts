@@ -2,6 +2,7 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createFormMachine, type FormEvent } from './form.machine';
 import { createListMachine } from './list.machine';
 import {
+  type AdditionalTemplate,
   type BlockDetails,
   type CatalogueMatch,
   type CreatedListing,
@@ -17,6 +18,7 @@ import {
   loadBlockDetails,
   loadEventRequests,
   loadMarketInsights,
+  loadTemplates,
   type MarketInsights,
   type MatchSearchFilters,
   saveListing,
@@ -25,6 +27,7 @@ import {
 import { type NotifyEvent, notifyError } from './notify';
 
 export type {
+  AdditionalTemplate,
   BlockDetails,
   CatalogueMatch,
   CreatedListing,
@@ -81,6 +84,7 @@ export function emptyListing(match: CatalogueMatch, currency: CurrencyCode): Lis
     currency,
     restrictions: '',
     notes: '',
+    additional_template_ids: '',
     files: [],
   };
 }
@@ -101,6 +105,8 @@ export interface AddListingContext {
   insights: MarketInsights | null;
   created: CreatedListing | null;
   requests: EventRequest[];
+  /** The seller's additional templates (Settings › Templates), offered to the listing. */
+  templates: AdditionalTemplate[];
 }
 
 export type AddListingEvent =
@@ -112,7 +118,8 @@ export type AddListingEvent =
   | { type: 'listing.another' }
   | { type: 'insights.retried' }
   | { type: 'request.opened' }
-  | { type: 'request.closed' };
+  | { type: 'request.closed' }
+  | { type: 'templates.retried' };
 
 const INSIGHT_FIELDS = new Set(['category', 'price', 'quantity', 'currency']);
 
@@ -145,7 +152,8 @@ const priceTyped = [
  * Add Inventory (/add-listings): the seller finds the match (a search of the catalogue, the `matchSearch` list),
  * the stadium's categories and blocks load, and the listing form opens (the shared form machine, `listingForm`).
  * While the price is typed, the market answers what the seller receives after fees and where the price ranks
- * among the other sellers' listings of the category. A saved listing shows with 'Add another'. When the match is
+ * among the other sellers' listings of the category. The seller's additional templates (Settings › Templates) load
+ * beside the form to be picked for the listing. A saved listing shows with 'Add another'. When the match is
  * missing, 'Request an event' sends its name, date and venue, and the seller's requests show with their status.
  */
 export const addListingMachine = setup({
@@ -164,6 +172,7 @@ export const addListingMachine = setup({
     ),
     loadInsights: fromPromise<MarketInsights, InsightQuery>(({ input, signal }) => loadMarketInsights(input, signal)),
     loadRequests: fromPromise<EventRequest[]>(({ signal }) => loadEventRequests(signal)),
+    loadTemplates: fromPromise<AdditionalTemplate[]>(({ signal }) => loadTemplates(signal)),
   },
   delays: { insightsDebounce: INSIGHTS_DEBOUNCE_MS },
   guards: {
@@ -222,6 +231,7 @@ export const addListingMachine = setup({
       requests: [request, ...context.requests.filter((r) => r.request_id !== request.request_id)],
     })),
     toastBlocksFailure: emit(notifyError(BLOCKS_FAILED)),
+    storeTemplates: assign((_, templates: AdditionalTemplate[]) => ({ templates })),
   },
 }).createMachine({
   id: 'addListing',
@@ -234,6 +244,7 @@ export const addListingMachine = setup({
     insights: null,
     created: null,
     requests: [],
+    templates: [],
   }),
   type: 'parallel',
   states: {
@@ -336,6 +347,26 @@ export const addListingMachine = setup({
             onDone: { target: 'closed', actions: { type: 'addRequest', params: ({ event }) => event.output } },
           },
           on: { 'request.closed': 'closed' },
+        },
+      },
+    },
+    templates: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loadingTemplates'],
+          invoke: {
+            id: 'loadTemplates',
+            src: 'loadTemplates',
+            onDone: { target: 'ready', actions: { type: 'storeTemplates', params: ({ event }) => event.output } },
+            onError: 'failed',
+          },
+        },
+        ready: { description: "The seller's templates, to pick for the listing (Settings › Templates keeps them)." },
+        failed: {
+          description: 'The templates did not load: the listing can be saved without them, or Retry.',
+          tags: ['templatesError'],
+          on: { 'templates.retried': 'loading' },
         },
       },
     },

@@ -44,6 +44,16 @@ const request = {
   status: 'pending',
 } as unknown as EventRequest;
 
+const template = {
+  template_id: 3,
+  name: 'Collection point',
+  content: 'Gate B.',
+  file: null,
+  listings_count: 0,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+};
+
 const events = [
   { type: 'match.chosen', match },
   { type: 'match.cleared' },
@@ -66,9 +76,19 @@ const events = [
   { type: 'xstate.error.actor.loadRequests', error: new ApiError(500, 'down') },
   { type: 'xstate.done.actor.listingForm', output: created },
   { type: 'xstate.done.actor.eventRequestForm', output: request },
+  { type: 'templates.retried' },
+  { type: 'xstate.done.actor.loadTemplates', output: [template] },
+  { type: 'xstate.error.actor.loadTemplates', error: new ApiError(500, 'down') },
 ];
 
-const ACTORS = ['loadBlocks', 'loadInsights', 'loadRequests', 'listingForm', 'eventRequestForm'] as const;
+const ACTORS = [
+  'loadBlocks',
+  'loadInsights',
+  'loadRequests',
+  'listingForm',
+  'eventRequestForm',
+  'loadTemplates',
+] as const;
 
 function start() {
   const control = controllableActors(ACTORS);
@@ -116,7 +136,8 @@ describe('add listing statechart, model-based', () => {
         },
         (real) => {
           const { context } = real;
-          const value = real.value as { flow: string; insights: string; request: string };
+          const value = real.value as { flow: string; insights: string; request: string; templates: string };
+          expect(context.templates).toEqual(value.templates === 'ready' ? [template] : []);
           if (value.flow === 'choosingMatch') expect(context.match).toBeNull();
           else expect(context.match?.match_id).toBe(7);
           if (value.flow === 'loadingBlocks') expect(control.pending('loadBlocks')?.input).toEqual({ matchId: 7 });

@@ -24,6 +24,7 @@ export type CreatedListing = Listing;
 export type ListingSale = components['schemas']['ListingSale'];
 export type ListingFile = components['schemas']['ListingFile'];
 export type ListingLog = components['schemas']['ListingLog'];
+export type AdditionalTemplate = components['schemas']['AdditionalTemplate'];
 
 /** The spec's toast when a read fails (section 8). */
 export const FETCH_FAILED = 'Failed to fetch data';
@@ -195,6 +196,11 @@ export async function sendEventRequest(values: v.InferOutput<typeof eventRequest
   );
   eventRequestKeys.succeeded();
   return sent;
+}
+
+/** The seller's additional templates (at most 100, one page), by name. */
+export async function loadTemplates(signal: AbortSignal): Promise<AdditionalTemplate[]> {
+  return unwrap(await api.GET('/settings/additional-templates', { signal }), FETCH_FAILED).templates;
 }
 
 export async function loadEventRequests(signal: AbortSignal): Promise<EventRequest[]> {

@@ -54,9 +54,14 @@ describe('the route registry', () => {
       ['Search Tickets', 'lmt-trade'],
       // the back office's entry: admin accounts only (adminOnly)
       ['Deposit requests', 'lmt-pay'],
+      ['Event requests', 'event'],
       ['Flows', 'dashboard'],
     ]);
-    expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual(['adminDeposits', 'flows']);
+    expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual([
+      'adminDeposits',
+      'adminEventRequests',
+      'flows',
+    ]);
   });
 
   it('agrees with the gate: an always-open page has an always-allowed first segment, the others a permission', () => {

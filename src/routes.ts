@@ -126,6 +126,7 @@ export const routes = {
   }),
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
+  templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',
@@ -197,6 +198,12 @@ export const routes = {
     title: 'Deposit requests',
     access: 'admin',
     menu: { label: 'Deposit requests', icon: 'wallet', order: 110, permission: 'lmt-pay', adminOnly: true },
+  }),
+  adminEventRequests: route({
+    pattern: '/admin/event-requests',
+    title: 'Event requests',
+    access: 'admin',
+    menu: { label: 'Event requests', icon: 'add', order: 112, permission: 'event', adminOnly: true },
   }),
   flows: route({
     pattern: '/flows',

@@ -17,6 +17,8 @@ const ChangePasswordPage = lazy(pageModules.changePassword);
 const MyAccountPage = lazy(pageModules.myAccount);
 const WalletPage = lazy(pageModules.wallet);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
+const AdminEventRequestsPage = lazy(pageModules.adminEventRequests);
+const TemplatesPage = lazy(pageModules.templates);
 const FlowsPage = lazy(pageModules.flows);
 const FlowPage = lazy(pageModules.flow);
 const TradeHomePage = lazy(pageModules.tradeHome);
@@ -34,6 +36,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   myAccount: MyAccountPage,
   kyc: KycPage,
   changePassword: ChangePasswordPage,
+  templates: TemplatesPage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
   myListings: MyListingsPage,
@@ -45,6 +48,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   tradeEvent: TradeEventPage,
   tradePurchase: TradePurchasePage,
   adminDeposits: AdminDepositsPage,
+  adminEventRequests: AdminEventRequestsPage,
   flows: FlowsPage,
   flow: FlowPage,
 };

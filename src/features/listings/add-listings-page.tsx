@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import * as v from 'valibot';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
@@ -447,6 +447,12 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
         onChange={(notes) => set('notes', notes)}
         error={showErrors ? err('notes') : null}
       />
+      <TemplatePicker
+        add={add}
+        value={values.additional_template_ids ?? ''}
+        onChange={(ids) => set('additional_template_ids', ids)}
+        error={showErrors ? err('additional_template_ids') : null}
+      />
       <FileField
         label="Ticket files (optional)"
         rules={TICKET_FILE_RULES}
@@ -462,6 +468,87 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
         onCancel={() => add.send({ type: 'match.cleared' })}
       />
     </form>
+  );
+}
+
+/** The most templates one listing carries (the contract's list of at most 10 ids). */
+const MAX_PICKED_TEMPLATES = 10;
+
+/** The seller's additional templates to attach to the listing: ids as the contract's comma list. */
+function TemplatePicker({
+  add,
+  value,
+  onChange,
+  error,
+}: {
+  add: AddRef;
+  value: string;
+  onChange: (ids: string) => void;
+  error: string | null;
+}) {
+  const state = useSelector(add, (s) => (s.value as { templates: string }).templates);
+  const templates = useSelector(add, (s) => s.context.templates);
+  const picked = value ? value.split(',').map(Number) : [];
+  const errorId = useId();
+  return (
+    <fieldset
+      aria-describedby={error ? errorId : undefined}
+      className={css({ border: 'none', p: 0, m: 0, display: 'grid', gap: '2', minWidth: 0 })}
+    >
+      <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '1' })}>
+        Additional templates (optional)
+      </legend>
+      {state === 'loading' ? (
+        <Loading label="Loading your templates">
+          <Skeleton height="40px" />
+        </Loading>
+      ) : state === 'failed' ? (
+        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to load your templates</span>
+          <Button tone="secondary" onClick={() => add.send({ type: 'templates.retried' })}>
+            Retry
+          </Button>
+        </div>
+      ) : templates.length === 0 ? (
+        <p className={muted}>
+          No templates yet: add reusable texts in <Link href={routes.templates.pattern}>Settings › Templates</Link>.
+        </p>
+      ) : (
+        <div className={css({ display: 'grid', gap: '2' })}>
+          {templates.map((t) => {
+            const checked = picked.includes(t.template_id);
+            return (
+              <label key={t.template_id} className={cx(choice, css({ alignItems: 'flex-start', minWidth: 0 }))}>
+                <input
+                  type="checkbox"
+                  checked={checked}
+                  disabled={!checked && picked.length >= MAX_PICKED_TEMPLATES}
+                  onChange={(e) => {
+                    const next = e.currentTarget.checked
+                      ? [...picked, t.template_id]
+                      : picked.filter((id) => id !== t.template_id);
+                    // in the seller's order of the list, each once
+                    onChange(
+                      templates
+                        .map((x) => x.template_id)
+                        .filter((id) => next.includes(id))
+                        .join(','),
+                    );
+                  }}
+                />
+                <span className={css({ minWidth: 0 })}>
+                  <span className={css({ fontWeight: 'semibold', display: 'block', overflowWrap: 'anywhere' })}>
+                    {t.name}
+                  </span>
+                  <span className={cx(muted, css({ display: 'block' }))}>{t.content}</span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      )}
+      <FieldError id={errorId} error={error} />
+    </fieldset>
   );
 }
 
