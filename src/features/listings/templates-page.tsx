@@ -108,16 +108,18 @@ function TemplateList({ templates }: { templates: TemplatesRef }) {
                 <Button
                   tone="secondary"
                   disabled={!idle}
+                  aria-label={`Edit ${t.name}`}
                   onClick={() => templates.send({ type: 'template.editRequested', template: t })}
                 >
-                  Edit<span className={css({ srOnly: true })}> {t.name}</span>
+                  Edit
                 </Button>
                 <Button
                   tone="secondary"
                   disabled={!idle}
+                  aria-label={`Delete ${t.name}`}
                   onClick={() => templates.send({ type: 'template.deleteRequested', template: t })}
                 >
-                  Delete<span className={css({ srOnly: true })}> {t.name}</span>
+                  Delete
                 </Button>
               </div>
             </li>
