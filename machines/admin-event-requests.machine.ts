@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { api, type DataOf, messageOf, unwrap } from '../openapi/client';
+import { ApiError, api, type DataOf, messageOf, unwrap } from '../openapi/client';
 import { formMessages } from '../openapi/form-messages';
 import { approveEventRequestBody, rejectEventRequestBody } from '../openapi/valibot';
 import { createFormMachine, fieldLimits } from './form.machine';
@@ -52,15 +52,31 @@ export const approveValuesOf = (r: AdminEventRequest): ApproveValues => ({
 export const approveFormMachine = createFormMachine({
   id: 'approveForm',
   schema: approveSchema,
-  submit: async ({ request_id, match_time }, signal): Promise<DecidedRequest> =>
-    unwrap(
-      await api.POST('/admin/event-requests/{id}/approve', {
-        params: { path: { id: request_id } },
-        body: match_time ? { match_time } : {},
-        signal,
-      }),
-    ),
+  submit: async ({ request_id, match_time }, signal): Promise<DecidedRequest> => {
+    try {
+      return unwrap(
+        await api.POST('/admin/event-requests/{id}/approve', {
+          params: { path: { id: request_id } },
+          body: match_time ? { match_time } : {},
+          signal,
+        }),
+      );
+    } catch (error) {
+      throw approvalRefusal(error);
+    }
+  },
 });
+
+/**
+ * A 422 about what the dialog has no field for (the city, a date gone) as one sentence above the form; one
+ * about the kick-off time stays under its field.
+ */
+export function approvalRefusal(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 422) return error;
+  if (error.errors.length === 0 || error.errors.some((e) => e.path === '/body/match_time')) return error;
+  const text = error.errors.map((e) => (e.path === '/body/city_id' ? `City ${e.message}.` : e.message)).join(' ');
+  return new ApiError(422, text, [], error.body);
+}
 
 export interface AdminEventRequestsContext {
   /** The request being decided. */

@@ -5,6 +5,7 @@ import { ApiError } from '../openapi/client';
 import {
   type AdminEventRequest,
   adminEventRequestsMachine,
+  approvalRefusal,
   approveSchema,
   approveValuesOf,
 } from './admin-event-requests.machine';
@@ -109,5 +110,21 @@ describe('approve form values', () => {
     expect(v.safeParse(approveSchema, { request_id: 12, match_time: '19:45' }).success).toBe(true);
     const bad = v.safeParse(approveSchema, { request_id: 12, match_time: '7pm' });
     expect(bad.issues?.[0]?.message).toBe('Enter the kick-off time as HH:MM.');
+  });
+});
+
+describe('an approval the server refuses', () => {
+  it('says what the dialog has no field for above the form, and keeps a kick-off time error under its field', () => {
+    const city = approvalRefusal(
+      new ApiError(422, 'Validation failed', [
+        { path: '/body/city_id', message: "is required: the request's city 'Atlantis' is not in the catalogue" },
+      ]),
+    ) as ApiError;
+    expect(city.message).toBe("City is required: the request's city 'Atlantis' is not in the catalogue.");
+    expect(city.errors).toEqual([]);
+    const time = new ApiError(422, 'Validation failed', [{ path: '/body/match_time', message: 'is required' }]);
+    expect(approvalRefusal(time)).toBe(time);
+    const gone = new ApiError(409, 'This event request was rejected; it cannot be approved.');
+    expect(approvalRefusal(gone)).toBe(gone);
   });
 });
