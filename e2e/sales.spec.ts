@@ -68,7 +68,10 @@ async function downloadAsRival(browser: Browser, bookingNo: string) {
   const page = await context.newPage();
   try {
     await openAs(page, 'rival', '/trade/purchase');
-    await page.getByRole('list', { name: 'Purchases' }).getByRole('link', { name: bookingNo }).click();
+    // the buyer is told, and the notification opens the booking in the purchase history
+    await openNotification(page, new RegExp(`Your tickets for .*\\(${bookingNo}\\) are ready`));
+    await expect(page).toHaveURL(new RegExp(`/trade/purchase\\?booking_no=${bookingNo}$`));
+    await expect(page.getByRole('heading', { name: `Booking ${bookingNo}` })).toBeVisible();
     const booking = page.getByRole('definition').filter({ hasText: /1 of 1 delivered/ });
     await expect(booking).toBeVisible();
     const saved = page.waitForEvent('download');
@@ -80,6 +83,17 @@ async function downloadAsRival(browser: Browser, bookingNo: string) {
   } finally {
     await context.close();
   }
+}
+
+/** Opens the notifications panel from the side menu and follows the notification whose text matches. */
+async function openNotification(page: Page, text: RegExp) {
+  await page
+    .getByTestId('side-menu')
+    .getByRole('button', { name: /^Notifications/ })
+    .click();
+  const panel = page.getByRole('dialog', { name: 'Notifications' });
+  await panel.getByRole('link', { name: text }).click();
+  await expect(panel).toBeHidden();
 }
 
 async function findOrder(page: Page, path: string, title: string, bookingNo: string) {
@@ -105,8 +119,9 @@ test.describe('sales', () => {
       buyAsRival(browser, matchName, row));
 
     const drawer = page.getByRole('dialog', { name: `Order ${bookingNo}` });
-    await test.step('the sale is in Pending; the seller accepts it', async () => {
-      await (await findOrder(page, '/sales/pending', 'Sales: Pending', bookingNo)).click();
+    await test.step('the seller is notified; the notification opens the sale in Pending; the seller accepts it', async () => {
+      await openNotification(page, new RegExp(`New order ${bookingNo}:`));
+      await expect(page).toHaveURL(/\/sales\/pending\?order=\d+$/);
       await expect(drawer.getByText(matchName).first()).toBeVisible();
       await drawer.getByRole('button', { name: 'Accept order' }).click();
       await expect(drawer.getByText(/^Status: Awaiting Delivery/)).toBeVisible();

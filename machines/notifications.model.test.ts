@@ -10,6 +10,7 @@ const notification = (id: number, viewed: 0 | 1 = 0): NotificationItem => ({
   description: `Order ${id}`,
   viewed,
   created_at: '2026-11-20T10:00:00Z',
+  link: null,
 });
 const page = (n: number, last: number, items: FeedItem[]): ListPage<FeedItem> => ({ items, page: n, lastPage: last });
 

@@ -3484,6 +3484,8 @@ export interface components {
             viewed: 0 | 1;
             /** Format: date-time */
             created_at: string;
+            /** @description The portal path this notification is about, opened when it is clicked: a sale in its list with its drawer open (`/sales/pending?order=12`), the buyer's booking (`/trade/purchase?booking_no=SB-1`), the wallet. Always a path of this portal, never another site's; null when there is nothing to open (older notifications, or news with no page). */
+            link: string | null;
         };
         Activity: {
             id: number;

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-sales';
 import * as m0012 from './migrations/0012-account-flows';
 import * as m0013 from './migrations/0013-additional-templates';
 import * as m0014 from './migrations/0014-reports';
+import * as m0015 from './migrations/0015-notification-links';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012-account-flows': m0012,
   '0013-additional-templates': m0013,
   '0014-reports': m0014,
+  '0015-notification-links': m0015,
 };
 
 /** The migrations' names in the order they apply. */

@@ -127,8 +127,8 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['accept_by', 'deliver_by', 'notes', 'notes_updated_at', 'instruction_file_id'],
   ),
   notifications: table<Database['notifications']>()(
-    ['id', 'user_id', 'name', 'description', 'viewed', 'created_at'],
-    [],
+    ['id', 'user_id', 'name', 'description', 'viewed', 'created_at', 'link'],
+    ['link'],
   ),
   seed_fixtures: table<Database['seed_fixtures']>()(['name', 'applied_at'], []),
   idempotency_keys: table<Database['idempotency_keys']>()(

@@ -311,6 +311,8 @@ export interface NotificationTable {
   /** 0 unread, 1 viewed */
   viewed: ColumnType<number, number | undefined, number>;
   created_at: string;
+  /** The portal path the notification is about (`/sales/pending?order=12`), opened from the panel; null: none. */
+  link: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SeedFixtureTable {

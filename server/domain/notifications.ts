@@ -31,7 +31,7 @@ type AfterKey = { user: number; limit: number; created_at: string; id: number };
 const notificationsFromOffset = prepared((db, $: FromOffset) =>
   db
     .selectFrom('notifications')
-    .select(['id', 'name', 'description', 'viewed', 'created_at'])
+    .select(['id', 'name', 'description', 'viewed', 'created_at', 'link'])
     .where('user_id', '=', $.user)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -41,7 +41,7 @@ const notificationsFromOffset = prepared((db, $: FromOffset) =>
 const notificationsAfterKey = prepared((db, $: AfterKey) =>
   db
     .selectFrom('notifications')
-    .select(['id', 'name', 'description', 'viewed', 'created_at'])
+    .select(['id', 'name', 'description', 'viewed', 'created_at', 'link'])
     .where('user_id', '=', $.user)
     .where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple($.created_at, $.id)))
     .orderBy('created_at', 'desc')
@@ -118,7 +118,7 @@ export async function listActivity(db: Db, userId: number, start: PageStart): Pr
 export async function findNotification(db: Db, userId: number, id: number): Promise<Notification | undefined> {
   const row = await db
     .selectFrom('notifications')
-    .select(['id', 'name', 'description', 'viewed', 'created_at'])
+    .select(['id', 'name', 'description', 'viewed', 'created_at', 'link'])
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();
@@ -160,3 +160,39 @@ export async function feedCountsOf(db: Db, userId: number): Promise<FeedCounts> 
     activity: Number(row?.activity ?? 0),
   };
 }
+
+/** A portal path a notification may link to: one of ours (`/…`), never another site's (`//…`, `/\\…`). */
+export const isPortalPath = (link: string) => /^\/(?![/\\])[\x21-\x7e]*$/.test(link) && link.length <= 200;
+
+/**
+ * Tells a user something happened: one notifications row, in the caller's transaction (so a rolled-back change
+ * notifies nobody). `link` is the portal path the notification is about, opened from the panel: the order in its
+ * sales list, the buyer's booking, the wallet. The description is cut to the column's 500 characters.
+ */
+export async function notify(
+  db: Db,
+  n: { userId: number; name: string; description: string; link?: string | null; at: Date | string },
+): Promise<void> {
+  if (n.link != null && !isPortalPath(n.link)) throw new Error(`not a portal path: ${n.link}`);
+  await db
+    .insertInto('notifications')
+    .values({
+      user_id: n.userId,
+      name: n.name,
+      description: n.description.slice(0, 500),
+      viewed: 0,
+      created_at: typeof n.at === 'string' ? n.at : n.at.toISOString(),
+      link: n.link ?? null,
+    })
+    .execute();
+}
+
+/** The portal paths notifications link to, in one place so that a moved page moves its links. */
+export const notificationLinks = {
+  /** A sale in its list, its drawer open (the sales page reads `?order=`). */
+  sale: (status: string, orderId: number) => `/sales/${status}?order=${orderId}`,
+  /** A buyer's booking in the purchase history. */
+  booking: (bookingNo: string) => `/trade/purchase?booking_no=${encodeURIComponent(bookingNo)}`,
+  wallet: '/reports/wallet',
+  addListings: '/add-listings',
+} as const;

@@ -7,6 +7,7 @@ import { inTransaction } from '../db/transaction';
 import { HttpError } from '../http/errors';
 import type { Payments } from '../payments/port';
 import { accountOf, postEntry, purchaseEscrowAccount, walletAccount } from './ledger';
+import { notificationLinks, notify } from './notifications';
 import { contains } from './purchase/catalog';
 import { TICKET_TYPE_NAMES } from './purchase/pricing';
 import { type CurrencyCode, changeOrderStatus } from './sales';
@@ -649,13 +650,6 @@ export async function applyOrderEvent(
   return next.status;
 }
 
-async function notify(db: Db, userId: number, name: string, description: string, now: Date) {
-  await db
-    .insertInto('notifications')
-    .values({ user_id: userId, name, description: description.slice(0, 500), viewed: 0, created_at: now.toISOString() })
-    .execute();
-}
-
 /** What a new status does beyond itself: the buyer's refund and the tickets back, earnings, notifications. */
 async function afterStatusChange(
   db: Db,
@@ -685,50 +679,50 @@ async function afterStatusChange(
         })
         .where('id', '=', booking.id)
         .execute();
-      await notify(
-        db,
-        booking.buyer_id,
-        'order_cancelled',
-        `Your order ${o.booking_no} for ${o.match_name} was cancelled${reason ? `: ${reason}` : ''}. You were refunded.`,
-        now,
-      );
+      await notify(db, {
+        userId: booking.buyer_id,
+        name: 'order_cancelled',
+        description: `Your order ${o.booking_no} for ${o.match_name} was cancelled${reason ? `: ${reason}` : ''}. You were refunded.`,
+        link: notificationLinks.booking(booking.booking_no),
+        at: now,
+      });
     }
     if (who.actor !== 'seller') {
-      await notify(
-        db,
-        o.seller_id,
-        'order_cancelled',
-        `Order ${o.booking_no} was cancelled${reason ? `: ${reason}` : ''}.`,
-        now,
-      );
+      await notify(db, {
+        userId: o.seller_id,
+        name: 'order_cancelled',
+        description: `Order ${o.booking_no} was cancelled${reason ? `: ${reason}` : ''}.`,
+        link: notificationLinks.sale('cancelled', o.id),
+        at: now,
+      });
     }
   } else if (to === 'delivered') {
     if (booking) {
-      await notify(
-        db,
-        booking.buyer_id,
-        'tickets_delivered',
-        `Your tickets for ${o.match_name} (${o.booking_no}) are ready: find them in your purchase history.`,
-        now,
-      );
+      await notify(db, {
+        userId: booking.buyer_id,
+        name: 'tickets_delivered',
+        description: `Your tickets for ${o.match_name} (${o.booking_no}) are ready: find them in your purchase history.`,
+        link: notificationLinks.booking(booking.booking_no),
+        at: now,
+      });
     }
   } else if (to === 'completed') {
     await creditEarnings(db, o, booking, now);
-    await notify(
-      db,
-      o.seller_id,
-      'sale_completed',
-      `Order ${o.booking_no} is completed: your earnings are credited.`,
-      now,
-    );
+    await notify(db, {
+      userId: o.seller_id,
+      name: 'sale_completed',
+      description: `Order ${o.booking_no} is completed: your earnings are credited.`,
+      link: notificationLinks.sale('completed', o.id),
+      at: now,
+    });
   } else if (to === 'replaced') {
-    await notify(
-      db,
-      o.seller_id,
-      'order_replaced',
-      `Order ${o.booking_no} was replaced by the marketplace${reason ? `: ${reason}` : ''}.`,
-      now,
-    );
+    await notify(db, {
+      userId: o.seller_id,
+      name: 'order_replaced',
+      description: `Order ${o.booking_no} was replaced by the marketplace${reason ? `: ${reason}` : ''}.`,
+      link: notificationLinks.sale('replaced', o.id),
+      at: now,
+    });
   }
 }
 

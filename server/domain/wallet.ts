@@ -4,6 +4,7 @@ import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
 import type { DepositStatus, DepositTable, PaymentTransferBy } from '../db/schema';
 import { platformBankAccount, postEntry, walletAccount, walletBalances } from './ledger';
+import { notificationLinks, notify } from './notifications';
 import type { Page, PageKey } from './paging';
 
 export type Deposit = components['schemas']['Deposit'];
@@ -219,16 +220,13 @@ export async function decideDeposit(
     );
     await db.updateTable('deposits').set({ ledger_entry_id: posting.entryId }).where('id', '=', changed.id).execute();
   }
-  await db
-    .insertInto('notifications')
-    .values({
-      user_id: changed.user_id,
-      name: decision.kind === 'approve' ? 'deposit_approved' : 'deposit_rejected',
-      description: decision.kind === 'approve' ? 'Deposit approved' : `Deposit rejected: ${decision.reason}`,
-      viewed: 0,
-      created_at: at,
-    })
-    .execute();
+  await notify(db, {
+    userId: changed.user_id,
+    name: decision.kind === 'approve' ? 'deposit_approved' : 'deposit_rejected',
+    description: decision.kind === 'approve' ? 'Deposit approved' : `Deposit rejected: ${decision.reason}`,
+    link: notificationLinks.wallet,
+    at,
+  });
   const deposit = await findAdminDeposit(db, depositId);
   if (!deposit) throw new Error(`deposit ${depositId} vanished inside its own transaction`);
   return { kind: 'decided', deposit };

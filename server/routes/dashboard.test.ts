@@ -248,7 +248,7 @@ describe('sales counts, the dashboard and the support popup', () => {
       ] as const) {
         const notifications = await s.db
           .selectFrom('notifications')
-          .select(['id', 'name', 'description', 'viewed', 'created_at'])
+          .select(['id', 'name', 'description', 'viewed', 'created_at', 'link'])
           .where('user_id', '=', userId)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')

@@ -42,7 +42,7 @@ describe('notifications, activity and the menu count', () => {
   const notificationsOf = (userId: number) =>
     s.db
       .selectFrom('notifications')
-      .select(['id', 'name', 'description', 'viewed', 'created_at'])
+      .select(['id', 'name', 'description', 'viewed', 'created_at', 'link'])
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

@@ -112,6 +112,13 @@ describe('sales and fulfilment (server)', () => {
     );
   const orderOf = async (id: number) =>
     s.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** The newest notification of a kind, as its user reads it through the notifications panel's call. */
+  const latestNotification = async (token: string, name: string) =>
+    (
+      (await call(s, 'GET', '/notification/history?page=1', token)).body.data as unknown as {
+        notification_list: { name: string; link: string | null }[];
+      }
+    ).notification_list.find((n) => n.name === name);
 
   /** The rival buys `quantity` tickets of one of the seller's listings with SB Pay; answers the sale's id. */
   async function sale(quantity = 2, ticketTypes = [1, 5]) {
@@ -153,6 +160,10 @@ describe('sales and fulfilment (server)', () => {
     expect(row?.accept_by).toBe(new Date(s.clock.now().getTime() + 48 * 3_600_000).toISOString());
     expect(row?.deliver_by).toBeTruthy();
     expect((await counts()).pending).toBe((before.pending ?? 0) + 1);
+    // the seller's notification of the sale opens that order in its list (actionable notifications)
+    expect(await latestNotification(seller, 'new_order')).toMatchObject({
+      link: `/sales/pending?order=${orderId}`,
+    });
 
     const details = await call(s, 'GET', `/sales/order-details?booking_id=${orderId}`, member);
     expect(details.status).toBe(200);
@@ -187,6 +198,9 @@ describe('sales and fulfilment (server)', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(note.description).toContain(booking.booking_no);
+    expect(await latestNotification(rival, 'tickets_delivered')).toMatchObject({
+      link: `/trade/purchase?booking_no=${booking.booking_no}`,
+    });
     const history = await call(s, 'GET', `/purchase/lmt-trade/history?booking_no=${booking.booking_no}`, rival);
     const delivery = (
       history.body.data as unknown as {
@@ -226,6 +240,9 @@ describe('sales and fulfilment (server)', () => {
       .where('account_key', '=', sellerEarningsKey(sellerId, o.currency))
       .executeTakeFirstOrThrow();
     expect(Number(earnings.balance)).toBeGreaterThanOrEqual(Number(o.amount));
+    expect(await latestNotification(seller, 'sale_completed')).toMatchObject({
+      link: `/sales/completed?order=${orderId}`,
+    });
     expect(
       (await call(s, 'POST', '/sales/delete-ticket', seller, { booking_id: orderId, ticket_no: 1 })).body.message,
     ).toBe('This order is completed: its tickets cannot be removed.');

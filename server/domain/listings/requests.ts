@@ -1,6 +1,7 @@
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
+import { notificationLinks, notify } from '../notifications';
 import type { Actor } from './listings';
 import { STADIUM_LAYOUT, todayOf } from './rules';
 
@@ -295,19 +296,16 @@ export async function decideRequest(db: Db, id: number, decision: RequestDecisio
     // another decision came first (its transaction committed between our read and this update): undo ours
     throw new HttpError(409, 'This event request was decided meanwhile; reload it.');
   }
-  await db
-    .insertInto('notifications')
-    .values({
-      user_id: changed.seller_id,
-      name: decision.kind === 'approve' ? 'event_request_approved' : 'event_request_rejected',
-      description:
-        decision.kind === 'approve'
-          ? `Event added: ${before.match_name}. You can list tickets for it now.`
-          : `Event request rejected: ${before.match_name}: ${decision.reason}`,
-      viewed: 0,
-      created_at: at,
-    })
-    .execute();
+  await notify(db, {
+    userId: changed.seller_id,
+    name: decision.kind === 'approve' ? 'event_request_approved' : 'event_request_rejected',
+    description:
+      decision.kind === 'approve'
+        ? `Event added: ${before.match_name}. You can list tickets for it now.`
+        : `Event request rejected: ${before.match_name}: ${decision.reason}`,
+    link: notificationLinks.addListings,
+    at,
+  });
   const request = await findRequest(db, id);
   if (!request) throw new Error(`event request ${id} vanished inside its own transaction`);
   return { kind: 'decided', request };

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
 import type { Payments } from '../../payments/port';
 import { InsufficientFunds, payFromWallet, walletBalances } from '../ledger';
+import { notificationLinks, notify } from '../notifications';
 import { recordOrder } from '../sales';
 import { bookingDeliveries } from '../sales-delivery';
 import { findListing, GUEST_FIELDS, type GuestField, guestFieldsOf, unitPriceOf } from './catalog';
@@ -788,16 +789,13 @@ async function fulfil(db: Db, b: BookingRow, method: PaymentMethod, now: Date): 
     .where('status', '=', 'pending')
     .execute();
   const tickets = `${b.quantity} ticket${b.quantity === 1 ? '' : 's'}`;
-  await db
-    .insertInto('notifications')
-    .values({
-      user_id: b.seller_id,
-      name: 'new_order',
-      description: `New order ${b.booking_no}: ${tickets} for ${event.name}.`,
-      viewed: 0,
-      created_at: at,
-    })
-    .execute();
+  await notify(db, {
+    userId: b.seller_id,
+    name: 'new_order',
+    description: `New order ${b.booking_no}: ${tickets} for ${event.name}.`,
+    link: notificationLinks.sale('pending', order.id),
+    at,
+  });
   await db
     .insertInto('activity_log')
     .values({

@@ -1,4 +1,5 @@
 import { css } from 'styled-system/css';
+import { Link } from 'wouter';
 import {
   EMPTY_TEXT,
   type FeedItem,
@@ -90,56 +91,80 @@ function Placeholder() {
 const placeholders = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}-${i + 1}`).map((key) => <Placeholder key={key} />);
 
-function Row({ item }: { item: FeedItem }) {
+/** A notification's link when it is a path of this portal (the server writes only those; a browser checks). */
+export const portalLink = (link: string | null | undefined) => (link && /^\/(?![/\\])/.test(link) ? link : null);
+
+const rowBox = css({
+  display: 'grid',
+  gridTemplateColumns: '12px minmax(0, 1fr)',
+  gap: '2',
+  width: '100%',
+  textAlign: 'left',
+  py: '3',
+  px: '1',
+  cursor: 'pointer',
+  color: 'inherit',
+  textDecoration: 'none',
+  _hover: { bg: 'bg.subtle' },
+});
+
+function Row({ item, onLeave }: { item: FeedItem; onLeave?: () => void }) {
   const feed = useFeed();
   const date = <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{formatDate(item.created_at)}</span>;
   if ('viewed' in item) {
     const unread = isUnread(item);
+    const content = (
+      <>
+        <span
+          aria-hidden="true"
+          className={css({
+            width: '8px',
+            height: '8px',
+            mt: '1.5',
+            borderRadius: 'pill',
+            bg: unread ? 'success' : 'transparent',
+          })}
+        />
+        <span className={css({ display: 'grid', gap: '1', minWidth: 0, overflowWrap: 'anywhere' })}>
+          <span
+            className={css({
+              display: 'flex',
+              flexWrap: 'wrap',
+              alignItems: 'center',
+              gap: '2',
+              fontWeight: 'semibold',
+              fontSize: 'sm',
+            })}
+          >
+            {humanizeName(item.name)}
+            {unread ? <ToneBadge tone="success">New</ToneBadge> : null}
+          </span>
+          <span className={css({ fontSize: 'sm', color: 'ink.700' })}>{item.description}</span>
+          {date}
+        </span>
+      </>
+    );
+    const opened = () => feed.send({ type: 'item.opened', key: item.id });
+    const link = portalLink(item.link);
     return (
       <li className={css({ borderBottom: '1px solid {colors.bg.muted}' })}>
-        <button
-          type="button"
-          onClick={() => feed.send({ type: 'item.opened', key: item.id })}
-          className={css({
-            display: 'grid',
-            gridTemplateColumns: '12px minmax(0, 1fr)',
-            gap: '2',
-            width: '100%',
-            textAlign: 'left',
-            py: '3',
-            px: '1',
-            cursor: 'pointer',
-            _hover: { bg: 'bg.subtle' },
-          })}
-        >
-          <span
-            aria-hidden="true"
-            className={css({
-              width: '8px',
-              height: '8px',
-              mt: '1.5',
-              borderRadius: 'pill',
-              bg: unread ? 'success' : 'transparent',
-            })}
-          />
-          <span className={css({ display: 'grid', gap: '1', minWidth: 0, overflowWrap: 'anywhere' })}>
-            <span
-              className={css({
-                display: 'flex',
-                flexWrap: 'wrap',
-                alignItems: 'center',
-                gap: '2',
-                fontWeight: 'semibold',
-                fontSize: 'sm',
-              })}
-            >
-              {humanizeName(item.name)}
-              {unread ? <ToneBadge tone="success">New</ToneBadge> : null}
-            </span>
-            <span className={css({ fontSize: 'sm', color: 'ink.700' })}>{item.description}</span>
-            {date}
-          </span>
-        </button>
+        {link ? (
+          // an actionable notification opens what it is about (the order's drawer, the booking, the wallet)
+          <Link
+            href={link}
+            className={rowBox}
+            onClick={() => {
+              opened();
+              onLeave?.();
+            }}
+          >
+            {content}
+          </Link>
+        ) : (
+          <button type="button" onClick={opened} className={rowBox}>
+            {content}
+          </button>
+        )}
       </li>
     );
   }
@@ -168,7 +193,16 @@ function Row({ item }: { item: FeedItem }) {
  * The list: placeholders (5 first, 3 more), items, the empty text, the error with Retry, or 'All {type}
  * loaded'. Scrolling reports the distance to the bottom; when asked, it reports whether it fills its box.
  */
-export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight: string }) {
+export function FeedList({
+  idPrefix,
+  maxHeight,
+  onLeave,
+}: {
+  idPrefix: string;
+  maxHeight: string;
+  /** Called when an actionable notification takes the user to its page (the panel closes). */
+  onLeave?: () => void;
+}) {
   const feed = useFeed();
   const scroll = useListScroll(feed);
   const tab = useFeedSelector((s) => s.context.filters.tab);
@@ -194,7 +228,7 @@ export function FeedList({ idPrefix, maxHeight }: { idPrefix: string; maxHeight:
     >
       <ul className={css({ listStyle: 'none', m: 0, p: 0 })}>
         {items.map((item) => (
-          <Row key={item.id} item={item} />
+          <Row key={item.id} item={item} onLeave={onLeave} />
         ))}
         {loadingFirst ? placeholders('first', PLACEHOLDERS_FIRST) : null}
         {loadingMore ? placeholders('more', PLACEHOLDERS_MORE) : null}

@@ -17,12 +17,13 @@ vi.mock('../../../openapi/client', async (real) => ({
 const NOW = Date.now();
 const WAIT = { timeout: 5000 };
 
-const notification = (id: number, viewed: 0 | 1) => ({
+const notification = (id: number, viewed: 0 | 1, link: string | null = null) => ({
   id,
   name: 'new_order',
   description: `Order SB-${id} placed`,
   viewed,
   created_at: '2026-11-20T10:00:00Z',
+  link,
 });
 const meta = (page: number, last: number, total: number) => ({
   current_page: page,
@@ -86,6 +87,38 @@ describe('the notifications page', () => {
     loggedInSeller();
   });
   afterEach(() => fakeApi.reset());
+
+  it('an actionable notification is a link to its page: opening it marks it read and goes there; another site never', async () => {
+    window.history.replaceState(null, '', '/notifications/home');
+    const marked: number[] = [];
+    fakeApi.on('GET /notification/history', () => ({
+      notification_list: [
+        notification(8, 0, '/sales/pending?order=42'),
+        notification(7, 0, '//evil.example/steal'),
+        notification(6, 1),
+      ],
+      unread_count: 2,
+      meta: meta(1, 1, 3),
+    }));
+    fakeApi.on('POST /notification/update-notification', (call) => {
+      marked.push((call.body as { id: number }).id);
+      return { id: (call.body as { id: number }).id, viewed: 1, unread_count: 1 };
+    });
+    const user = userEvent.setup();
+    renderPage();
+    const link = await screen.findByRole('link', { name: /Order SB-8 placed/ }, WAIT);
+    expect(link).toHaveAttribute('href', '/sales/pending?order=42');
+    // a link that is not a path of this portal is not followed: the row stays a button
+    expect(screen.getByRole('button', { name: /Order SB-7 placed/ })).toBeVisible();
+    expect(screen.queryByRole('link', { name: /Order SB-7 placed/ })).toBeNull();
+    await user.click(link);
+    await waitFor(
+      () => expect(`${window.location.pathname}${window.location.search}`).toBe('/sales/pending?order=42'),
+      WAIT,
+    );
+    await waitFor(() => expect(marked).toEqual([8]), WAIT);
+    window.history.replaceState(null, '', '/');
+  });
 
   it('shows 5 placeholders, then the notifications; opening an unread one marks it read and lowers the menu badge', async () => {
     let answer: (v: unknown) => void = () => {};

@@ -116,7 +116,7 @@ export default function NotificationsPanel() {
       <FeedProvider viewKey="notifications-panel" tab="notifications">
         <FocusSelectedTab within={panel} />
         <FeedTabs idPrefix="panel" />
-        <FeedList idPrefix="panel" maxHeight="min(60vh, 480px)" />
+        <FeedList idPrefix="panel" maxHeight="min(60vh, 480px)" onLeave={close} />
       </FeedProvider>
     </div>
   );

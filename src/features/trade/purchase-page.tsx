@@ -29,26 +29,30 @@ const STATUS_TONE: Record<Booking['status'], Tone> = {
   cancelled: 'danger',
 };
 
-/** /trade/purchase: after a purchase (?success=true&booking_no=…) the booking; else the purchase history. */
+/**
+ * /trade/purchase: the purchase history, under one booking when the address names it: after a purchase
+ * (?success=true&booking_no=…) with the spec's success title, or from a notification (?booking_no=…, e.g.
+ * 'your tickets are ready') with the booking's number as title.
+ */
 export default function PurchasePage() {
   const query = new URLSearchParams(useSearch());
   const bookingNo = query.get('booking_no');
   return (
     <div className={grid}>
-      {query.get('success') === 'true' && bookingNo ? <Success bookingNo={bookingNo} /> : null}
+      {bookingNo ? <Success bookingNo={bookingNo} afterPurchase={query.get('success') === 'true'} /> : null}
       <History />
     </div>
   );
 }
 
-function Success({ bookingNo }: { bookingNo: string }) {
+function Success({ bookingNo, afterPurchase }: { bookingNo: string; afterPurchase: boolean }) {
   const read = useViewActor(tradeReadMachine, `purchase-${bookingNo}`, { kind: 'booking', bookingNo });
   const booking = useSelector(read, (s) => (s?.matches('shown') ? (s.context.data as Booking | null) : undefined));
   const failed = useSelector(read, (s) => s?.matches('failed') ?? false);
   return (
     <section aria-labelledby="success-title" className={card}>
       <h2 id="success-title" className={css({ fontWeight: 'semibold', fontSize: 'xl' })}>
-        {booking?.status === 'confirmed' ? 'Booking Confirmed Successfully' : `Booking ${bookingNo}`}
+        {afterPurchase && booking?.status === 'confirmed' ? 'Booking Confirmed Successfully' : `Booking ${bookingNo}`}
       </h2>
       <p>
         Booking number <strong>{bookingNo}</strong>
