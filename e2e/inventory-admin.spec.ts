@@ -103,6 +103,8 @@ test.describe('templates and event requests', () => {
         .check();
       await form.getByRole('button', { name: 'List tickets' }).click();
       await expect(page.getByRole('heading', { name: 'Listing created' })).toBeVisible();
+      // the server's answer carries the template
+      await expect(page.getByText(`With the templates: ${templateName}.`)).toBeVisible();
     });
 
     await test.step('the template now counts the listing that carries it', async () => {

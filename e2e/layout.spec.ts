@@ -98,6 +98,7 @@ const PAGES = [
   { name: 'Add Inventory', path: '/add-listings', heading: 'Add Inventory' },
   { name: 'Inventory', path: '/my-listings', heading: 'Inventory' },
   { name: 'Bulk Inventory', path: '/bulk-listings', heading: 'Bulk Inventory' },
+  { name: 'Settings, Templates', path: '/settings/templates', heading: 'Templates' },
   { name: 'Page not found', path: '/no-such-page', heading: 'Page not found' },
 ] as const;
 
