@@ -299,9 +299,29 @@ export interface paths {
         put?: never;
         /**
          * Submit the KYC documents for approval
-         * @description Body fields not shown; returns data when success is true. The SPA only logs failures to the console. Sellers with kyc_status 0 or 2 are sent to /settings/kyc?handle=true.
+         * @description The spec shows no body fields; ours: KycSubmitInput (an individual or a company). Needs the photo ID, the proof of address, the signed seller contract and, for a company, the business registration: each one missing is a 422 on `/documents/<kind>`. The submission is then under review (kyc_status stays not approved until an admin decides); a seller whose documents are under review or approved gets 409. A rejected seller replaces what was refused and submits again. The SPA only logs failures to the console. Sellers with kyc_status 0 or 2 are sent to /settings/kyc?handle=true.
          */
         post: operations["submitKycForApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/kyc-submission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the caller's KYC stands, with its documents
+         * @description Path chosen by us: what the KYC page shows. The state (not_started, draft: some documents saved, submitted: under review, approved, rejected with the reason), the documents saved so far (name, kind, size, when; their content through the four document reads) and which e-signature adapter signs the contract.
+         */
+        get: operations["getKycSubmission"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -316,8 +336,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's seller contract (KYC document)
-         * @description Path chosen by us. The spec says "GET seller contract ... under /auth"; the name mirrors /api/save-seller-contract.
+         * The caller's signed seller contract (KYC document)
+         * @description Path chosen by us. The spec says "GET seller contract ... under /auth"; the name mirrors /api/save-seller-contract. The signed contract as stored (base64 in the envelope, the same bearer token as every call); `data: null` before it is signed and saved.
          */
         get: operations["getSellerContract"];
         put?: never;
@@ -337,7 +357,7 @@ export interface paths {
         };
         /**
          * The caller's photo ID (KYC document)
-         * @description Path chosen by us. The spec says "GET ... photo ... under /auth"; the name mirrors /api/save-photo-id.
+         * @description Path chosen by us. The spec says "GET ... photo ... under /auth"; the name mirrors /api/save-photo-id. As getSellerContract: the file as stored, `data: null` before one is uploaded.
          */
         get: operations["getPhotoId"];
         put?: never;
@@ -357,7 +377,7 @@ export interface paths {
         };
         /**
          * The caller's proof of address (KYC document)
-         * @description Path chosen by us. The spec says "GET ... address ... documents under /auth"; the name mirrors /api/save-address-id.
+         * @description Path chosen by us. The spec says "GET ... address ... documents under /auth"; the name mirrors /api/save-address-id. As getSellerContract.
          */
         get: operations["getAddressId"];
         put?: never;
@@ -376,8 +396,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's business documents (KYC document)
-         * @description Path chosen by us. The spec says "GET ... business documents under /auth"; the name mirrors /api/save-seller-business.
+         * The caller's business registration (KYC document)
+         * @description Path chosen by us. The spec says "GET ... business documents under /auth"; the name mirrors /api/save-seller-business. As getSellerContract.
          */
         get: operations["getSellerBusiness"];
         put?: never;
@@ -2479,8 +2499,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Embedded signing of the seller contract
-         * @description Method not given (a read, so GET). Zoho Sign signing of the seller contract during KYC.
+         * Start (or resume) signing the seller contract
+         * @description Method not given (a read, so GET; it makes the signing request once and answers the same one after). Signing goes through the e-signature port: with Zoho Sign configured, `sign_url` is Zoho's embedded signing page for an iframe; with the local sandbox signer (the default) `sign_url` is null and the contract's text is signed in the page (signSandboxContract). Once signed, /api/save-seller-contract keeps the signed PDF as the seller contract. 502 when the provider cannot be reached.
          */
         get: operations["getZohoSignEmbed"];
         put?: never;
@@ -2491,7 +2511,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/zoho-sign/document/{id}": {
+    "/zoho-sign/sandbox/{request_id}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the contract with the local sandbox signer
+         * @description Path chosen by us. Only with the sandbox e-signature adapter (no Zoho Sign keys): the seller types the full name and signs; the sandbox makes the signed PDF. Another seller's request, an unknown one, or any request while Zoho Sign is configured answers 404; signing a signed request again answers it as it is.
+         */
+        post: operations["signSandboxContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/zoho-sign/document/{request_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -2499,8 +2539,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A signed document
-         * @description Method not given (a read, so GET). The id is the Zoho Sign document id.
+         * The signed contract of one signing request
+         * @description Method not given (a read, so GET). The id is the caller's signing request (`request_id` of getZohoSignEmbed); the signed PDF is fetched from the provider. Another seller's request, or an unknown one, answers 404; one not signed yet 409; 502 when the provider cannot be reached.
          */
         get: operations["getZohoSignDocument"];
         put?: never;
@@ -2741,8 +2781,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save the seller contract (KYC, proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Failures are only logged.
+         * Save the signed seller contract (KYC, proxy)
+         * @description Internal proxy route of the SPA (POST); path as in the spec. Body KycContractInput: the caller's signing request (from getZohoSignEmbed). The signed PDF is fetched from the e-signature provider and kept as the seller contract. Another seller's request, or an unknown one, answers 404; one not signed yet 409 (so does saving while the documents are under review or approved); 502 when the provider cannot be reached. Failures are only logged.
          */
         post: operations["proxySaveSellerContract"];
         delete?: never;
@@ -2762,7 +2802,7 @@ export interface paths {
         put?: never;
         /**
          * Save the photo ID (KYC, proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Failures are only logged.
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. One `file`: a passport or national identity card (pdf, jpg, jpeg or png, read from its first bytes, at most 10 MB as the spec's proofs; an empty file, or a name with a path or a control character, is refused and nothing is kept). It replaces the one saved before. 409 while the documents are under review or approved. Failures are only logged.
          */
         post: operations["proxySavePhotoId"];
         delete?: never;
@@ -2781,8 +2821,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save the business documents (KYC, proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Failures are only logged.
+         * Save the business registration (KYC, proxy)
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. One `file`: the company's registration document (companies only) (pdf, jpg, jpeg or png, read from its first bytes, at most 10 MB as the spec's proofs; an empty file, or a name with a path or a control character, is refused and nothing is kept). It replaces the one saved before. 409 while the documents are under review or approved. Failures are only logged.
          */
         post: operations["proxySaveSellerBusiness"];
         delete?: never;
@@ -2802,7 +2842,7 @@ export interface paths {
         put?: never;
         /**
          * Save the proof of address (KYC, proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. Failures are only logged.
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. One `file`: a proof of address from the last three months (pdf, jpg, jpeg or png, read from its first bytes, at most 10 MB as the spec's proofs; an empty file, or a name with a path or a control character, is refused and nothing is kept). It replaces the one saved before. 409 while the documents are under review or approved. Failures are only logged.
          */
         post: operations["proxySaveAddressId"];
         delete?: never;
@@ -3151,6 +3191,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/kyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * KYC submissions for the back office
+         * @description Path chosen by us. Every seller's KYC submissions in one status (submitted, under review, by default), oldest first (the order to work through them), with the seller and each document's name, kind and size.
+         */
+        get: operations["listAdminKyc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/kyc/{id}/documents/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One document of a KYC submission (back office)
+         * @description Path chosen by us. The document of that kind as submitted (base64 in the envelope, never served from a folder): an unknown submission answers 404, a kind it does not have (a business registration of an individual) `data: null`.
+         */
+        get: operations["getAdminKycDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/kyc/{id}/approve": {
         parameters: {
             query?: never;
@@ -3161,8 +3241,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a seller's KYC
-         * @description Path chosen by us. Back office.
+         * Approve a seller's KYC submission
+         * @description Path chosen by us. Back office. Approves the submission, releases the seller's KYC hold (kyc_status 1) and tells the seller ('KYC approved'), in one transaction. The submission leaves "submitted" by one conditional update, so of two admins deciding at the same moment one wins and the other gets 409 saying how it was decided. An unknown submission answers 404.
          */
         post: operations["approveKyc"];
         delete?: never;
@@ -3181,8 +3261,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a seller's KYC
-         * @description Path chosen by us. Back office.
+         * Reject a seller's KYC submission, with a reason
+         * @description Path chosen by us. Back office. Stores the reason, which the seller reads on the KYC page, holds the seller at kyc_status 2 and tells the seller ('KYC rejected: <reason>'), in one transaction. Decided once, as approval: a submission already decided answers 409. An unknown submission answers 404.
          */
         post: operations["rejectKyc"];
         delete?: never;
@@ -3449,6 +3529,150 @@ export interface components {
                 kyc_status: components["schemas"]["KycStatus"];
                 rejection_reason: string | null;
             };
+        };
+        /**
+         * @description A KYC document: a photo ID (passport or national identity card), a proof of address, a company's business registration, the signed seller contract.
+         * @enum {string}
+         */
+        KycDocumentKind: "photo_id" | "address_proof" | "business" | "seller_contract";
+        /**
+         * @description How the seller sells; a company also sends its business registration.
+         * @enum {string}
+         */
+        KycAccountType: "individual" | "company";
+        /**
+         * @description Where a seller's KYC stands: not_started (nothing saved), draft (documents being saved, not submitted), submitted (under review), approved (the hold is released), rejected (the reason says why; documents can be replaced and submitted again).
+         * @enum {string}
+         */
+        KycState: "not_started" | "draft" | "submitted" | "approved" | "rejected";
+        /**
+         * @description A submission's status in the back office.
+         * @enum {string}
+         */
+        KycSubmissionStatus: "submitted" | "approved" | "rejected";
+        KycDocument: {
+            kind: components["schemas"]["KycDocumentKind"];
+            /** @description The file's name as uploaded (the signed contract's name is ours). */
+            name: string;
+            mime: string;
+            size: number;
+            /** Format: date-time */
+            uploaded_at: string;
+        };
+        KycDocumentResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["KycDocument"];
+        };
+        KycDocumentFileResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            /** @description The document with its content; null when there is none. */
+            data: {
+                kind: components["schemas"]["KycDocumentKind"];
+                name: string;
+                mime: string;
+                size: number;
+                /** Format: date-time */
+                uploaded_at: string;
+                content_base64: string;
+            } | null;
+        };
+        KycDocuments: {
+            photo_id: components["schemas"]["KycDocument"] | null;
+            address_proof: components["schemas"]["KycDocument"] | null;
+            business: components["schemas"]["KycDocument"] | null;
+            seller_contract: components["schemas"]["KycDocument"] | null;
+        };
+        KycSubmission: {
+            state: components["schemas"]["KycState"];
+            /** @description As last submitted; null before the first submission. */
+            account_type: components["schemas"]["KycAccountType"] | null;
+            submission_id: number | null;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            rejection_reason: string | null;
+            documents: components["schemas"]["KycDocuments"];
+            esign_provider: components["schemas"]["ESignProvider"];
+        };
+        KycSubmissionResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["KycSubmission"];
+        };
+        KycSubmitInput: {
+            account_type: components["schemas"]["KycAccountType"];
+        };
+        KycContractInput: {
+            request_id: components["schemas"]["Id"];
+        };
+        /**
+         * @description The e-signature adapter that signs the seller contract (sandbox without Zoho Sign keys).
+         * @enum {string}
+         */
+        ESignProvider: "sandbox" | "zoho";
+        ESignRequest: {
+            /** @description Our id of the signing request (for save-seller-contract and document/{id}). */
+            request_id: number;
+            provider: components["schemas"]["ESignProvider"];
+            /** @enum {string} */
+            status: "pending" | "signed";
+            /** @description Zoho Sign's embedded signing page (https), for an iframe; null with the sandbox signer. */
+            sign_url: string | null;
+            /** @description The contract to read before signing. */
+            contract_text: string;
+            signer_name: string | null;
+            /** Format: date-time */
+            signed_at: string | null;
+        };
+        ESignRequestResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["ESignRequest"];
+        };
+        SandboxSignInput: {
+            /** @description The full name the seller types to sign. */
+            signer_name: string;
+        };
+        AdminKycSubmission: {
+            /** @description The submission, for the back-office paths. */
+            id: number;
+            seller_id: number;
+            seller_name: string;
+            seller_email: string;
+            account_type: components["schemas"]["KycAccountType"];
+            status: components["schemas"]["KycSubmissionStatus"];
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            rejection_reason: string | null;
+            documents: components["schemas"]["KycDocument"][];
+        };
+        AdminKycResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AdminKycSubmission"];
+        };
+        AdminKycListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                submission_list: components["schemas"]["AdminKycSubmission"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        RejectKycRequest: {
+            /** @description Why it is rejected; the seller reads it. */
+            reason: string;
         };
         /**
          * @description An order's status, in the order of the sales sub-pages (sales/confirmed is "Awaiting Delivery").
@@ -5564,6 +5788,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The e-signature provider could not be reached or answered an error; nothing was changed. */
+        ESignFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -5963,12 +6196,50 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycSubmitInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description Submitted; under review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycSubmissionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKycSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's KYC. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycSubmissionResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getSellerContract: {
@@ -5980,10 +6251,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentFileResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getPhotoId: {
@@ -5995,10 +6273,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentFileResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getAddressId: {
@@ -6010,10 +6295,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentFileResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getSellerBusiness: {
@@ -6025,10 +6317,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentFileResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getDashboardSalesOverview: {
@@ -8916,10 +9215,51 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The signing request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ESignRequestResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["ESignFailed"];
+        };
+    };
+    signSandboxContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSignInput"];
+            };
+        };
+        responses: {
+            /** @description The signing request, signed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ESignRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getZohoSignDocument: {
@@ -8927,17 +9267,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Id"];
+                request_id: components["schemas"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The signed document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentFileResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["ESignFailed"];
         };
     };
     listCountries: {
@@ -9308,61 +9658,157 @@ export interface operations {
     proxySaveSellerContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycContractInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The signed contract is saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["ESignFailed"];
         };
     };
     proxySavePhotoId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document (pdf, jpg, jpeg or png, at most 10 MB).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document is saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     proxySaveSellerBusiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document (pdf, jpg, jpeg or png, at most 10 MB).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document is saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     proxySaveAddressId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document (pdf, jpg, jpeg or png, at most 10 MB).
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The document is saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     proxyUploadSalesTickets: {
@@ -9992,6 +10438,63 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    listAdminKyc: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["KycSubmissionStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of submissions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKycListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getAdminKycDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+                kind: components["schemas"]["KycDocumentKind"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycDocumentFileResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     approveKyc: {
         parameters: {
             query?: never;
@@ -10003,11 +10506,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The submission, approved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKycResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     rejectKyc: {
@@ -10019,13 +10531,29 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectKycRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The submission, rejected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminKycResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            501: components["responses"]["NotImplemented"];
         };
     };
 }
@@ -10050,6 +10578,12 @@ export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["sc
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
 export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];
 export const permissionIs_can_accessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]["is_can_access"]> = [0, 1];
+export const kycDocumentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycDocumentKind"]> = ["photo_id", "address_proof", "business", "seller_contract"];
+export const kycAccountTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycAccountType"]> = ["individual", "company"];
+export const kycStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycState"]> = ["not_started", "draft", "submitted", "approved", "rejected"];
+export const kycSubmissionStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycSubmissionStatus"]> = ["submitted", "approved", "rejected"];
+export const eSignProviderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ESignProvider"]> = ["sandbox", "zoho"];
+export const eSignRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ESignRequest"]["status"]> = ["pending", "signed"];
 export const orderStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatus"]> = ["pending", "confirmed", "delivered", "completed", "cancelled", "replaced"];
 export const currencyCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CurrencyCode"]> = ["GBP", "EUR", "USD", "AED"];
 export const notificationViewedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Notification"]["viewed"]> = [0, 1];

@@ -34,6 +34,10 @@ export const resetPasswordBody = (m: Messages = defaultMessages) =>
 export const changePasswordBody = (m: Messages = defaultMessages) =>
   v.strictObject({ current_password: v.pipe(v.string(m('current_password', 'type')), v.nonEmpty(m('current_password', 'required')), v.maxLength(128, m('current_password', 'maxLength', 128))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
 
+/** The application/json body of POST /auth/submit-kyc-for-approval (submitKycForApproval). */
+export const submitKycForApprovalBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ account_type: v.picklist(['individual','company'], m('account_type', 'enum')) }, m('', 'type'));
+
 /** The application/json body of POST /reports/save-notes (saveReportNotes). */
 export const saveReportNotesBody = (m: Messages = defaultMessages) =>
   v.strictObject({ order_id: v.pipe(v.number(m('order_id', 'type')), v.integer(m('order_id', 'integer')), v.minValue(1, m('order_id', 'minimum', 1)), v.maxValue(2147483647, m('order_id', 'maximum', 2147483647))), notes: v.pipe(v.string(m('notes', 'type')), v.nonEmpty(m('notes', 'required')), v.maxLength(2000, m('notes', 'maxLength', 2000))) }, m('', 'type'));
@@ -126,6 +130,10 @@ export const updateNotificationBody = (m: Messages = defaultMessages) =>
 export const saveFieldSettingsBody = (m: Messages = defaultMessages) =>
   v.strictObject({ page: v.pipe(v.string(m('page', 'type')), v.nonEmpty(m('page', 'required')), v.regex(new RegExp('^[a-z0-9][a-z0-9-]{0,49}$', 'u'), m('page', 'pattern'))), columns: v.pipe(v.array(v.strictObject({ key: v.pipe(v.string(m('columns.key', 'type')), v.nonEmpty(m('columns.key', 'required')), v.regex(new RegExp('^[A-Za-z0-9_.-]{1,50}$', 'u'), m('columns.key', 'pattern'))), visible: v.boolean(m('columns.visible', 'type')) }, m('columns', 'type')), m('columns', 'type')), v.maxLength(50, m('columns', 'maxItems', 50))) }, m('', 'type'));
 
+/** The application/json body of POST /zoho-sign/sandbox/{request_id}/sign (signSandboxContract). */
+export const signSandboxContractBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ signer_name: v.pipe(v.string(m('signer_name', 'type')), v.nonEmpty(m('signer_name', 'required')), v.maxLength(100, m('signer_name', 'maxLength', 100)), v.minLength(2, m('signer_name', 'minLength', 2))) }, m('', 'type'));
+
 /** The application/json body of POST /match/request-event (requestEvent). */
 export const requestEventBody = (m: Messages = defaultMessages) =>
   v.strictObject({ match_name: v.pipe(v.string(m('match_name', 'type')), v.nonEmpty(m('match_name', 'required')), v.maxLength(150, m('match_name', 'maxLength', 150)), v.minLength(3, m('match_name', 'minLength', 3))), home_team: v.optional(v.pipe(v.string(m('home_team', 'type')), v.maxLength(100, m('home_team', 'maxLength', 100)))), away_team: v.optional(v.pipe(v.string(m('away_team', 'type')), v.maxLength(100, m('away_team', 'maxLength', 100)))), tournament: v.optional(v.pipe(v.string(m('tournament', 'type')), v.maxLength(100, m('tournament', 'maxLength', 100)))), match_date: v.pipe(v.string(m('match_date', 'type')), v.nonEmpty(m('match_date', 'required')), v.isoDate(m('match_date', 'format', 'date'))), match_time: v.optional(v.pipe(v.string(m('match_time', 'type')), v.regex(new RegExp('^([01][0-9]|2[0-3]):[0-5][0-9]$', 'u'), m('match_time', 'pattern')))), stadium_name: v.pipe(v.string(m('stadium_name', 'type')), v.nonEmpty(m('stadium_name', 'required')), v.maxLength(150, m('stadium_name', 'maxLength', 150)), v.minLength(2, m('stadium_name', 'minLength', 2))), city_name: v.optional(v.pipe(v.string(m('city_name', 'type')), v.maxLength(100, m('city_name', 'maxLength', 100)))), notes: v.optional(v.pipe(v.string(m('notes', 'type')), v.maxLength(500, m('notes', 'maxLength', 500)))) }, m('', 'type'));
@@ -149,6 +157,22 @@ export const proxyAdditionalTemplateBody = (m: Messages = defaultMessages) =>
 /** The multipart/form-data body of POST /api/send-deposit-request (sendDepositRequest). */
 export const sendDepositRequestBody = (m: Messages = defaultMessages) =>
   v.strictObject({ deposit_amount: v.pipe(v.number(m('deposit_amount', 'type')), v.integer(m('deposit_amount', 'integer')), v.minValue(1, m('deposit_amount', 'minimum', 1)), v.maxValue(100000000, m('deposit_amount', 'maximum', 100000000))), currency: v.picklist(['GBP','EUR','USD','AED'], m('currency', 'enum')), payment_transfer_by: v.picklist(['ONLINE','CASH','CHEQUE'], m('payment_transfer_by', 'enum')), notes: v.optional(v.pipe(v.string(m('notes', 'type')), v.maxLength(500, m('notes', 'maxLength', 500)))), proof: v.optional(v.pipe(v.blob(m('proof', 'type')), v.maxSize(10485760, m('proof', 'maxBytes', 10485760)))) }, m('', 'type'));
+
+/** The application/json body of POST /api/save-seller-contract (proxySaveSellerContract). */
+export const proxySaveSellerContractBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ request_id: v.pipe(v.number(m('request_id', 'type')), v.integer(m('request_id', 'integer')), v.minValue(1, m('request_id', 'minimum', 1)), v.maxValue(2147483647, m('request_id', 'maximum', 2147483647))) }, m('', 'type'));
+
+/** The multipart/form-data body of POST /api/save-photo-id (proxySavePhotoId). */
+export const proxySavePhotoIdBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(10485760, m('file', 'maxBytes', 10485760))) }, m('', 'type'));
+
+/** The multipart/form-data body of POST /api/save-seller-business (proxySaveSellerBusiness). */
+export const proxySaveSellerBusinessBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(10485760, m('file', 'maxBytes', 10485760))) }, m('', 'type'));
+
+/** The multipart/form-data body of POST /api/save-address-id (proxySaveAddressId). */
+export const proxySaveAddressIdBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(10485760, m('file', 'maxBytes', 10485760))) }, m('', 'type'));
 
 /** The multipart/form-data body of POST /api/sales/upload-tickets (proxyUploadSalesTickets). */
 export const proxyUploadSalesTicketsBody = (m: Messages = defaultMessages) =>
@@ -189,3 +213,7 @@ export const rejectEventRequestBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /admin/sales/order-action (adminSalesOrderAction). */
 export const adminSalesOrderActionBody = (m: Messages = defaultMessages) =>
   v.strictObject({ booking_id: v.pipe(v.number(m('booking_id', 'type')), v.integer(m('booking_id', 'integer')), v.minValue(1, m('booking_id', 'minimum', 1)), v.maxValue(2147483647, m('booking_id', 'maximum', 2147483647))), action: v.picklist(['cancel','replace'], m('action', 'enum')), reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/kyc/{id}/reject (rejectKyc). */
+export const rejectKycBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));

@@ -7,6 +7,7 @@ import type { Clock } from './clock';
 import { type Contract, loadContract } from './contract/contract';
 import { type AppEnv, createRouter, type Deps, type Router } from './contract/router';
 import type { Db } from './db/database';
+import { type ESign, esignFrom } from './esign';
 import { envelopeOf, HttpError, MESSAGES } from './http/errors';
 import { ClientClosedRequest } from './http/multipart';
 import { SECURITY_HEADERS } from './http/security-headers';
@@ -22,6 +23,7 @@ import { accountFlowRoutes } from './routes/account-flows';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
+import { kycRoutes } from './routes/kyc';
 import { listingsRoutes } from './routes/listings';
 import { notificationRoutes } from './routes/notifications';
 import { reportsRoutes } from './routes/reports';
@@ -57,6 +59,8 @@ export interface AppOptions {
   appUrl?: string;
   /** Serve the development mail viewer at /dev/mail (only with the outbox; server/main.ts decides). */
   mailViewer?: boolean;
+  /** The e-signature adapter of the seller contract; by default Zoho Sign when configured, else the sandbox. */
+  esign?: ESign;
 }
 
 let sharedContract: Contract | undefined;
@@ -128,6 +132,10 @@ export function createApp(options: AppOptions) {
     reportsRoutes(router);
     settingsTradeRoutes(router, payments);
     listingsRoutes(router);
+    kycRoutes(router, {
+      esign: options.esign ?? esignFrom(),
+      appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',
+    });
   }
   router.bindPlanned();
   api.get('/health', (c) => c.json({ success: true, message: 'ok' }));

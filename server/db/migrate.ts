@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-account-flows';
 import * as m0013 from './migrations/0013-additional-templates';
 import * as m0014 from './migrations/0014-reports';
 import * as m0015 from './migrations/0015-notification-links';
+import * as m0016 from './migrations/0016-kyc';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-additional-templates': m0013,
   '0014-reports': m0014,
   '0015-notification-links': m0015,
+  '0016-kyc': m0016,
 };
 
 /** The migrations' names in the order they apply. */

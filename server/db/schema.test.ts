@@ -367,6 +367,42 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   ),
   request_limits: table<Database['request_limits']>()(['key', 'window_start', 'hits'], []),
   mail_outbox: table<Database['mail_outbox']>()(['id', 'to_address', 'subject', 'body', 'created_at'], []),
+  kyc_documents: table<Database['kyc_documents']>()(['seller_id', 'kind', 'file_id', 'uploaded_at'], []),
+  kyc_submissions: table<Database['kyc_submissions']>()(
+    [
+      'id',
+      'seller_id',
+      'account_type',
+      'status',
+      'photo_id_file',
+      'address_proof_file',
+      'business_file',
+      'seller_contract_file',
+      'rejection_reason',
+      'decided_by',
+      'decided_at',
+      'submitted_at',
+    ],
+    ['business_file', 'rejection_reason', 'decided_by', 'decided_at'],
+  ),
+  esign_requests: table<Database['esign_requests']>()(
+    [
+      'id',
+      'seller_id',
+      'provider',
+      'provider_request_id',
+      'provider_action_id',
+      'status',
+      'signer_name',
+      'signed_at',
+      'created_at',
+    ],
+    ['provider_action_id', 'signer_name', 'signed_at'],
+  ),
+  esign_sandbox_documents: table<Database['esign_sandbox_documents']>()(
+    ['id', 'signer_email', 'contract_text', 'signer_name', 'signed_at', 'created_at'],
+    ['signer_name', 'signed_at'],
+  ),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

@@ -68,6 +68,15 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     role: 'seller, KYC rejected (kyc_status 2)',
   },
   {
+    email: 'kyc@demo.test',
+    first_name: 'Kit',
+    last_name: 'Pending',
+    user_type: 'sellers',
+    kyc_status: 0,
+    permissions: ALL,
+    role: 'seller on the KYC hold, to try the KYC flow (upload, sign, submit; approve as admin)',
+  },
+  {
     email: 'member@demo.test',
     first_name: 'Mia',
     last_name: 'Member',

@@ -52,7 +52,7 @@ describe('the demo seed', () => {
 
   it('is idempotent: a second and third run add nothing and create no users, even days later', async () => {
     const before = await counts();
-    expect(before.users).toBe(8);
+    expect(before.users).toBe(9);
     expect(before.orders).toBeGreaterThan(0);
     expect(await seed(s.db, s.clock)).toEqual({ createdUsers: [], appliedFixtures: [] });
     const later = manualClock(new Date(s.clock.now().getTime() + 30 * DAY_MS));
@@ -100,7 +100,7 @@ describe('the demo seed', () => {
     expect(Object.keys(CITIES).filter((k) => !known.has(k))).toEqual([]);
   });
 
-  it('creates the eight demo accounts with their user type and KYC status', async () => {
+  it('creates the nine demo accounts with their user type and KYC status', async () => {
     const users = await s.db
       .selectFrom('users')
       .select(['email', 'user_type', 'kyc_status', 'kyc_rejection_reason', 'deleted_at'])
@@ -109,6 +109,7 @@ describe('the demo seed', () => {
     expect(users.map((u) => [u.email, u.user_type, u.kyc_status])).toEqual([
       ['admin@demo.test', 'admin', 1],
       ['fanzone@demo.test', 'sellers', 1],
+      ['kyc@demo.test', 'sellers', 0],
       ['member@demo.test', 'team_members', 1],
       ['newseller@demo.test', 'sellers', 0],
       ['rejected@demo.test', 'sellers', 2],
