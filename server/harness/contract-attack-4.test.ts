@@ -1,0 +1,4 @@
+import { attackShard } from './contract-attack';
+
+// The hostile-input harness, shard 4 of 4 (see contract-attack.ts).
+attackShard(3);
