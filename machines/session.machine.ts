@@ -43,6 +43,8 @@ export interface SessionContext {
 export type SessionEvent =
   | { type: 'logout.requested' }
   | { type: 'profile.retried' }
+  /** My Account saved the account's details: the header and the menu show the new name at once. */
+  | { type: 'account.updated'; account: Account }
   /**
    * A view's actor joins the app's actor system as a child of the session, under the view's key, and
    * under a `systemId` when other actors are to reach it.
@@ -104,6 +106,7 @@ export const sessionMachine = setup({
       context.store.clear();
     },
     adoptLogin: assign((_, output: LoginOutput) => ({ token: output.token, error: null })),
+    adoptAccount: assign(({ event }) => (event.type === 'account.updated' ? { account: event.account } : {})),
     dropSession: assign({ token: null, account: null, roles: null, kyc: null }),
     recordError: assign({ error: ({ event }) => messageOfError(errorOf(event)) }),
     clearError: assign({ error: null }),
@@ -242,7 +245,10 @@ export const sessionMachine = setup({
           kycStatus: context.kyc?.kyc_status ?? 0,
         }),
       },
-      on: { 'logout.requested': 'loggingOut' },
+      on: {
+        'logout.requested': 'loggingOut',
+        'account.updated': { actions: 'adoptAccount' },
+      },
     },
     loggingOut: {
       description: 'Tells the server; whatever it answers, the cookies and storage are cleared.',

@@ -40,6 +40,7 @@ const events = [
   ]),
   { type: 'xstate.done.actor.logout', output: undefined },
   { type: 'xstate.error.actor.logout', error: new ApiError(500, 'down') },
+  { type: 'account.updated', account: { ...account, first_name: 'Renamed' } },
   { type: 'view.opened', id: 'panel', logic: viewLogic },
   { type: 'view.closed', id: 'panel' },
   // a view's actor that fails

@@ -1218,7 +1218,7 @@ export interface paths {
         get?: never;
         /**
          * Update the caller's account details
-         * @description PUT per the spec. Body fields not shown.
+         * @description PUT per the spec (body fields not shown there; ours: MyAccountInput). Every field is sent: name, phone (dialing code and number, both or neither), country and city (a city of that country; a city needs a country), display currency and language. The caller's own account only, so every logged-in user may (like change-password): a team member edits its own name and phone, not its seller's. An unknown country or a city of another country answers 422 on its field. Answers the account as stored now.
          */
         put: operations["updateMyAccount"];
         post?: never;
@@ -3498,6 +3498,30 @@ export interface components {
             team_owner_id: number | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The phone's dialing code ('+44'), from the countries' dialing codes. */
+            phone_dialing_code?: string | null;
+            phone_number?: string | null;
+            country_id?: number | null;
+            city_id?: number | null;
+            language?: components["schemas"]["LanguageCode"];
+        };
+        /**
+         * @description The user's language for mail and, later, the portal (stored as a preference; the portal shows English today, the spec's default lang 'en').
+         * @enum {string}
+         */
+        LanguageCode: "en" | "ar" | "de" | "es" | "fr" | "it";
+        MyAccountInput: {
+            first_name: string;
+            last_name: string;
+            /** @description null for none, else '+' and 1 to 4 digits (a country's dialing code); given with phone_number. */
+            phone_dialing_code: string | null;
+            /** @description null for none, else 5 to 20 digits and spaces; given with phone_dialing_code. */
+            phone_number: string | null;
+            country_id: number | null;
+            /** @description A city of the country (listCities); needs a country. */
+            city_id: number | null;
+            currency: components["schemas"]["CurrencyCode"];
+            language: components["schemas"]["LanguageCode"];
         };
         AccountResponse: {
             /** @constant */
@@ -7601,12 +7625,27 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MyAccountInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The account as stored now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getAddressBook: {
@@ -10576,6 +10615,7 @@ export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeep
 export const reportOverviewResponseDataGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["granularity"]> = ["day", "week"];
 export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
+export const languageCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LanguageCode"]> = ["en", "ar", "de", "es", "fr", "it"];
 export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];
 export const permissionIs_can_accessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]["is_can_access"]> = [0, 1];
 export const kycDocumentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycDocumentKind"]> = ["photo_id", "address_proof", "business", "seller_contract"];

@@ -28,6 +28,7 @@ import { listingsRoutes } from './routes/listings';
 import { notificationRoutes } from './routes/notifications';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
+import { settingsAccountRoutes } from './routes/settings-account';
 import { settingsTradeRoutes } from './routes/settings-trade';
 import { tradeRoutes } from './routes/trade';
 import { uiSettingsRoutes } from './routes/ui-settings';
@@ -131,6 +132,7 @@ export function createApp(options: AppOptions) {
     salesRoutes(router, payments);
     reportsRoutes(router);
     settingsTradeRoutes(router, payments);
+    settingsAccountRoutes(router);
     listingsRoutes(router);
     kycRoutes(router, {
       esign: options.esign ?? esignFrom(),

@@ -126,6 +126,7 @@ export const routes = {
   }),
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
+  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',

@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013-additional-templates';
 import * as m0014 from './migrations/0014-reports';
 import * as m0015 from './migrations/0015-notification-links';
 import * as m0016 from './migrations/0016-kyc';
+import * as m0017 from './migrations/0017-settings-teams';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014-reports': m0014,
   '0015-notification-links': m0015,
   '0016-kyc': m0016,
+  '0017-settings-teams': m0017,
 };
 
 /** The migrations' names in the order they apply. */

@@ -96,6 +96,14 @@ export interface UserTable {
   deleted_at: string | null;
   /** 1 once the address is verified (the default: only sign-up writes 0). */
   email_verified: ColumnType<number, number | undefined, number>;
+  /** My Account's details (migration 0017): the phone as its dialing code and number, country, city, language. */
+  phone_dialing_code: ColumnType<string | null, string | null | undefined, string | null>;
+  phone_number: ColumnType<string | null, string | null | undefined, string | null>;
+  country_id: ColumnType<number | null, number | null | undefined, number | null>;
+  city_id: ColumnType<number | null, number | null | undefined, number | null>;
+  language: ColumnType<string, string | undefined, string>;
+  /** When a team member was invited by email; null for everyone else. */
+  invited_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PermissionTable {

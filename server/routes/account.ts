@@ -1,6 +1,6 @@
 import type { components } from '../../openapi/schema';
 import type { Router } from '../contract/router';
-import type { UserType } from '../db/schema';
+import { myAccount } from '../domain/my-account';
 
 type KycStatus = components['schemas']['KycStatus'];
 type PermissionName = components['schemas']['PermissionName'];
@@ -8,23 +8,9 @@ type PermissionName = components['schemas']['PermissionName'];
 const kyc = (n: number): KycStatus => (n === 1 || n === 2 ? n : 0);
 
 export function accountRoutes({ route }: Router) {
-  route('/settings/my-account', 'get', ({ user }) => ({
+  route('/settings/my-account', 'get', async ({ user }, { db }) => ({
     status: 200,
-    body: {
-      success: true,
-      data: {
-        id: user.id,
-        email: user.email,
-        first_name: user.first_name,
-        last_name: user.last_name,
-        user_type: user.user_type satisfies UserType,
-        kyc_status: kyc(user.kyc_status),
-        currency: user.currency,
-        user_token: user.user_token,
-        team_owner_id: user.team_owner_id,
-        created_at: user.created_at,
-      },
-    },
+    body: { success: true, data: await myAccount(db, user) },
   }));
 
   route('/account/roles-permissions', 'get', async ({ user }, { db }) => {

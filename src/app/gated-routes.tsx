@@ -3,6 +3,7 @@ import { css } from 'styled-system/css';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
+import { SettingsLayout } from '../features/settings/settings-layout';
 import { href, type PublicRouteKey, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
 import { pageModules } from './pages';
@@ -15,6 +16,7 @@ const NotificationsPage = lazy(pageModules.notifications);
 const KycPage = lazy(pageModules.kyc);
 const ChangePasswordPage = lazy(pageModules.changePassword);
 const MyAccountPage = lazy(pageModules.myAccount);
+const AddressBookPage = lazy(pageModules.addressBook);
 const WalletPage = lazy(pageModules.wallet);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazy(pageModules.adminEventRequests);
@@ -36,6 +38,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   myAccount: MyAccountPage,
   kyc: KycPage,
   changePassword: ChangePasswordPage,
+  addressBook: AddressBookPage,
   templates: TemplatesPage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
@@ -75,10 +78,16 @@ export default function GatedRoutes() {
   if (access.match.key === 'login') return <Redirect to={routes.dashboard.href({})} replace />;
   if (access.match.route.access === 'public') return <Redirect to={routes.dashboard.href({})} replace />;
   const Page = PAGES[access.match.key as Exclude<RouteKey, PublicRouteKey>];
-  return (
+  const page = (
     <Suspense fallback={<FullPageLoader />}>
       <Page />
     </Suspense>
+  );
+  // every settings page sits in the Settings sub-menu, except while the KYC hold shows only the KYC page
+  return gate === 'open' && access.match.route.pattern.startsWith('/settings/') ? (
+    <SettingsLayout>{page}</SettingsLayout>
+  ) : (
+    page
   );
 }
 

@@ -19,6 +19,7 @@ export const pageModules = {
   myAccount: () => import('../features/settings/my-account-page'),
   kyc: () => import('../features/settings/kyc-page'),
   changePassword: () => import('../features/auth/change-password-page'),
+  addressBook: () => import('../features/settings/address-book-page'),
   templates: () => import('../features/listings/templates-page'),
   notifications: () => import('../features/notifications/notifications-page'),
   addListings: () => import('../features/listings/add-listings-page'),
