@@ -1316,12 +1316,72 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's bank accounts
-         * @description Fields not shown in the spec.
+         * The seller's payout bank accounts
+         * @description The spec names the call, not its fields; ours: the seller's bank accounts (removed ones left out), the payout account first, each masked (the IBAN's last four characters). Only the seller itself, not a team member.
          */
         get: operations["getBankAccounts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/bank-accounts/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a bank account
+         * @description Path chosen by us, in the address book's style. As updatePayoutBankAccount (checked fields, the password, the notification and the email), but the new account becomes the payout account only when `make_default` is true or there is none yet. At most 5 accounts (409 beyond).
+         */
+        post: operations["addBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/bank-accounts/default/{bank_account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a bank account the payout account
+         * @description Path chosen by us. Confirmed by the seller's password (as addBankAccount), told by a notification and an email. Another seller's account, or a removed one, answers 404.
+         */
+        post: operations["setDefaultBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/bank-accounts/delete/{bank_account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a bank account
+         * @description Path chosen by us (POST, as the body carries the password). Removes an account that is not the payout account (409 for the payout account: make another one the payout account first); the payouts that went to it keep showing it. Confirmed by the password, told by a notification and an email. Another seller's account answers 404.
+         */
+        post: operations["deleteBankAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1777,7 +1837,7 @@ export interface paths {
         };
         /**
          * Payout history
-         * @description Takes an optional token and query params. The SPA returns the body or an empty object; failures are only logged.
+         * @description The payouts of the seller the caller works for (a team member with lmt-pay reads its seller's), newest first, filtered by status, currency and date range (of the request, UTC days, inclusive), paged by number. The SPA returns the body or an empty object; failures are only logged (spec section 8).
          */
         get: operations["getPayoutHistory"];
         put?: never;
@@ -1797,7 +1857,7 @@ export interface paths {
         };
         /**
          * Order report for payouts
-         * @description Takes an optional token and query params. The SPA returns the body or an empty object; failures are only logged.
+         * @description The seller's completed orders whose earnings were credited, newest first, each with what it earned, what of it is paid out, in flight and still available, and its payout state (unpaid, in_flight, paid; part_paid when it is split over payouts). Filtered by currency and payout state. The SPA returns the body or an empty object; failures are only logged.
          */
         get: operations["getPayoutOrderHistory"];
         put?: never;
@@ -1817,7 +1877,7 @@ export interface paths {
         };
         /**
          * One payout's details
-         * @description Takes an optional token and query params. The SPA reads data only when success is true, otherwise an empty object.
+         * @description One payout of the seller the caller works for; another seller's payout, or an unknown one, answers 404. The SPA reads data only when success is true, otherwise an empty object.
          */
         get: operations["getPayoutDetails"];
         put?: never;
@@ -1837,7 +1897,7 @@ export interface paths {
         };
         /**
          * The payout bank account
-         * @description Takes an optional token and query params. Fields not shown in the spec.
+         * @description The account payouts of the seller the caller works for go to, masked (the IBAN's last four characters), or null when it has none yet.
          */
         get: operations["getPayoutBankAccount"];
         put?: never;
@@ -1859,7 +1919,7 @@ export interface paths {
         put?: never;
         /**
          * Update the payout bank account
-         * @description Method not given in the spec (a write, so POST). Failures are only logged.
+         * @description Method not given in the spec (a write, so POST). Only the seller itself (not a team member): adds the account and makes it the payout account (at the limit of 5 accounts the old payout account is retired). The holder, the IBAN (ISO 13616: country, length, mod-97 check digits) and the SWIFT/BIC (ISO 9362) are checked (422 on their field); the seller's password confirms it (a wrong one is a 422 on `/body/password` and counts as a failed login of the address; 429 while the address is throttled). The seller gets a notification and an email. Failures are only logged by the SPA (spec section 8).
          */
         post: operations["updatePayoutBankAccount"];
         delete?: never;
@@ -1876,8 +1936,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export payouts
-         * @description Takes an optional token and query params.
+         * Export payouts (CSV or XLSX)
+         * @description Every payout /payouts/history lists with the same filters, in the same order (no paging), as XLSX (the default; dates as dates, amounts as numbers in major units) or CSV (UTF-8 with a BOM), through the sales export's writer: a text a spreadsheet would run as a formula gets a leading apostrophe. At most 20,000 payouts (422 beyond). The file comes base64 in JSON.
          */
         get: operations["exportPayouts"];
         put?: never;
@@ -1897,11 +1957,51 @@ export interface paths {
         };
         /**
          * Orders of a payout
-         * @description Takes an optional token and query params. The SPA reads data only when success is true, otherwise an empty object.
+         * @description The completed orders whose earnings one payout covers, and how much of each (first earned, first paid; an order may be split over two payouts). Another seller's payout, or an unknown one, answers 404. The SPA reads data only when success is true, otherwise an empty object.
          */
         get: operations["getPayoutOrders"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balances available for payout, pending and in flight
+         * @description Path chosen by us. Per currency, from the ledger: `available` (the seller's earnings account: completed sales minus what was paid out or is in flight), `in_flight` (requested payouts not yet sent), `paid_out` (sent payouts' amounts), and `pending` (orders not yet completed: pending, awaiting delivery, delivered; from the orders, as they are not earned yet). With the payout account (masked) and the payout rules (minimum, fee).
+         */
+        get: operations["getPayoutSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a payout of the available balance
+         * @description Path chosen by us. Pays `amount` (at most the available balance, at least the minimum) of a currency to the payout account, in one ledger entry (the seller's earnings to its payouts in flight) in the call's transaction, with the completed orders it covers. More than the available balance answers 409 with the balance in the message; no payout account 409; below the minimum 422 on `/body/amount`. Concurrent requests and sales completing meanwhile queue on the earnings account's row: no balance goes below zero. One key per intended payout: a replay answers the first payout.
+         */
+        post: operations["requestPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3111,6 +3211,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payouts for the back office
+         * @description Path chosen by us. Every seller's payouts in one status (requested by default), oldest first (the order to work through them), with the seller and the whole bank account (the back office sends the money).
+         */
+        get: operations["listAdminPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payouts/{id}/sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a payout sent
+         * @description Path chosen by us. Back office, after the bank transfer left: the payout's money leaves the platform (its payouts in flight to the platform's bank, the fee to the platform's fees) in one ledger entry, and the seller is told ('payout_sent'), in one transaction. Decided once: the payout leaves `requested` by one conditional update, so of two admins (or two clicks) one wins and the other gets 409 saying what it is now.
+         */
+        post: operations["markPayoutSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payouts/{id}/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a payout failed, with a reason
+         * @description Path chosen by us. Back office, when the bank returned the transfer: the whole amount goes back to the seller's available balance in one ledger entry, the reason is kept and the seller is told ('payout_failed'). Decided once, as markPayoutSent: a payout no longer requested answers 409.
+         */
+        post: operations["markPayoutFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/event-requests": {
         parameters: {
             query?: never;
@@ -3921,6 +4081,222 @@ export interface components {
          * @enum {string}
          */
         WalletTransactionType: "deposit" | "purchase";
+        /**
+         * @description requested (the money is in flight: taken from the available balance, not yet sent), sent (the bank transfer left; final), failed (the bank returned it: the money is back in the available balance; final).
+         * @enum {string}
+         */
+        PayoutStatus: "requested" | "sent" | "failed";
+        /**
+         * @description Where a completed order's earnings are: unpaid (all still available), in_flight (some in a requested payout), part_paid (some sent, some not), paid (all sent).
+         * @enum {string}
+         */
+        PayoutOrderState: "unpaid" | "in_flight" | "part_paid" | "paid";
+        BankAccount: {
+            id: number;
+            /** @description The same as id, under the name the account's paths take. */
+            bank_account_id: number;
+            holder_name: string;
+            /** @description The country and the last four characters only: 'GB•• •••• 5432'. */
+            iban_masked: string;
+            iban_last4: string;
+            /** @description The IBAN's country (its first two letters). */
+            country: string;
+            /** @description The SWIFT/BIC code (a bank's public identifier, shown whole). */
+            bic: string;
+            /** @description Payouts go to this account. */
+            is_default: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        BankAccountInput: {
+            /** @description The account holder as the bank knows it. */
+            account_holder: string;
+            /** @description The IBAN, spaces allowed (ISO 13616; checked by country, length and mod-97 check digits). */
+            iban: string;
+            /** @description The SWIFT/BIC code, 8 or 11 characters (ISO 9362). */
+            swift: string;
+            /** @description Make it the payout account (addBankAccount; updatePayoutBankAccount always does). */
+            make_default?: boolean;
+            /** @description The seller's password, confirming the change. */
+            password: string;
+        };
+        PasswordConfirmation: {
+            /** @description The seller's password, confirming the change. */
+            password: string;
+        };
+        BankAccountResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BankAccount"];
+        };
+        BankAccountListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                bank_accounts: components["schemas"]["BankAccount"][];
+            };
+        };
+        PayoutBankAccountResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                bank_account: components["schemas"]["BankAccount"] | null;
+            };
+        };
+        Payout: {
+            payout_id: number;
+            /** @description 'PO-000042': the payout's reference on the bank transfer. */
+            reference: string;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description What left the available balance. */
+            amount: components["schemas"]["MinorUnits"];
+            /** @description The payout fee (PAYOUT_FEE), kept when the payout is sent. */
+            fee: components["schemas"]["MinorUnits"];
+            /** @description amount - fee, what reaches the bank account. */
+            net: components["schemas"]["MinorUnits"];
+            status: components["schemas"]["PayoutStatus"];
+            /** @description 'In progress', 'Paid' or 'Failed'. */
+            status_label: string;
+            bank_account: components["schemas"]["BankAccount"];
+            failure_reason: string | null;
+            /** @description How many completed orders it covers (payout-orders lists them). */
+            orders_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the back office marked it sent or failed.
+             */
+            decided_at: string | null;
+        };
+        PayoutResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Payout"];
+        };
+        PayoutHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                payout_list: components["schemas"]["Payout"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        PayoutEarnedOrder: {
+            order_id: number;
+            booking_no: string;
+            match_name: string;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description What the completed order credited to the seller's earnings. */
+            earned: components["schemas"]["MinorUnits"];
+            paid: components["schemas"]["MinorUnits"];
+            in_flight: components["schemas"]["MinorUnits"];
+            available: components["schemas"]["MinorUnits"];
+            payout_state: components["schemas"]["PayoutOrderState"];
+            /** Format: date-time */
+            completed_at: string;
+        };
+        PayoutEarnedOrdersResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                order_list: components["schemas"]["PayoutEarnedOrder"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        PayoutOrder: {
+            order_id: number;
+            booking_no: string;
+            match_name: string;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description What the order earned in all. */
+            order_amount: components["schemas"]["MinorUnits"];
+            /** @description The part of it this payout covers. */
+            amount: components["schemas"]["MinorUnits"];
+        };
+        PayoutOrdersResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                order_list: components["schemas"]["PayoutOrder"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        PayoutBalance: {
+            currency: components["schemas"]["CurrencyCode"];
+            available: components["schemas"]["MinorUnits"];
+            pending: components["schemas"]["MinorUnits"];
+            in_flight: components["schemas"]["MinorUnits"];
+            paid_out: components["schemas"]["MinorUnits"];
+        };
+        PayoutSummaryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                balances: components["schemas"]["PayoutBalance"][];
+                bank_account: components["schemas"]["BankAccount"] | null;
+                /** @description The smallest payout, in minor units of any currency (PAYOUT_MINIMUM). */
+                minimum: components["schemas"]["MinorUnits"];
+                /** @description The fee of a payout, in minor units of its currency (PAYOUT_FEE). */
+                fee: components["schemas"]["MinorUnits"];
+            };
+        };
+        PayoutRequestInput: {
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Minor units, at most the available balance and at least the minimum (PAYOUT_MINIMUM). */
+            amount: number;
+        };
+        PayoutFailedInput: {
+            reason: string;
+        };
+        AdminPayout: components["schemas"]["Payout"] & {
+            /** @description The payout (the same as payout_id), for the back-office paths. */
+            id: number;
+            seller_id: number;
+            seller_name: string;
+            seller_email: string;
+            /** @description The whole IBAN (the back office sends the transfer). */
+            iban: string;
+            holder_name: string;
+        };
+        AdminPayoutResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AdminPayout"];
+        };
+        AdminPayoutListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                payout_list: components["schemas"]["AdminPayout"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        PayoutExportResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description 'payouts-{YYYY-MM-DD}.xlsx' or '.csv'. */
+                name: string;
+                mime: string;
+                size: number;
+                /** @description How many payouts the file holds. */
+                rows: number;
+                columns: string[];
+                content_base64: string;
+            };
+        };
         WalletBalance: {
             currency: components["schemas"]["CurrencyCode"];
             balance: components["schemas"]["MinorUnits"];
@@ -7778,10 +8154,121 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The bank accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    addBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankAccountInput"];
+            };
+        };
+        responses: {
+            /** @description The new account, masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
+        };
+    };
+    setDefaultBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bank_account_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordConfirmation"];
+            };
+        };
+        responses: {
+            /** @description The payout account, masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
+        };
+    };
+    deleteBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bank_account_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordConfirmation"];
+            };
+        };
+        responses: {
+            /** @description The removed account, masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
         };
     };
     getMyTeams: {
@@ -8214,47 +8701,97 @@ export interface operations {
     };
     getPayoutHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only payouts in this status. */
+                status?: components["schemas"]["PayoutStatus"];
+                /** @description Only payouts in this currency. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The first day (UTC) of the date range, inclusive. After `to` answers 422. */
+                from?: string;
+                /** @description The last day (UTC) of the date range, inclusive. */
+                to?: string;
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many payouts a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of payouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getPayoutOrderHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only orders in this currency. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description Only orders in this payout state. */
+                payout_state?: components["schemas"]["PayoutOrderState"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many orders a page holds. */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description A page of earned orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutEarnedOrdersResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getPayoutDetails: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The payout. */
+                payout_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getPayoutBankAccount: {
@@ -8266,10 +8803,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The payout account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBankAccountResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updatePayoutBankAccount: {
@@ -8279,30 +8823,98 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankAccountInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The new payout account, masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
         };
     };
     exportPayouts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description xlsx (default) or csv. */
+                format?: components["schemas"]["SalesExportFormat"];
+                /** @description Only payouts in this status. */
+                status?: components["schemas"]["PayoutStatus"];
+                /** @description Only payouts in this currency. */
+                currency?: components["schemas"]["CurrencyCode"];
+                /** @description The first day (UTC) of the date range, inclusive. After `to` answers 422. */
+                from?: string;
+                /** @description The last day (UTC) of the date range, inclusive. */
+                to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutExportResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getPayoutOrders: {
+        parameters: {
+            query: {
+                /** @description The payout. */
+                payout_id: components["schemas"]["Id"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many orders a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the payout's orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutOrdersResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPayoutSummary: {
         parameters: {
             query?: never;
             header?: never;
@@ -8311,10 +8923,51 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The balances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSummaryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    requestPayout: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutRequestInput"];
+            };
+        };
+        responses: {
+            /** @description The payout, requested. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getWalletTransactionHistory: {
@@ -10328,6 +10981,97 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    listAdminPayouts: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["PayoutStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayoutListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    markPayoutSent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayoutResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    markPayoutFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutFailedInput"];
+            };
+        };
+        responses: {
+            /** @description The payout, failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listAdminEventRequests: {
         parameters: {
             query?: {
@@ -10630,6 +11374,8 @@ export const notificationViewedValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const paymentTransferByValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTransferBy"]> = ["ONLINE", "CASH", "CHEQUE"];
 export const depositStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositStatus"]> = ["pending", "approved", "rejected"];
 export const walletTransactionTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletTransactionType"]> = ["deposit", "purchase"];
+export const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutStatus"]> = ["requested", "sent", "failed"];
+export const payoutOrderStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutOrderState"]> = ["unpaid", "in_flight", "part_paid", "paid"];
 export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Deposit"]["status_label"]> = ["pending admin approval", "approved", "rejected"];
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];

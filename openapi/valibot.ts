@@ -86,6 +86,18 @@ export const addAddressBody = (m: Messages = defaultMessages) =>
 export const updateAddressBody = (m: Messages = defaultMessages) =>
   v.strictObject({ id: v.pipe(v.number(m('id', 'type')), v.integer(m('id', 'integer')), v.minValue(1, m('id', 'minimum', 1)), v.maxValue(2147483647, m('id', 'maximum', 2147483647))), first_name: v.optional(v.pipe(v.string(m('first_name', 'type')), v.maxLength(100, m('first_name', 'maxLength', 100)), v.minLength(1, m('first_name', 'minLength', 1)))), last_name: v.optional(v.pipe(v.string(m('last_name', 'type')), v.maxLength(100, m('last_name', 'maxLength', 100)), v.minLength(1, m('last_name', 'minLength', 1)))), email: v.optional(v.pipe(v.string(m('email', 'type')), v.trim(), v.maxLength(254, m('email', 'maxLength', 254)), v.email(m('email', 'format', 'email')))), country_code: v.optional(v.pipe(v.string(m('country_code', 'type')), v.maxLength(10, m('country_code', 'maxLength', 10)))), mobile_number: v.optional(v.pipe(v.string(m('mobile_number', 'type')), v.maxLength(30, m('mobile_number', 'maxLength', 30)))), country_id: v.optional(v.pipe(v.number(m('country_id', 'type')), v.integer(m('country_id', 'integer')), v.minValue(1, m('country_id', 'minimum', 1)), v.maxValue(2147483647, m('country_id', 'maximum', 2147483647)))), city_id: v.optional(v.nullable(v.pipe(v.number(m('city_id', 'type')), v.integer(m('city_id', 'integer')), v.minValue(1, m('city_id', 'minimum', 1)), v.maxValue(2147483647, m('city_id', 'maximum', 2147483647))))), address: v.optional(v.pipe(v.string(m('address', 'type')), v.maxLength(300, m('address', 'maxLength', 300)), v.minLength(1, m('address', 'minLength', 1)))), zip_code: v.optional(v.pipe(v.string(m('zip_code', 'type')), v.maxLength(20, m('zip_code', 'maxLength', 20)), v.minLength(1, m('zip_code', 'minLength', 1)))), address_type: v.optional(v.picklist(['billing','shipping','home','office'], m('address_type', 'enum'))), primary_address: v.optional(v.union([v.literal(0), v.literal(1)], m('primary_address', 'enum'))) }, m('', 'type'));
 
+/** The application/json body of POST /settings/bank-accounts/add (addBankAccount). */
+export const addBankAccountBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ account_holder: v.pipe(v.string(m('account_holder', 'type')), v.nonEmpty(m('account_holder', 'required')), v.maxLength(100, m('account_holder', 'maxLength', 100)), v.minLength(2, m('account_holder', 'minLength', 2))), iban: v.pipe(v.string(m('iban', 'type')), v.nonEmpty(m('iban', 'required')), v.maxLength(50, m('iban', 'maxLength', 50)), v.minLength(15, m('iban', 'minLength', 15))), swift: v.pipe(v.string(m('swift', 'type')), v.nonEmpty(m('swift', 'required')), v.maxLength(14, m('swift', 'maxLength', 14)), v.minLength(8, m('swift', 'minLength', 8))), make_default: v.optional(v.boolean(m('make_default', 'type'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/bank-accounts/default/{bank_account_id} (setDefaultBankAccount). */
+export const setDefaultBankAccountBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/bank-accounts/delete/{bank_account_id} (deleteBankAccount). */
+export const deleteBankAccountBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
+
 /** The application/json body of POST /settings/additional-templates/add (addAdditionalTemplate). */
 export const addAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.pipe(v.string(m('name', 'type')), v.nonEmpty(m('name', 'required')), v.maxLength(100, m('name', 'maxLength', 100))), content: v.pipe(v.string(m('content', 'type')), v.nonEmpty(m('content', 'required')), v.maxLength(2000, m('content', 'maxLength', 2000))) }, m('', 'type'));
@@ -93,6 +105,14 @@ export const addAdditionalTemplateBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /settings/additional-templates/update/{template_id} (updateAdditionalTemplate). */
 export const updateAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.optional(v.pipe(v.string(m('name', 'type')), v.maxLength(100, m('name', 'maxLength', 100)), v.minLength(1, m('name', 'minLength', 1)))), content: v.optional(v.pipe(v.string(m('content', 'type')), v.maxLength(2000, m('content', 'maxLength', 2000)), v.minLength(1, m('content', 'minLength', 1)))) }, m('', 'type'));
+
+/** The application/json body of POST /payouts/update-bank-account (updatePayoutBankAccount). */
+export const updatePayoutBankAccountBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ account_holder: v.pipe(v.string(m('account_holder', 'type')), v.nonEmpty(m('account_holder', 'required')), v.maxLength(100, m('account_holder', 'maxLength', 100)), v.minLength(2, m('account_holder', 'minLength', 2))), iban: v.pipe(v.string(m('iban', 'type')), v.nonEmpty(m('iban', 'required')), v.maxLength(50, m('iban', 'maxLength', 50)), v.minLength(15, m('iban', 'minLength', 15))), swift: v.pipe(v.string(m('swift', 'type')), v.nonEmpty(m('swift', 'required')), v.maxLength(14, m('swift', 'maxLength', 14)), v.minLength(8, m('swift', 'minLength', 8))), make_default: v.optional(v.boolean(m('make_default', 'type'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
+
+/** The application/json body of POST /payouts/request (requestPayout). */
+export const requestPayoutBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ currency: v.picklist(['GBP','EUR','USD','AED'], m('currency', 'enum')), amount: v.pipe(v.number(m('amount', 'type')), v.integer(m('amount', 'integer')), v.minValue(1, m('amount', 'minimum', 1)), v.maxValue(100000000, m('amount', 'maximum', 100000000))) }, m('', 'type'));
 
 /** The application/json body of POST /purchase/lmt-trade/tickets-quantity-update/{sell_ticket_id} (recalculateTradePrice). */
 export const recalculateTradePriceBody = (m: Messages = defaultMessages) =>
@@ -204,6 +224,10 @@ export const confirmSandboxCardBody = (m: Messages = defaultMessages) =>
 
 /** The application/json body of POST /admin/deposits/{id}/reject (rejectDeposit). */
 export const rejectDepositBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/payouts/{id}/failed (markPayoutFailed). */
+export const markPayoutFailedBody = (m: Messages = defaultMessages) =>
   v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));
 
 /** The application/json body of POST /admin/event-requests/{id}/approve (approveEventRequest). */

@@ -26,6 +26,7 @@ import { dashboardRoutes } from './routes/dashboard';
 import { kycRoutes } from './routes/kyc';
 import { listingsRoutes } from './routes/listings';
 import { notificationRoutes } from './routes/notifications';
+import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
 import { settingsAccountRoutes } from './routes/settings-account';
@@ -134,6 +135,7 @@ export function createApp(options: AppOptions) {
     settingsTradeRoutes(router, payments);
     settingsAccountRoutes(router);
     listingsRoutes(router);
+    payoutRoutes(router, { mailer });
     kycRoutes(router, {
       esign: options.esign ?? esignFrom(),
       appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',

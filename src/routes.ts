@@ -126,8 +126,9 @@ export const routes = {
   }),
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
-  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
+  bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'always' }),
+  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',
@@ -175,6 +176,13 @@ export const routes = {
     gate: 'path',
     menu: { label: 'Wallet', icon: 'wallet', order: 90, permission: 'lmt-pay' },
   }),
+  payouts: route({
+    pattern: '/reports/payouts',
+    title: 'Payouts',
+    access: 'lmt-pay',
+    gate: 'path',
+    menu: { label: 'Payouts', icon: 'wallet', order: 95, permission: 'lmt-pay' },
+  }),
   tradeHome: route({
     pattern: '/trade/home',
     title: 'Search Tickets',
@@ -199,6 +207,12 @@ export const routes = {
     title: 'Deposit requests',
     access: 'admin',
     menu: { label: 'Deposit requests', icon: 'wallet', order: 110, permission: 'lmt-pay', adminOnly: true },
+  }),
+  adminPayouts: route({
+    pattern: '/admin/payouts',
+    title: 'Payout requests',
+    access: 'admin',
+    menu: { label: 'Payout requests', icon: 'wallet', order: 111, permission: 'lmt-pay', adminOnly: true },
   }),
   adminEventRequests: route({
     pattern: '/admin/event-requests',

@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-reports';
 import * as m0015 from './migrations/0015-notification-links';
 import * as m0016 from './migrations/0016-kyc';
 import * as m0017 from './migrations/0017-settings-teams';
+import * as m0018 from './migrations/0018-payouts';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0015-notification-links': m0015,
   '0016-kyc': m0016,
   '0017-settings-teams': m0017,
+  '0018-payouts': m0018,
 };
 
 /** The migrations' names in the order they apply. */

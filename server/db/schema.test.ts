@@ -418,6 +418,30 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['id', 'signer_email', 'contract_text', 'signer_name', 'signed_at', 'created_at'],
     ['signer_name', 'signed_at'],
   ),
+  bank_accounts: table<Database['bank_accounts']>()(
+    ['id', 'seller_id', 'holder_name', 'iban', 'bic', 'is_default', 'created_by', 'created_at', 'deleted_at'],
+    ['created_by', 'deleted_at'],
+  ),
+  payouts: table<Database['payouts']>()(
+    [
+      'id',
+      'seller_id',
+      'requested_by',
+      'bank_account_id',
+      'currency',
+      'amount',
+      'fee',
+      'net',
+      'status',
+      'failure_reason',
+      'decided_by',
+      'decided_at',
+      'created_at',
+      'updated_at',
+    ],
+    ['requested_by', 'failure_reason', 'decided_by', 'decided_at'],
+  ),
+  payout_orders: table<Database['payout_orders']>()(['payout_id', 'order_id', 'amount'], []),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

@@ -55,6 +55,9 @@ export interface Database {
   kyc_submissions: KycSubmissionTable;
   esign_requests: ESignRequestTable;
   esign_sandbox_documents: ESignSandboxDocumentTable;
+  bank_accounts: BankAccountTable;
+  payouts: PayoutTable;
+  payout_orders: PayoutOrderTable;
 }
 
 export interface CurrencyTable {
@@ -668,6 +671,50 @@ export interface AdditionalTemplateTable {
 export interface ListingTemplateTable {
   listing_id: number;
   template_id: number;
+}
+
+/** A seller's payout bank account (migration 0018): IBAN and BIC normalised; removed ones keep their row. */
+export interface BankAccountTable {
+  id: Generated<number>;
+  seller_id: number;
+  holder_name: string;
+  iban: string;
+  bic: string;
+  /** 1: the account payouts go to (one per seller) */
+  is_default: ColumnType<number, number | undefined, number>;
+  created_by: number | null;
+  created_at: string;
+  deleted_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type PayoutStatus = 'requested' | 'sent' | 'failed';
+
+/** A payout (migration 0018): requested (in flight), then sent or failed by the back office. */
+export interface PayoutTable {
+  id: Generated<number>;
+  seller_id: number;
+  requested_by: number | null;
+  bank_account_id: number;
+  currency: string;
+  /** minor units taken from the seller's earnings */
+  amount: number;
+  /** the payout fee, kept when sent */
+  fee: number;
+  /** amount - fee: what reaches the bank */
+  net: number;
+  status: PayoutStatus;
+  failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_by: ColumnType<number | null, number | null | undefined, number | null>;
+  decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How much of a completed order's earnings a payout covers (migration 0018). */
+export interface PayoutOrderTable {
+  payout_id: number;
+  order_id: number;
+  amount: number;
 }
 
 export type KycDocumentKind = 'photo_id' | 'address_proof' | 'business' | 'seller_contract';

@@ -27,6 +27,11 @@ export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: rea
     operations: ['changePassword'],
     why: 'a wrong current password counts as a failed login of the address',
   },
+  {
+    table: 'login_failures',
+    operations: ['updatePayoutBankAccount', 'addBankAccount', 'setDefaultBankAccount', 'deleteBankAccount'],
+    why: 'a wrong password confirming a bank account change counts as a failed login of the address',
+  },
 ];
 
 export function allowedOnRefusal(operationId: string): Set<string> {

@@ -18,6 +18,9 @@ const ChangePasswordPage = lazy(pageModules.changePassword);
 const MyAccountPage = lazy(pageModules.myAccount);
 const AddressBookPage = lazy(pageModules.addressBook);
 const WalletPage = lazy(pageModules.wallet);
+const PayoutsPage = lazy(pageModules.payouts);
+const AdminPayoutsPage = lazy(pageModules.adminPayouts);
+const BankAccountsPage = lazy(pageModules.bankAccounts);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazy(pageModules.adminEventRequests);
 const TemplatesPage = lazy(pageModules.templates);
@@ -38,8 +41,9 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   myAccount: MyAccountPage,
   kyc: KycPage,
   changePassword: ChangePasswordPage,
-  addressBook: AddressBookPage,
   templates: TemplatesPage,
+  bankAccounts: BankAccountsPage,
+  addressBook: AddressBookPage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
   myListings: MyListingsPage,
@@ -47,10 +51,12 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   sales: SalesPage,
   reportHistory: ReportHistoryPage,
   wallet: WalletPage,
+  payouts: PayoutsPage,
   tradeHome: TradeHomePage,
   tradeEvent: TradeEventPage,
   tradePurchase: TradePurchasePage,
   adminDeposits: AdminDepositsPage,
+  adminPayouts: AdminPayoutsPage,
   adminEventRequests: AdminEventRequestsPage,
   flows: FlowsPage,
   flow: FlowPage,

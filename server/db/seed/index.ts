@@ -6,6 +6,7 @@ import type { Db } from '../database';
 import type { UserType } from '../schema';
 import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
 import { seedDemoListings } from './demo-listings';
+import { DEMO_PAYOUTS_FIXTURE, seedDemoPayouts } from './demo-payouts';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
 import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
 import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
@@ -315,6 +316,11 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   }
   if (await applyOnce(db, clock, DEMO_FULFILMENT_FIXTURE, (trx) => seedDemoFulfilment(trx, clock, { seller, admin }))) {
     appliedFixtures.push(DEMO_FULFILMENT_FIXTURE);
+  }
+  if (
+    await applyOnce(db, clock, DEMO_PAYOUTS_FIXTURE, (trx) => seedDemoPayouts(trx, clock, { seller, rival, admin }))
+  ) {
+    appliedFixtures.push(DEMO_PAYOUTS_FIXTURE);
   }
   return { createdUsers, appliedFixtures };
 }

@@ -1,0 +1,449 @@
+import { useSelector } from '@xstate/react';
+import { type FormEvent, useEffect } from 'react';
+import { css } from 'styled-system/css';
+import type { ActorRefFrom } from 'xstate';
+import { blobOf } from '../../../machines/file-blob';
+import {
+  type Payout,
+  type PayoutBalance,
+  type payoutHistoryMachine,
+  payoutsMachine,
+} from '../../../machines/payouts.machine';
+import { useViewActor } from '../../app/view-actor';
+import { formatDate } from '../../lib/format-date';
+import { formatMoney } from '../../lib/money';
+import { saveFile } from '../../lib/save-file';
+import { routes } from '../../routes';
+import { Button } from '../../ui/button';
+import { Modal } from '../../ui/modal';
+import { Loading, Skeleton } from '../../ui/skeleton';
+import { TextField } from '../../ui/text-field';
+
+type PayoutsRef = ActorRefFrom<typeof payoutsMachine>;
+type HistoryRef = ActorRefFrom<typeof payoutHistoryMachine>;
+
+const card = css({
+  bg: 'bg',
+  borderRadius: 'lg',
+  p: { base: '4', desktop: '5' },
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  gap: '3',
+});
+const table = css({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: 'sm',
+  '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
+  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top' },
+});
+const muted = css({ fontSize: 'sm', color: 'fg.muted' });
+
+/** reports/payouts: balances, the payout account, Request payout, the history with details, exports. */
+export default function PayoutsPage() {
+  const payouts = useViewActor(payoutsMachine, 'payouts');
+  useEffect(() => {
+    if (!payouts) return;
+    const sub = payouts.on('export.ready', ({ file }) => saveFile(blobOf(file), file.name));
+    return () => sub.unsubscribe();
+  }, [payouts]);
+  if (!payouts) return null;
+  return (
+    <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: 'minmax(0, 1fr)' })}>
+      <Balances payouts={payouts} />
+      <BankAccount payouts={payouts} />
+      <History payouts={payouts} />
+      <RequestDialog payouts={payouts} />
+      <BankDialog payouts={payouts} />
+      <DetailsDialog payouts={payouts} />
+    </div>
+  );
+}
+
+function Balances({ payouts }: { payouts: PayoutsRef }) {
+  const summary = useSelector(payouts, (s) => s.context.summary);
+  const loading = useSelector(payouts, (s) => s.hasTag('loadingSummary'));
+  const failed = useSelector(payouts, (s) => s.matches({ summary: 'failed' }));
+  return (
+    <section aria-labelledby="payout-balances" aria-busy={loading} className={card}>
+      <h2 id="payout-balances" className={css({ fontSize: 'md', fontWeight: 'bold' })}>
+        Balances
+      </h2>
+      <p className={muted}>
+        Available: completed sales not yet paid out. Pending: sales not completed yet. A payout of at least{' '}
+        {summary ? `${(summary.minimum / 100).toFixed(2)}` : '20.00'} costs a fee of{' '}
+        {summary ? `${(summary.fee / 100).toFixed(2)}` : '1.00'} in its currency.{' '}
+        <a href={routes.wallet.href({})}>SB Pay wallet</a>
+      </p>
+      {loading ? (
+        <Loading label="Loading the balances">
+          <Skeleton height="80px" />
+        </Loading>
+      ) : failed ? (
+        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
+          <Button tone="secondary" onClick={() => payouts.send({ type: 'summary.retried' })}>
+            Retry
+          </Button>
+        </div>
+      ) : summary ? (
+        <div className={css({ overflowX: 'auto' })}>
+          <table className={table}>
+            <thead>
+              <tr>
+                <th>Currency</th>
+                <th>Available</th>
+                <th>Pending</th>
+                <th>In progress</th>
+                <th>Paid out</th>
+                <th>
+                  <span className={css({ srOnly: true })}>Request</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.balances.map((b: PayoutBalance) => (
+                <tr key={b.currency} aria-label={`${b.currency} balance`}>
+                  <td>{b.currency}</td>
+                  <td>{formatMoney({ minor: b.available, currency: b.currency })}</td>
+                  <td>{formatMoney({ minor: b.pending, currency: b.currency })}</td>
+                  <td>{formatMoney({ minor: b.in_flight, currency: b.currency })}</td>
+                  <td>{formatMoney({ minor: b.paid_out, currency: b.currency })}</td>
+                  <td>
+                    <Button
+                      tone="primary"
+                      disabled={!summary.bank_account || b.available < summary.minimum}
+                      onClick={() => payouts.send({ type: 'request.opened', currency: b.currency })}
+                    >
+                      Request payout<span className={css({ srOnly: true })}> in {b.currency}</span>
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function BankAccount({ payouts }: { payouts: PayoutsRef }) {
+  const account = useSelector(payouts, (s) => s.context.summary?.bank_account ?? null);
+  const ready = useSelector(payouts, (s) => s.context.summary !== null);
+  return (
+    <section aria-labelledby="payout-account" className={card}>
+      <h2 id="payout-account" className={css({ fontSize: 'md', fontWeight: 'bold' })}>
+        Payout bank account
+      </h2>
+      {!ready ? null : account ? (
+        <p className={css({ fontSize: 'sm', overflowWrap: 'anywhere' })}>
+          {account.holder_name}, IBAN {account.iban_masked}, SWIFT/BIC {account.bic}
+        </p>
+      ) : (
+        <p className={muted}>No payout account yet: add one to request a payout.</p>
+      )}
+      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
+        <Button tone="secondary" onClick={() => payouts.send({ type: 'bank.opened' })}>
+          {account ? 'Change bank account' : 'Add bank account'}
+        </Button>
+        <a className={css({ fontSize: 'sm', alignSelf: 'center' })} href={routes.bankAccounts.href({})}>
+          All bank accounts
+        </a>
+      </div>
+    </section>
+  );
+}
+
+const dateTime = (iso: string) =>
+  `${formatDate(iso)} ${new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}`;
+
+function History({ payouts }: { payouts: PayoutsRef }) {
+  const history = useSelector(payouts, (s) => s.children.history) as HistoryRef | undefined;
+  const items = useSelector(history, (s) => s?.context.items ?? []);
+  const loading = useSelector(history, (s) => s?.hasTag('loadingFirst') ?? true);
+  const failed = useSelector(history, (s) => s?.matches('failed') ?? false);
+  const empty = useSelector(history, (s) => s?.matches('empty') ?? false);
+  const page = useSelector(history, (s) => s?.context.page ?? 1);
+  const lastPage = useSelector(history, (s) => s?.context.lastPage ?? 1);
+  const exporting = useSelector(payouts, (s) => s.hasTag('exporting'));
+  return (
+    <section aria-labelledby="payout-history" aria-busy={loading} className={card}>
+      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}>
+        <h2 id="payout-history" className={css({ fontSize: 'md', fontWeight: 'bold', flex: '1' })}>
+          Payout history
+        </h2>
+        <Button
+          tone="secondary"
+          disabled={exporting}
+          onClick={() => payouts.send({ type: 'export.requested', format: 'csv' })}
+        >
+          Export CSV
+        </Button>
+        <Button
+          tone="secondary"
+          disabled={exporting}
+          onClick={() => payouts.send({ type: 'export.requested', format: 'xlsx' })}
+        >
+          Export XLSX
+        </Button>
+      </div>
+      {loading ? (
+        <Loading label="Loading the payouts">
+          {[1, 2, 3].map((i) => (
+            <Skeleton key={i} height="40px" />
+          ))}
+        </Loading>
+      ) : failed ? (
+        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
+          <Button tone="secondary" onClick={() => history?.send({ type: 'list.retried' })}>
+            Retry
+          </Button>
+        </div>
+      ) : empty ? (
+        <p className={muted}>No payout yet.</p>
+      ) : (
+        <div className={css({ overflowX: 'auto' })}>
+          <table className={table}>
+            <thead>
+              <tr>
+                <th>Payout</th>
+                <th>Requested</th>
+                <th>Amount</th>
+                <th>Net</th>
+                <th>Status</th>
+                <th>Account</th>
+                <th>
+                  <span className={css({ srOnly: true })}>Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((p: Payout) => (
+                <tr key={p.payout_id} aria-label={`Payout ${p.reference}`}>
+                  <td>{p.reference}</td>
+                  <td>{dateTime(p.created_at)}</td>
+                  <td>{formatMoney({ minor: p.amount, currency: p.currency })}</td>
+                  <td>{formatMoney({ minor: p.net, currency: p.currency })}</td>
+                  <td>{p.status_label}</td>
+                  <td>{p.bank_account.iban_masked}</td>
+                  <td>
+                    <Button
+                      tone="secondary"
+                      onClick={() => payouts.send({ type: 'details.opened', payoutId: p.payout_id })}
+                    >
+                      Details<span className={css({ srOnly: true })}> of {p.reference}</span>
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {lastPage > 1 ? (
+        <div className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
+          <Button
+            tone="secondary"
+            disabled={page <= 1}
+            onClick={() => history?.send({ type: 'page.requested', page: page - 1 })}
+          >
+            Previous
+          </Button>
+          <span className={muted}>
+            Page {page} of {lastPage}
+          </span>
+          <Button
+            tone="secondary"
+            disabled={page >= lastPage}
+            onClick={() => history?.send({ type: 'page.requested', page: page + 1 })}
+          >
+            Next
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function RequestDialog({ payouts }: { payouts: PayoutsRef }) {
+  const open = useSelector(payouts, (s) => !s.matches({ request: 'idle' }));
+  const ask = useSelector(payouts, (s) => s.context.ask);
+  const fee = useSelector(payouts, (s) => s.context.summary?.fee ?? 0);
+  const account = useSelector(payouts, (s) => s.context.summary?.bank_account ?? null);
+  const problem = useSelector(payouts, (s) => s.context.problem);
+  const busy = useSelector(payouts, (s) => s.hasTag('requesting'));
+  const can = useSelector(payouts, (s) => s.can({ type: 'request.submitted' }));
+  if (!open || !ask) return null;
+  return (
+    <Modal open title="Request payout" onClose={() => payouts.send({ type: 'request.cancelled' })}>
+      <div className={css({ display: 'grid', gap: '3' })}>
+        <p>
+          Pay out {formatMoney({ minor: ask.amount, currency: ask.currency })}, your available balance. After the{' '}
+          {formatMoney({ minor: fee, currency: ask.currency })} fee,{' '}
+          {formatMoney({ minor: Math.max(0, ask.amount - fee), currency: ask.currency })} reaches{' '}
+          {account ? `${account.holder_name}, ${account.iban_masked}` : 'your bank account'}.
+        </p>
+        {problem ? (
+          <p role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
+            {problem}
+          </p>
+        ) : null}
+        <div className={css({ display: 'flex', gap: '3', justifyContent: 'flex-end' })}>
+          <Button tone="secondary" onClick={() => payouts.send({ type: 'request.cancelled' })}>
+            Cancel
+          </Button>
+          <Button
+            tone="primary"
+            busy={busy}
+            disabled={!can}
+            onClick={() => payouts.send({ type: 'request.submitted' })}
+          >
+            Confirm payout
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
+function BankDialog({ payouts }: { payouts: PayoutsRef }) {
+  const open = useSelector(payouts, (s) => !s.matches({ bank: 'closed' }));
+  const busy = useSelector(payouts, (s) => s.hasTag('savingBank'));
+  const problem = useSelector(payouts, (s) => s.context.problem);
+  const errors = useSelector(payouts, (s) => s.context.fieldErrors);
+  if (!open) return null;
+  const errorOf = (field: string) => errors.find((e) => e.path === `/body/${field}`)?.message;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const text = (name: string) => String(data.get(name) ?? '');
+    payouts.send({
+      type: 'bank.submitted',
+      form: {
+        account_holder: text('account_holder'),
+        iban: text('iban'),
+        swift: text('swift'),
+        password: text('password'),
+      },
+    });
+  };
+  return (
+    <Modal open title="Payout bank account" onClose={() => payouts.send({ type: 'bank.cancelled' })}>
+      <form onSubmit={submit} className={css({ display: 'grid', gap: '3' })} noValidate>
+        <TextField
+          label="Account holder"
+          name="account_holder"
+          required
+          maxLength={100}
+          autoComplete="name"
+          error={errorOf('account_holder')}
+        />
+        <TextField label="IBAN" name="iban" required maxLength={50} error={errorOf('iban')} />
+        <TextField label="SWIFT/BIC" name="swift" required maxLength={14} error={errorOf('swift')} />
+        <TextField
+          label="Your password"
+          name="password"
+          type="password"
+          required
+          maxLength={128}
+          autoComplete="current-password"
+          error={errorOf('password')}
+        />
+        <p className={muted}>We email you and notify you of every change of your payout account.</p>
+        {problem && errors.length === 0 ? (
+          <p role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
+            {problem}
+          </p>
+        ) : null}
+        <div className={css({ display: 'flex', gap: '3', justifyContent: 'flex-end' })}>
+          <Button tone="secondary" onClick={() => payouts.send({ type: 'bank.cancelled' })}>
+            Cancel
+          </Button>
+          <Button tone="primary" type="submit" busy={busy}>
+            Save bank account
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function DetailsDialog({ payouts }: { payouts: PayoutsRef }) {
+  const open = useSelector(payouts, (s) => !s.matches({ details: 'closed' }));
+  const loading = useSelector(payouts, (s) => s.hasTag('loadingDetails'));
+  const failed = useSelector(payouts, (s) => s.matches({ details: 'failed' }));
+  const details = useSelector(payouts, (s) => s.context.details);
+  if (!open) return null;
+  const close = () => payouts.send({ type: 'details.closed' });
+  return (
+    <Modal open title={details ? `Payout ${details.payout.reference}` : 'Payout'} onClose={close}>
+      {loading ? (
+        <Loading label="Loading the payout">
+          <Skeleton height="80px" />
+        </Loading>
+      ) : failed || !details ? (
+        <p role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
+          Failed to fetch data
+        </p>
+      ) : (
+        <div className={css({ display: 'grid', gap: '3' })}>
+          <dl
+            className={css({ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', gap: '1 3', fontSize: 'sm' })}
+          >
+            <dt>Status</dt>
+            <dd>{details.payout.status_label}</dd>
+            <dt>Amount</dt>
+            <dd>{formatMoney({ minor: details.payout.amount, currency: details.payout.currency })}</dd>
+            <dt>Fee</dt>
+            <dd>{formatMoney({ minor: details.payout.fee, currency: details.payout.currency })}</dd>
+            <dt>To the bank</dt>
+            <dd>{formatMoney({ minor: details.payout.net, currency: details.payout.currency })}</dd>
+            <dt>Account</dt>
+            <dd>
+              {details.payout.bank_account.holder_name}, {details.payout.bank_account.iban_masked}
+            </dd>
+            <dt>Requested</dt>
+            <dd>{dateTime(details.payout.created_at)}</dd>
+            {details.payout.decided_at ? (
+              <>
+                <dt>{details.payout.status === 'failed' ? 'Failed' : 'Paid'}</dt>
+                <dd>{dateTime(details.payout.decided_at)}</dd>
+              </>
+            ) : null}
+            {details.payout.failure_reason ? (
+              <>
+                <dt>Reason</dt>
+                <dd>{details.payout.failure_reason}</dd>
+              </>
+            ) : null}
+          </dl>
+          <h3 className={css({ fontWeight: 'semibold' })}>Orders it covers</h3>
+          <div className={css({ overflowX: 'auto' })}>
+            <table className={table}>
+              <thead>
+                <tr>
+                  <th>Order</th>
+                  <th>Match</th>
+                  <th>Earned</th>
+                  <th>In this payout</th>
+                </tr>
+              </thead>
+              <tbody>
+                {details.orders.map((o) => (
+                  <tr key={o.order_id}>
+                    <td>{o.booking_no}</td>
+                    <td className={css({ overflowWrap: 'anywhere' })}>{o.match_name}</td>
+                    <td>{formatMoney({ minor: o.order_amount, currency: o.currency })}</td>
+                    <td>{formatMoney({ minor: o.amount, currency: o.currency })}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}
