@@ -1759,7 +1759,7 @@ export interface paths {
         put?: never;
         /**
          * Remove a linked card
-         * @description Method not given in the spec (a write, so POST).
+         * @description Method not given in the spec (a write, so POST; the spec shows no id in the path, so the body names the card). A card of the seller the caller works for (getLinkedCards' id); another owner's or an unknown id answers 404 and removes nothing. The card stops being offered for method 3 at once; bookings already paid with it keep their payment. The portal forgets the card's reference; disabling it at the stored-card gateway (Adyen's recurring disable) is not done yet (the gateway port has no such call).
          */
         post: operations["removeLinkedCard"];
         delete?: never;
@@ -5191,6 +5191,8 @@ export interface components {
         };
         LinkedCard: {
             id: number;
+            /** @description The same as id, under the name removeLinkedCard takes. */
+            card_id: number;
             /** @description visa, mastercard, amex... */
             brand: string;
             last4: string;
@@ -5205,6 +5207,17 @@ export interface components {
             number: string;
             /** @enum {string} */
             gateway: "adyen" | "sandbox";
+        };
+        RemoveCardInput: {
+            card_id: components["schemas"]["Id"];
+        };
+        RemoveCardResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                removed_id: number;
+            };
         };
         LinkedCardsResponse: {
             /** @constant */
@@ -8635,12 +8648,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveCardInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The card is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveCardResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getPaymentConfig: {

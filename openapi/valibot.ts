@@ -106,6 +106,10 @@ export const addAdditionalTemplateBody = (m: Messages = defaultMessages) =>
 export const updateAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.optional(v.pipe(v.string(m('name', 'type')), v.maxLength(100, m('name', 'maxLength', 100)), v.minLength(1, m('name', 'minLength', 1)))), content: v.optional(v.pipe(v.string(m('content', 'type')), v.maxLength(2000, m('content', 'maxLength', 2000)), v.minLength(1, m('content', 'minLength', 1)))) }, m('', 'type'));
 
+/** The application/json body of POST /settings/lmt-pay/remove-card (removeLinkedCard). */
+export const removeLinkedCardBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ card_id: v.pipe(v.number(m('card_id', 'type')), v.integer(m('card_id', 'integer')), v.minValue(1, m('card_id', 'minimum', 1)), v.maxValue(2147483647, m('card_id', 'maximum', 2147483647))) }, m('', 'type'));
+
 /** The application/json body of POST /payouts/update-bank-account (updatePayoutBankAccount). */
 export const updatePayoutBankAccountBody = (m: Messages = defaultMessages) =>
   v.strictObject({ account_holder: v.pipe(v.string(m('account_holder', 'type')), v.nonEmpty(m('account_holder', 'required')), v.maxLength(100, m('account_holder', 'maxLength', 100)), v.minLength(2, m('account_holder', 'minLength', 2))), iban: v.pipe(v.string(m('iban', 'type')), v.nonEmpty(m('iban', 'required')), v.maxLength(50, m('iban', 'maxLength', 50)), v.minLength(15, m('iban', 'minLength', 15))), swift: v.pipe(v.string(m('swift', 'type')), v.nonEmpty(m('swift', 'required')), v.maxLength(14, m('swift', 'maxLength', 14)), v.minLength(8, m('swift', 'minLength', 8))), make_default: v.optional(v.boolean(m('make_default', 'type'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));

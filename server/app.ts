@@ -30,6 +30,7 @@ import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
 import { settingsAccountRoutes } from './routes/settings-account';
+import { settingsCardRoutes } from './routes/settings-cards';
 import { settingsTradeRoutes } from './routes/settings-trade';
 import { tradeRoutes } from './routes/trade';
 import { uiSettingsRoutes } from './routes/ui-settings';
@@ -134,6 +135,7 @@ export function createApp(options: AppOptions) {
     reportsRoutes(router);
     settingsTradeRoutes(router, payments);
     settingsAccountRoutes(router);
+    settingsCardRoutes(router);
     listingsRoutes(router);
     payoutRoutes(router, { mailer });
     kycRoutes(router, {

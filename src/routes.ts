@@ -126,9 +126,10 @@ export const routes = {
   }),
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
+  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
+  storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'always' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
   bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'always' }),
-  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',

@@ -17,6 +17,7 @@ const KycPage = lazy(pageModules.kyc);
 const ChangePasswordPage = lazy(pageModules.changePassword);
 const MyAccountPage = lazy(pageModules.myAccount);
 const AddressBookPage = lazy(pageModules.addressBook);
+const StoredCardsPage = lazy(pageModules.storedCards);
 const WalletPage = lazy(pageModules.wallet);
 const PayoutsPage = lazy(pageModules.payouts);
 const AdminPayoutsPage = lazy(pageModules.adminPayouts);
@@ -41,9 +42,10 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   myAccount: MyAccountPage,
   kyc: KycPage,
   changePassword: ChangePasswordPage,
+  addressBook: AddressBookPage,
+  storedCards: StoredCardsPage,
   templates: TemplatesPage,
   bankAccounts: BankAccountsPage,
-  addressBook: AddressBookPage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
   myListings: MyListingsPage,

@@ -254,6 +254,7 @@ export async function storedCards(db: Db, ownerId: number): Promise<LinkedCard[]
   const rows = await db.selectFrom('stored_cards').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
   return rows.map((r) => ({
     id: r.id,
+    card_id: r.id,
     brand: r.brand,
     last4: r.last4,
     exp_month: r.exp_month,

@@ -24,7 +24,7 @@ export const SETTINGS_MENU: readonly SettingsMenuEntry[] = [
   { label: 'My Teams', route: 'myTeams', permission: 'settings' },
   { label: 'Templates', route: 'templates', permission: 'settings' },
   { label: 'Referrals', route: 'referrals', permission: 'settings' },
-  { label: 'Stored Cards', route: 'storedCards' },
+  { label: 'Stored Cards', route: 'storedCards', permission: 'lmt-pay' },
   { label: 'Seller Contacts', route: 'sellerContacts', permission: 'settings' },
   { label: 'Partner Settings', route: 'partnerSettings', permission: 'settings' },
   { label: 'Request a Feature', route: 'requestFeature', permission: 'settings' },
