@@ -22,10 +22,13 @@ describe('route access', () => {
     expect(canOpen('/reports/wallet', ['lmt-pay'])).toBe(true);
     expect(canOpen('/reports/wallet', ['reports', 'sales', 'notification', 'dashboard'])).toBe(false);
     expect(canOpen('/report-history', ['reports'])).toBe(true);
-    // report history is `reports`'; reports/wallet is lmt-pay's, and lmt-pay opens nothing else under reports/
+    // report history is `reports`'; reports/wallet and reports/payouts are lmt-pay's (a payout moves the wallet's
+    // money), and lmt-pay opens nothing else under reports/
     expect(canOpen('/report-history', ['lmt-pay'])).toBe(false);
     expect(canOpen('/reports/wallet/', ['lmt-pay'])).toBe(true);
-    expect(canOpen('/reports/payouts', ['lmt-pay'])).toBe(false);
+    expect(canOpen('/reports/payouts', ['lmt-pay'])).toBe(true);
+    expect(canOpen('/reports/payouts', ['reports'])).toBe(false);
+    expect(canOpen('/reports/other', ['lmt-pay'])).toBe(false);
     expect(canOpen('/reports', ['lmt-pay'])).toBe(false);
     expect(canOpen('/reports/walletx', ['lmt-pay'])).toBe(false);
     expect(canOpen('/trade/purchase?success=true', ['lmt-trade'])).toBe(true);
@@ -54,8 +57,9 @@ describe('route access', () => {
       event: ['add-listings', 'my-listings', 'bulk-listings'],
       sales: ['sales'],
       reports: ['report-history'],
-      // the wallet lives at reports/wallet: lmt-pay opens that path, not the whole reports/ segment
-      'lmt-pay': ['reports/wallet'],
+      // the wallet lives at reports/wallet, payouts at reports/payouts: lmt-pay opens those paths, not the whole
+      // reports/ segment
+      'lmt-pay': ['reports/wallet', 'reports/payouts'],
       'lmt-trade': ['trade'],
     });
     expect(ALWAYS_ALLOWED).toContain('settings');
