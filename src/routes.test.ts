@@ -51,14 +51,18 @@ describe('the route registry', () => {
       ['Sales', 'sales'],
       ['Report History', 'reports'],
       ['Wallet', 'lmt-pay'],
+      // beyond the spec's menu: payouts of the seller's earnings (issue 14), under the wallet's permission
+      ['Payouts', 'lmt-pay'],
       ['Search Tickets', 'lmt-trade'],
       // the back office's entry: admin accounts only (adminOnly)
       ['Deposit requests', 'lmt-pay'],
+      ['Payout requests', 'lmt-pay'],
       ['Event requests', 'event'],
       ['Flows', 'dashboard'],
     ]);
     expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual([
       'adminDeposits',
+      'adminPayouts',
       'adminEventRequests',
       'flows',
     ]);
