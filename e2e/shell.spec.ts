@@ -18,6 +18,7 @@ const EVERY_ENTRY = [
   'Sales',
   'Report History',
   'Wallet',
+  'Payouts',
   'Search Tickets',
   'Logout',
 ];
@@ -82,6 +83,7 @@ test.describe('the menu each account sees', () => {
         'Ada Admin',
         ...EVERY_ENTRY.slice(0, -1),
         'Deposit requests',
+        'Payout requests',
         'Event requests',
         'Flows',
         'Logout',
