@@ -1,8 +1,10 @@
 import { useSelector } from '@xstate/react';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { css } from 'styled-system/css';
+import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { CurrencyCode } from '../../../machines/deposit.machine';
+import { selectAllowedPermissions } from '../../../machines/session.machine';
 import {
   type CsvRows,
   type DepositFilters,
@@ -15,12 +17,14 @@ import {
   walletMachine,
   type walletTransactionsMachine,
 } from '../../../machines/wallet.machine';
+import { canOpen } from '../../app/route-access';
 import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
 import { type CsvColumn, downloadCsv, toCsv } from '../../lib/csv';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits, formatMoney } from '../../lib/money';
 import { openProof } from '../../lib/proof-file';
+import { routes } from '../../routes';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
@@ -124,6 +128,9 @@ function Balances() {
   const details = useSelector(wallet, (s) => s.context.details);
   const failed = useSelector(wallet, (s) => s.matches({ details: 'failed' }));
   const account = Session.useSelector((s) => s.context.account?.currency) as CurrencyCode | undefined;
+  const permissions = Session.useSelector(selectAllowedPermissions, (a, b) => a.join() === b.join());
+  const isAdmin = Session.useSelector((s) => s.context.account?.user_type === 'admin');
+  const mayOpenPayouts = canOpen(routes.payouts.href({}), permissions, isAdmin);
   const [topUp, setTopUp] = useState(false);
   return (
     <section aria-labelledby="wallet-balances" className={card}>
@@ -139,7 +146,14 @@ function Balances() {
         <h2 id="wallet-balances" className={css({ fontSize: 'md', fontWeight: 'bold' })}>
           SB Pay balance
         </h2>
-        <Button onClick={() => setTopUp(true)}>Top up</Button>
+        <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
+          {mayOpenPayouts ? (
+            <Link className={css({ fontSize: 'sm' })} href={routes.payouts.href({})}>
+              Payouts
+            </Link>
+          ) : null}
+          <Button onClick={() => setTopUp(true)}>Top up</Button>
+        </div>
       </div>
       {failed ? (
         <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
