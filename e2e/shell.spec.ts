@@ -83,6 +83,7 @@ test.describe('the menu each account sees', () => {
         'Ada Admin',
         ...EVERY_ENTRY.slice(0, -1),
         'Deposit requests',
+        'KYC submissions',
         'Payout requests',
         'Event requests',
         'Flows',

@@ -43,6 +43,8 @@ export interface SessionContext {
 export type SessionEvent =
   | { type: 'logout.requested' }
   | { type: 'profile.retried' }
+  /** The KYC page heard a decision (approved, rejected): the gate opens or holds the portal, no new login. */
+  | { type: 'kyc.changed'; kyc: Kyc }
   /** My Account saved the account's details: the header and the menu show the new name at once. */
   | { type: 'account.updated'; account: Account }
   /**
@@ -108,6 +110,14 @@ export const sessionMachine = setup({
     adoptLogin: assign((_, output: LoginOutput) => ({ token: output.token, error: null })),
     adoptAccount: assign(({ event }) => (event.type === 'account.updated' ? { account: event.account } : {})),
     dropSession: assign({ token: null, account: null, roles: null, kyc: null }),
+    adoptKyc: enqueueActions(({ event, enqueue, system }) => {
+      if (event.type !== 'kyc.changed') return;
+      enqueue.assign({ kyc: event.kyc });
+      // the gate is the loggedIn state's child (absent only in the test model's pure traversal)
+      const gate = system.get('kycGate');
+      const kycStatus = event.kyc.kyc_status;
+      if (gate) enqueue(() => gate.send({ type: 'kyc.updated', kycStatus }));
+    }),
     recordError: assign({ error: ({ event }) => messageOfError(errorOf(event)) }),
     clearError: assign({ error: null }),
     notifyProfileError: emit({ type: 'notify', level: 'error', message: PROFILE_ERROR } as const),
@@ -247,6 +257,7 @@ export const sessionMachine = setup({
       },
       on: {
         'logout.requested': 'loggingOut',
+        'kyc.changed': { actions: 'adoptKyc' },
         'account.updated': { actions: 'adoptAccount' },
       },
     },

@@ -41,6 +41,7 @@ const events = [
   { type: 'xstate.done.actor.logout', output: undefined },
   { type: 'xstate.error.actor.logout', error: new ApiError(500, 'down') },
   { type: 'account.updated', account: { ...account, first_name: 'Renamed' } },
+  { type: 'kyc.changed', kyc: { kyc_status: 1, rejection_reason: null } },
   { type: 'view.opened', id: 'panel', logic: viewLogic },
   { type: 'view.closed', id: 'panel' },
   // a view's actor that fails

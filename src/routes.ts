@@ -125,6 +125,7 @@ export const routes = {
     menu: { label: 'My account', icon: 'user', order: 10, permission: 'settings', kind: 'account' },
   }),
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
+  kycVerification: route({ pattern: '/kyc-verification', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
   addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
   storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'always' }),
@@ -220,6 +221,12 @@ export const routes = {
     title: 'Event requests',
     access: 'admin',
     menu: { label: 'Event requests', icon: 'add', order: 112, permission: 'event', adminOnly: true },
+  }),
+  adminKyc: route({
+    pattern: '/admin/kyc',
+    title: 'KYC submissions',
+    access: 'admin',
+    menu: { label: 'KYC submissions', icon: 'user', order: 111, permission: 'settings', adminOnly: true },
   }),
   flows: route({
     pattern: '/flows',

@@ -24,6 +24,7 @@ const AdminPayoutsPage = lazy(pageModules.adminPayouts);
 const BankAccountsPage = lazy(pageModules.bankAccounts);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazy(pageModules.adminEventRequests);
+const AdminKycPage = lazy(pageModules.adminKyc);
 const TemplatesPage = lazy(pageModules.templates);
 const FlowsPage = lazy(pageModules.flows);
 const FlowPage = lazy(pageModules.flow);
@@ -60,6 +61,8 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   adminDeposits: AdminDepositsPage,
   adminPayouts: AdminPayoutsPage,
   adminEventRequests: AdminEventRequestsPage,
+  adminKyc: AdminKycPage,
+  kycVerification: KycPage,
   flows: FlowsPage,
   flow: FlowPage,
 };

@@ -33,6 +33,16 @@ function loggedIn(userType: 'sellers' | 'team_members', kycStatus: 0 | 1 | 2) {
   }));
   fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: kycStatus, rejection_reason: null }));
   fakeApi.on('POST /auth/logout', () => ({}));
+  fakeApi.on('GET /auth/kyc-submission', () => ({
+    state: kycStatus === 1 ? 'approved' : kycStatus === 2 ? 'rejected' : 'not_started',
+    account_type: null,
+    submission_id: null,
+    submitted_at: null,
+    decided_at: null,
+    rejection_reason: kycStatus === 2 ? 'The photo is blurred.' : null,
+    documents: { photo_id: null, address_proof: null, business: null, seller_contract: null },
+    esign_provider: 'sandbox',
+  }));
   const store = fakeStore({ token: 't', userToken: 'u4', issuedAt: NOW - 1000 });
   render(
     <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
@@ -50,7 +60,7 @@ describe('the KYC page', () => {
     const user = userEvent.setup();
     const store = loggedIn('team_members', 0);
     expect(await screen.findByText(AWAITING_SELLER_TEXT)).toHaveAttribute('role', 'status');
-    expect(screen.queryByText('What you will need')).toBeNull();
+    expect(screen.queryByText('Your documents')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     await vi.waitFor(() => expect(store.calls).toContain('clear'));
   });
@@ -58,7 +68,9 @@ describe('the KYC page', () => {
   it('shows a held seller what to send, and an approved member nothing about its seller', async () => {
     loggedIn('sellers', 2);
     expect(await screen.findByText('Rejected: your documents were not accepted.')).toBeVisible();
-    expect(screen.getByText('What you will need')).toBeVisible();
+    expect(screen.getByText('Reason: The photo is blurred.')).toBeVisible();
+    expect(screen.getByText('Your documents')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Submit for approval' })).toBeDisabled();
     expect(screen.queryByText(AWAITING_SELLER_TEXT)).toBeNull();
   });
 
