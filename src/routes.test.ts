@@ -56,15 +56,15 @@ describe('the route registry', () => {
       ['Search Tickets', 'lmt-trade'],
       // the back office's entry: admin accounts only (adminOnly)
       ['Deposit requests', 'lmt-pay'],
-      ['KYC submissions', 'settings'],
       ['Payout requests', 'lmt-pay'],
+      ['KYC submissions', 'settings'],
       ['Event requests', 'event'],
       ['Flows', 'dashboard'],
     ]);
     expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual([
       'adminDeposits',
-      'adminKyc',
       'adminPayouts',
+      'adminKyc',
       'adminEventRequests',
       'flows',
     ]);
