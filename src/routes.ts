@@ -226,7 +226,7 @@ export const routes = {
     pattern: '/admin/kyc',
     title: 'KYC submissions',
     access: 'admin',
-    menu: { label: 'KYC submissions', icon: 'user', order: 111, permission: 'settings', adminOnly: true },
+    menu: { label: 'KYC submissions', icon: 'user', order: 111.5, permission: 'settings', adminOnly: true },
   }),
   flows: route({
     pattern: '/flows',
