@@ -15,10 +15,16 @@ async function addPayoutAccount(page: Page, holder: string) {
   await section.getByRole('button', { name: 'Add bank account' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add bank account' });
   await dialog.getByLabel('Account holder').fill(holder);
-  await dialog.getByLabel('IBAN').fill(IBAN);
+  // a mistyped IBAN (its check digits fail): the form stays open with what was typed, the error beside the field
+  await dialog.getByLabel('IBAN').fill(IBAN.replace(/2$/, '3'));
   await dialog.getByLabel('SWIFT/BIC').fill(BIC);
   await dialog.getByLabel('Make it the payout account').check();
   await dialog.getByLabel('Your password').fill(DEMO_PASSWORD);
+  await dialog.getByRole('button', { name: 'Save bank account' }).click();
+  await expect(dialog.getByLabel('IBAN')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText('Enter a valid IBAN')).toBeVisible();
+  await expect(dialog.getByLabel('Account holder')).toHaveValue(holder);
+  await dialog.getByLabel('IBAN').fill(IBAN);
   await dialog.getByRole('button', { name: 'Save bank account' }).click();
   await expect(dialog).toBeHidden();
   const added = section.getByRole('listitem').filter({ hasText: holder });

@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { api, type DataOf, type FieldError, fieldErrorsOf, messageOf, unwrap } from '../openapi/client';
+import { ApiError, api, type DataOf, type FieldError, messageOf, unwrap } from '../openapi/client';
 import type { NotifyEvent } from './notify';
 import { type BankForm, logPayoutFailure } from './payouts.machine';
 
@@ -63,7 +63,7 @@ export const bankAccountsMachine = setup({
     forget: assign({ target: null, problem: null, fieldErrors: [] }),
     storeProblem: assign({
       problem: (_, error: unknown) => messageOf(error),
-      fieldErrors: (_, error: unknown) => fieldErrorsOf((error as { body?: unknown })?.body),
+      fieldErrors: (_, error: unknown) => (error instanceof ApiError ? [...error.errors] : []),
     }),
     logFailure: (_, error: unknown) => logPayoutFailure('bank accounts', error),
     announce: emit(() => ({ type: 'notify' as const, level: 'success' as const, message: 'Bank accounts updated' })),
@@ -111,13 +111,24 @@ export const bankAccountsMachine = setup({
         input: ({ event }) =>
           event.type === 'change.submitted' ? event.change : { kind: 'delete' as const, id: 0, password: '' },
         onDone: { target: 'loading', actions: ['announce', 'forget'] },
-        onError: {
-          target: 'ready',
-          actions: [
-            { type: 'logFailure', params: ({ event }: { event: { error: unknown } }) => event.error },
-            { type: 'storeProblem', params: ({ event }: { event: { error: unknown } }) => event.error },
-          ],
-        },
+        onError: [
+          {
+            // a refused new account keeps its form open, with what was typed and the errors beside the fields
+            guard: ({ context }) => context.target === null,
+            target: 'adding',
+            actions: [
+              { type: 'logFailure', params: ({ event }: { event: { error: unknown } }) => event.error },
+              { type: 'storeProblem', params: ({ event }: { event: { error: unknown } }) => event.error },
+            ],
+          },
+          {
+            target: 'ready',
+            actions: [
+              { type: 'logFailure', params: ({ event }: { event: { error: unknown } }) => event.error },
+              { type: 'storeProblem', params: ({ event }: { event: { error: unknown } }) => event.error },
+            ],
+          },
+        ],
       },
     },
   },

@@ -1,5 +1,5 @@
 import { assign, emit, enqueueActions, fromPromise, raise, setup } from 'xstate';
-import { api, type DataOf, type FieldError, fieldErrorsOf, messageOf, unwrap } from '../openapi/client';
+import { ApiError, api, type DataOf, type FieldError, messageOf, unwrap } from '../openapi/client';
 import { createListMachine, fromPageMeta } from './list.machine';
 import type { NotifyEvent } from './notify';
 
@@ -128,7 +128,7 @@ export const payoutsMachine = setup({
     renewKey: assign({ idempotencyKey: () => newKey() }),
     storeProblem: assign({
       problem: (_, error: unknown) => messageOf(error),
-      fieldErrors: (_, error: unknown) => fieldErrorsOf((error as { body?: unknown })?.body),
+      fieldErrors: (_, error: unknown) => (error instanceof ApiError ? [...error.errors] : []),
     }),
     clearProblem: assign({ problem: null, fieldErrors: [] }),
     logFailure: (_, params: { what: string; error: unknown }) => logPayoutFailure(params.what, params.error),

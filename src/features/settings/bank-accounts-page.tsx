@@ -110,7 +110,10 @@ function Accounts({ actor }: { actor: Ref }) {
 function AddDialog({ actor }: { actor: Ref }) {
   const open = useSelector(actor, (s) => s.matches('adding') || (s.matches('saving') && s.context.target === null));
   const busy = useSelector(actor, (s) => s.hasTag('saving'));
+  const problem = useSelector(actor, (s) => (s.matches('adding') ? s.context.problem : null));
+  const errors = useSelector(actor, (s) => (s.matches('adding') ? s.context.fieldErrors : []));
   if (!open) return null;
+  const errorOf = (field: string) => errors.find((e) => e.path === `/body/${field}`)?.message;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
@@ -132,9 +135,16 @@ function AddDialog({ actor }: { actor: Ref }) {
   return (
     <Modal open title="Add bank account" onClose={() => actor.send({ type: 'change.cancelled' })}>
       <form onSubmit={submit} className={css({ display: 'grid', gap: '3' })} noValidate>
-        <TextField label="Account holder" name="account_holder" required maxLength={100} autoComplete="name" />
-        <TextField label="IBAN" name="iban" required maxLength={50} />
-        <TextField label="SWIFT/BIC" name="swift" required maxLength={14} />
+        <TextField
+          label="Account holder"
+          name="account_holder"
+          required
+          maxLength={100}
+          autoComplete="name"
+          error={errorOf('account_holder')}
+        />
+        <TextField label="IBAN" name="iban" required maxLength={50} error={errorOf('iban')} />
+        <TextField label="SWIFT/BIC" name="swift" required maxLength={14} error={errorOf('swift')} />
         <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
           <input type="checkbox" name="make_default" /> Make it the payout account
         </label>
@@ -145,7 +155,13 @@ function AddDialog({ actor }: { actor: Ref }) {
           required
           maxLength={128}
           autoComplete="current-password"
+          error={errorOf('password')}
         />
+        {problem && errors.length === 0 ? (
+          <p role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
+            {problem}
+          </p>
+        ) : null}
         <div className={css({ display: 'flex', gap: '3', justifyContent: 'flex-end' })}>
           <Button tone="secondary" onClick={() => actor.send({ type: 'change.cancelled' })}>
             Cancel
