@@ -7,7 +7,8 @@ import { call, type Server } from './trade-testing';
 
 type Card = { id: number; last4: string };
 const cardsOf = async (s: Server, token: string) =>
-  ((await call(s, 'GET', '/settings/lmt-pay/linked-cards', token)).body.data?.linked_cards as { data: Card[] }).data;
+  ((await call(s, 'GET', '/settings/lmt-pay/linked-cards', token)).body.data as { linked_cards: { data: Card[] } })
+    .linked_cards.data;
 
 describe('stored cards', () => {
   let s: Server;
