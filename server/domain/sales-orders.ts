@@ -185,14 +185,21 @@ function filtered(db: Db, sellerId: number, f: SalesFilters) {
     q = q.where(sql<boolean>`lower(orders.booking_no) LIKE ${`${f.booking_no.toLowerCase()}%`}`);
   }
   if (f.q) {
+    // the matching matches first (a few of the catalogue), then the orders of those: each order is checked
+    // against that set instead of its match's four texts being lowered and searched for every order
     const text = f.q;
-    q = q.where((eb) =>
-      eb.or([
-        contains('events.name', text),
-        contains('events.home_team', text),
-        contains('events.away_team', text),
-        contains('events.tournament', text),
-      ]),
+    q = q.where('orders.event_id', 'in', (eb) =>
+      eb
+        .selectFrom('events')
+        .select('events.id')
+        .where((w) =>
+          w.or([
+            contains('events.name', text),
+            contains('events.home_team', text),
+            contains('events.away_team', text),
+            contains('events.tournament', text),
+          ]),
+        ),
     );
   }
   if (f.date_field === 'match_date') {
