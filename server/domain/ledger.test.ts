@@ -217,6 +217,8 @@ describe('the double-entry ledger', () => {
             .innerJoin('ledger_accounts', 'ledger_accounts.id', 'ledger_lines.account_id')
             .select(['ledger_lines.currency', (eb) => eb.fn.sum<number>('ledger_lines.amount').as('total')])
             .where('ledger_accounts.owner_id', '=', who)
+            // the wallet's accounts only: a seller also owns its earnings and payouts in flight (issue 14)
+            .where('ledger_accounts.kind', '=', 'wallet')
             .groupBy('ledger_lines.currency')
             .execute();
           const balances = await walletBalances(db, who);

@@ -111,6 +111,12 @@ describe('login, session and own account', () => {
         user_token: user.user_token,
         team_owner_id: null,
         created_at: user.created_at,
+        // the details My Account edits (issue 13): the demo seller has given none but its language
+        phone_dialing_code: null,
+        phone_number: null,
+        country_id: null,
+        city_id: null,
+        language: 'en',
       },
     });
 
