@@ -270,7 +270,8 @@ test.describe('the notifications panel', () => {
       )
       .toBe(true);
     const total = (await panel.getByRole('tab', { name: /Notifications/ }).textContent()) ?? '';
-    expect(await list.getByRole('button').count()).toBe(Number(total.replace(/\D/g, '')));
+    // every notification is one row: a button, or a link when it opens a page (actionable notifications)
+    expect(await list.getByRole('listitem').count()).toBe(Number(total.replace(/\D/g, '')));
   });
 
   test('switching to the activity log starts at page 1 and shows type badges', async ({ page }) => {

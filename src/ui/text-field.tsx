@@ -19,6 +19,8 @@ export const inputBox = css({
   bg: 'bg',
   color: 'fg',
   fontSize: 'md',
+  // a value longer than the box (a long name on a phone) ends in … until the field is focused
+  textOverflow: 'ellipsis',
   _focusVisible: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '0' },
   _disabled: { bg: 'bg.muted', color: 'fg.muted', cursor: 'not-allowed' },
   '&[aria-invalid=true]': { borderColor: 'error' },

@@ -21,7 +21,8 @@ const item = css({
   _focusVisible: { outline: '2px solid {colors.accent}', outlineOffset: '1px' },
 });
 const active = css({ bg: 'bg.muted', fontWeight: 'semibold', color: 'accent' });
-const soon = css({ color: 'fg.muted', cursor: 'default', _hover: { bg: 'transparent' } });
+// a coming-soon entry wraps its note under its label instead of running out of the 200 px column
+const soon = css({ color: 'fg.muted', cursor: 'default', whiteSpace: 'normal', _hover: { bg: 'transparent' } });
 
 function Entries({ links, location }: { links: SettingsMenuLink[]; location: string }) {
   return (
