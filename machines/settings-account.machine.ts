@@ -5,16 +5,16 @@ import type { components } from '../openapi/schema';
 import { updateMyAccountBody } from '../openapi/valibot';
 import { createFormMachine, type FormEvent, fieldLimits } from './form.machine';
 import { type NotifyEvent, notifyError } from './notify';
+import { CITIES_ERROR, type City, type Country, loadCities } from './reference-api';
+
+export { CITIES_ERROR, type City, type Country };
 
 export type Account = components['schemas']['Account'];
 export type MyAccountValues = components['schemas']['MyAccountInput'];
-export type Country = DataOf<'/countries', 'get'>[number];
-export type City = DataOf<'/cities', 'get'>[number];
 export type Currency = DataOf<'/currencies', 'get'>[number];
 
 /** The spec's toasts (section 8). */
 export const ACCOUNT_LOAD_ERROR = 'Error loading account details';
-export const CITIES_ERROR = 'Failed to load cities';
 export const ACCOUNT_SAVED = 'Your account details are saved.';
 
 const fields = updateMyAccountBody(
@@ -98,9 +98,7 @@ export const settingsAccountMachine = setup({
       ]);
       return { account, countries, currencies };
     }),
-    loadCities: fromPromise<City[], number>(async ({ input, signal }) =>
-      unwrap(await api.GET('/cities', { params: { query: { country_id: input } }, signal }), CITIES_ERROR),
-    ),
+    loadCities,
   },
   guards: {
     hasCountry: ({ context }) => context.countryId !== null,

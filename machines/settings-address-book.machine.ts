@@ -1,20 +1,20 @@
 import * as v from 'valibot';
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { api, type DataOf, unwrap } from '../openapi/client';
+import { api, unwrap } from '../openapi/client';
 import { formMessages } from '../openapi/form-messages';
 import type { components } from '../openapi/schema';
 import { addAddressBody } from '../openapi/valibot';
 import { createFormMachine, type FormEvent, fieldLimits } from './form.machine';
 import { createListMachine } from './list.machine';
 import { type NotifyEvent, notifyError } from './notify';
+import { CITIES_ERROR, type City, type Country, loadCities } from './reference-api';
+
+export { CITIES_ERROR, type City, type Country };
 
 export type Address = components['schemas']['Address'];
-export type Country = DataOf<'/countries', 'get'>[number];
-export type City = DataOf<'/cities', 'get'>[number];
 
 /** The spec's toasts (section 8). */
 export const ADDRESS_LOAD_ERROR = 'Failed to load address and payment details';
-export const CITIES_ERROR = 'Failed to load cities';
 export const COUNTRIES_ERROR = 'Failed to fetch data';
 
 const newKey = () => globalThis.crypto.randomUUID();
@@ -149,9 +149,7 @@ export const addressBookMachine = setup({
     loadCountries: fromPromise<Country[]>(async ({ signal }) =>
       unwrap(await api.GET('/countries', { signal }), COUNTRIES_ERROR),
     ),
-    loadCities: fromPromise<City[], number>(async ({ input, signal }) =>
-      unwrap(await api.GET('/cities', { params: { query: { country_id: input } }, signal }), CITIES_ERROR),
-    ),
+    loadCities,
     deleteAddress: fromPromise<unknown, number>(async ({ input, signal }) =>
       unwrap(
         await api.POST('/settings/address-book/delete/{id}', {

@@ -1,3 +1,4 @@
+import { isPortalPath } from '../../machines/portal-path';
 import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
 import { prepared } from '../db/prepared';
@@ -160,9 +161,6 @@ export async function feedCountsOf(db: Db, userId: number): Promise<FeedCounts> 
     activity: Number(row?.activity ?? 0),
   };
 }
-
-/** A portal path a notification may link to: one of ours (`/…`), never another site's (`//…`, `/\\…`). */
-export const isPortalPath = (link: string) => /^\/(?![/\\])[\x21-\x7e]*$/.test(link) && link.length <= 200;
 
 /**
  * Tells a user something happened: one notifications row, in the caller's transaction (so a rolled-back change

@@ -8,6 +8,7 @@ import {
   PLACEHOLDERS_MORE,
   type Tab,
 } from '../../../machines/notifications.machine';
+import { isPortalPath } from '../../../machines/portal-path';
 import { useMenuCounts } from '../../app/shell/shell-actors';
 import { activityTone, humanizeName } from '../../lib/feed-format';
 import { formatDate } from '../../lib/format-date';
@@ -92,7 +93,7 @@ const placeholders = (kind: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${kind}-${i + 1}`).map((key) => <Placeholder key={key} />);
 
 /** A notification's link when it is a path of this portal (the server writes only those; a browser checks). */
-export const portalLink = (link: string | null | undefined) => (link && /^\/(?![/\\])/.test(link) ? link : null);
+export const portalLink = (link: string | null | undefined) => (link && isPortalPath(link) ? link : null);
 
 const rowBox = css({
   display: 'grid',
