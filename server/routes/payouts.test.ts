@@ -45,6 +45,8 @@ describe('the IBAN and SWIFT/BIC checks', () => {
     expect(isValidIban('GB82 WEST 1234 5698 7654 3')).toBe(false); // length
     expect(isValidIban('QQ82 WEST 1234 5698 7654 32')).toBe(false); // country
     expect(isValidIban('GB82 WEST 1234 5698 7654 3!')).toBe(false);
+    // right length and check digits, but a letter where a British account number has digits (the BBAN format)
+    expect(isValidIban('GB55 WEST 1234 5698 7654 3A')).toBe(false);
   });
   it('accepts 8 and 11 character BICs of a real country only', () => {
     expect(isValidBic('NWBKGB2L')).toBe(true);
