@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { api, type DataOf, messageOf, unwrap } from '../openapi/client';
 import { rejectKycBody } from '../openapi/valibot';
 import { fieldLimits } from './form.machine';
@@ -88,7 +88,11 @@ export const adminKycMachine = setup({
     }),
     storeReason: assign({ reason: ({ event }) => (event.type === 'reason.changed' ? event.reason : '') }),
     forget: assign({ id: null, reason: '' }),
-    reloadQueue: sendTo('queue', { type: 'list.refreshed' }),
+    // the queue child as it runs (the test model has none to resolve a name against)
+    reloadQueue: enqueueActions(({ enqueue, system }) => {
+      const queue = system.get('adminKycQueue');
+      if (queue) enqueue.sendTo(queue, { type: 'list.refreshed' });
+    }),
     announceDecision: emit((_, submission: AdminKycSubmission) => ({
       type: 'notify' as const,
       level: 'success' as const,
@@ -103,7 +107,7 @@ export const adminKycMachine = setup({
 }).createMachine({
   id: 'adminKyc',
   context: { id: null, reason: '' },
-  invoke: { id: 'queue', src: 'queue', input: { filters: {} } },
+  invoke: { id: 'queue', systemId: 'adminKycQueue', src: 'queue', input: { filters: {} } },
   type: 'parallel',
   states: {
     decision: {
