@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../openapi/client';
 import { fieldLimits, issuesToErrors, serverErrorsToFields } from './form.machine';
-import { type LoginOutput, loginFormMachine, loginLimits } from './login-form.machine';
+import { type LoginOutput, passwordFormMachine as loginFormMachine, loginLimits } from './login-form.machine';
 import { controllableActors, flush, modelPaths, replay, uncovered } from './testing/model';
 
 const accepted: LoginOutput = {

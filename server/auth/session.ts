@@ -59,7 +59,12 @@ export type LoginResult =
   /** Too many logins are being verified right now: 503 with `Retry-After`. */
   | { kind: 'busy'; retryAfterSeconds: number }
   /** The password is right but the address is not verified yet (the link sent at sign-up): 403. */
-  | { kind: 'unverified' };
+  | { kind: 'unverified' }
+  /**
+   * The password is right and the user turned two-factor login on: no session yet, and no success counted (the
+   * address's failures stand until a code completes the login, so a guessed code is as slow as a password).
+   */
+  | { kind: 'second-factor'; user: UserProfile };
 
 export function lockMessage(retryAfterSeconds: number, scope: 'email' | 'client' = 'email'): string {
   const wait = retryAfterSeconds > 60 ? `${Math.ceil(retryAfterSeconds / 60)} minutes` : `${retryAfterSeconds} seconds`;
@@ -103,7 +108,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Reserves a slot on a throttle row, waiting (polling the database, so that it works across processes) while
  * tries in flight hold every slot: they end in a failure that throttles the key, or in a success that frees it.
  */
-async function reserveSlot(db: Db, clock: Clock, scope: Scope, key: string): Promise<Reservation> {
+export async function reserveSlot(db: Db, clock: Clock, scope: Scope, key: string): Promise<Reservation> {
   const deadline = performance.now() + SLOT_WAIT_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const reservation = await tryReserve(db, scope, key, clock.now());
@@ -117,6 +122,46 @@ export interface LoginOptions {
   client?: string;
   /** The pool that bounds password hashing (tests give a pool of their own). */
   pool?: HashPool;
+  /** The login's User-Agent, kept with the session for the sessions list. */
+  userAgent?: string;
+  /** Whether this user must also give a code (two-factor login): then the answer is 'second-factor'. */
+  needsSecondFactor?: (db: Db, userId: number) => Promise<boolean>;
+}
+
+/** What the sessions list shows of a session besides its times. */
+export interface SessionMeta {
+  client: string;
+  userAgent?: string;
+}
+
+/**
+ * Starts a session of `userId` (one `auth_tokens` row, valid 24 hours) and logs it in the activity: the end of
+ * a login, with a password or with a password and a code.
+ */
+export async function startSession(
+  trx: Db,
+  clock: Clock,
+  userId: number,
+  meta: SessionMeta,
+): Promise<{ token: string; expiresAt: Date }> {
+  const now = clock.now();
+  const token = newToken();
+  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
+  await trx
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+      revoked_at: null,
+      last_used_at: now.toISOString(),
+      user_agent: meta.userAgent ? meta.userAgent.slice(0, 300) : null,
+      client: meta.client.slice(0, 64),
+    })
+    .execute();
+  await logActivity(trx, clock, userId, 'logged_in', 'Logged in');
+  return { token, expiresAt };
 }
 
 /**
@@ -184,23 +229,18 @@ export async function login(
     return { kind: 'unverified' };
   }
 
-  const token = newToken();
-  const expiresAt = new Date(now.getTime() + TOKEN_LIFETIME_MS);
-  const tokenHash = hashToken(token);
   const account = user;
-  await db.transaction().execute(async (trx) => {
+  if (options.needsSecondFactor && (await options.needsSecondFactor(db, account.id))) {
+    // the slots go back uncounted: neither a failure nor the success that would clear the address's count
+    await release(db, EMAIL_SCOPE, key, now);
+    await release(db, CLIENT_SCOPE, client, now);
+    await rehashIfOutdated(db, account.id, account.password_hash, password, pool);
+    const { password_hash: _h, email_verified: _v, ...profile } = account;
+    return { kind: 'second-factor', user: profile };
+  }
+  const { token, expiresAt } = await db.transaction().execute(async (trx) => {
     await recordSuccess(trx, EMAIL_SCOPE, key, now);
-    await trx
-      .insertInto('auth_tokens')
-      .values({
-        token_hash: tokenHash,
-        user_id: account.id,
-        created_at: now.toISOString(),
-        expires_at: expiresAt.toISOString(),
-        revoked_at: null,
-      })
-      .execute();
-    await logActivity(trx, clock, account.id, 'logged_in', 'Logged in');
+    return startSession(trx, clock, account.id, { client, userAgent: options.userAgent });
   });
   // a success is no failure, but it does not wipe the client's count either (an attacker with an account of
   // their own could otherwise reset it between guesses)
@@ -242,9 +282,13 @@ export async function authenticate(db: Db, clock: Clock, authorization: string |
   if (!match?.[1]) return null;
   const tokenHash = hashToken(match[1]);
   // one query, built and compiled once: it runs on every secured call
-  const row = await callerByToken.takeFirst(db, { tokenHash, now: clock.now().toISOString() });
+  const now = clock.now();
+  const row = await callerByToken.takeFirst(db, { tokenHash, now: now.toISOString() });
   if (!row) return null;
-  const { owner_kyc_status, owner_reason, permission_names, ...profile } = row;
+  const { owner_kyc_status, owner_reason, permission_names, last_used_at, ...profile } = row;
+  if (!last_used_at || Date.parse(last_used_at) <= now.getTime() - LAST_USED_EVERY_MS) {
+    await touchSession.execute(db, { tokenHash, now: now.toISOString() });
+  }
   const inherits = profile.user_type === 'team_members' && owner_kyc_status !== null;
   return {
     ...profile,
@@ -271,6 +315,7 @@ const callerByToken = prepared((db, $: { tokenHash: string; now: string }) => {
     .select((eb) => [
       ...userColumns,
       'owner.kyc_status as owner_kyc_status',
+      'auth_tokens.last_used_at',
       'owner.kyc_rejection_reason as owner_reason',
       eb
         .selectFrom('user_permissions')
@@ -285,6 +330,13 @@ const callerByToken = prepared((db, $: { tokenHash: string; now: string }) => {
     .where('users.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('users.team_owner_id', 'is', null), eb('owner.deleted_at', 'is', null)]));
 });
+
+/** A session's last use is written at most this often (a write on every call would cost every call). */
+export const LAST_USED_EVERY_MS = 60_000;
+
+const touchSession = prepared((db, $: { tokenHash: string; now: string }) =>
+  db.updateTable('auth_tokens').set({ last_used_at: $.now }).where('token_hash', '=', $.tokenHash),
+);
 
 export async function logout(db: Db, clock: Clock, user: AuthUser): Promise<void> {
   await db.transaction().execute(async (trx) => {
