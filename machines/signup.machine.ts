@@ -8,6 +8,9 @@ export type CheckEmailOutput = DataOf<'/auth/check-email', 'post'>;
 
 const isEmail = (email: string) => v.safeParse(checkEmailBody(), { email }).success;
 
+/** The shape of a referral code (the contract's ReferralCode): a sign-up from /signup?ref=CODE sends it. */
+export const REFERRAL_CODE = /^[A-HJ-NP-Z2-9]{8}$/;
+
 export type SignupEvent =
   | { type: 'email.typed'; email: string }
   | { type: 'resend.requested' }

@@ -24,8 +24,7 @@ export interface paths {
          *     after 20 failures and locked after 50. While throttled or locked, every try answers 429 with
          *     `Retry-After`, whatever the password. A correct password is never counted as a failure: tries that
          *     arrive together wait their turn instead. When too many logins are being checked at once the answer is
-         *     503 with `Retry-After`. A user who turned two-factor authentication on gets 202 with a challenge instead
-         *     of a session, and completes the login with a code at `POST /auth/login/two-factor`.
+         *     503 with `Retry-After`.
          */
         post: operations["login"];
         delete?: never;
@@ -283,186 +282,6 @@ export interface paths {
          *     stays. Path and body chosen by us (the spec shows no fields).
          */
         post: operations["changePassword"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/login/two-factor": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Complete a login with a code from the authenticator app or a recovery code
-         * @description Path chosen by us (beyond the spec: issue 13, item 4). The second step of a login for a user who turned
-         *     two-factor authentication on: `POST /auth/login` with the right password answers 202 with a `challenge`
-         *     (valid 5 minutes, single-use, only its SHA-256 stored); this call takes it with either `code` (the
-         *     6-digit TOTP code the app shows: RFC 6238, SHA-1, 30-second steps, one step either side accepted, each
-         *     step accepted once) or `recovery_code` (each used once), and answers exactly what a password login
-         *     answers. A wrong code counts as a failed login of the address and of the client under the login throttle
-         *     (401, then 429 with `Retry-After`); a challenge takes at most 5 wrong codes. An unknown, used, expired or
-         *     spent challenge answers 404: log in with the password again.
-         */
-        post: operations["loginTwoFactor"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/two-factor": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Whether the caller's two-factor authentication is on
-         * @description Path chosen by us (beyond the spec). My Account's 'Two-factor authentication' section.
-         */
-        get: operations["twoFactorStatus"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/two-factor/setup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start turning two-factor authentication on
-         * @description Path chosen by us (beyond the spec). Makes a new TOTP secret (160 bits), pending until
-         *     `POST /auth/two-factor/enable` confirms it with a code; a pending secret made before is replaced. Answers
-         *     the secret in base32 (for typing into the app), its otpauth:// URI and that URI drawn as a QR code (SVG
-         *     text). 409 when two-factor authentication is already on.
-         */
-        post: operations["twoFactorSetup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/two-factor/enable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Turn two-factor authentication on with a first code
-         * @description Path chosen by us (beyond the spec). The code the app shows for the pending secret turns two-factor
-         *     authentication on and answers 10 recovery codes, shown this once (only their SHA-256 is stored; each
-         *     works once). A wrong code is a 422 on `/body/code`; no pending secret, or already on, 409.
-         */
-        post: operations["twoFactorEnable"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/two-factor/disable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Turn two-factor authentication off
-         * @description Path chosen by us (beyond the spec). Needs the current `password` or a `code` (from the app, or a
-         *     recovery code), exactly one. A wrong one is a 422 on its field and counts as a failed login of the
-         *     address (429 with `Retry-After` once throttled). The secret and the recovery codes are deleted. 409 when
-         *     two-factor authentication is not on.
-         */
-        post: operations["twoFactorDisable"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's active sessions
-         * @description Path chosen by us (beyond the spec). Every session of the caller that is neither ended nor expired
-         *     (24 hours from its login), newest first, at most 100: when it started, when a call last used it (written
-         *     at most once a minute), its browser and system read from the login's User-Agent, the client address it
-         *     logged in from (an IPv6 address by its /64), and which one is the caller's.
-         */
-        get: operations["listSessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/sessions/logout-others": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Log out everywhere else
-         * @description Path chosen by us (beyond the spec). Ends every session of the caller but its own, at once: their next
-         *     call answers 401.
-         */
-        post: operations["logoutOtherSessions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/auth/sessions/{id}/end": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End one of the caller's sessions
-         * @description Path chosen by us (beyond the spec). Ends the caller's session with this id (from `GET /auth/sessions`);
-         *     ending the current one is a logout. Another user's session, an ended one or an unknown id answer 404.
-         */
-        post: operations["endSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1717,8 +1536,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Seller contacts
-         * @description Fields not shown in the spec.
+         * The people at SB Portal the seller can reach
+         * @description The spec names the call, not its fields; ours: each contact's name, role (account manager, seller support, payments...), email, phone (null when reached by email only) and working hours (text, with the time zone), in the order the seller should try them. The seller the caller works for gets the contacts assigned to it (its account manager first); a seller with none assigned gets the default contacts of every seller (seller support). Another seller's assigned contacts are never shown. Failures show 'Failed to fetch data' (spec section 8).
          */
         get: operations["getSellerContacts"];
         put?: never;
@@ -1737,12 +1556,32 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Partner settings
-         * @description Fields not shown in the spec.
+         * The seller's partner (API and affiliate) settings
+         * @description The spec names the call, not its fields; ours, kept small and honest: whether the seller wants API access (a request recorded for the back office: the portal issues no API keys yet), the https address the seller wants notified of its sales (stored only: the portal sends no webhooks yet) and the address partner notices go to. A seller that never saved them answers the defaults (API access off, no webhook, no email, updated_at null). The seller the caller works for; a team member with the settings permission acts for it.
          */
         get: operations["getPartnerSetting"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/partner-setting/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the seller's partner settings
+         * @description Path chosen by us (a write beside getPartnerSetting, in the address book's style). Every field is sent (PartnerSettingsInput). The webhook address must be an absolute https URL with a host and without a user name or password (422 on `/body/webhook_url` otherwise); the email a valid address. Answers the settings as stored now.
+         */
+        post: operations["updatePartnerSetting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1760,7 +1599,7 @@ export interface paths {
         put?: never;
         /**
          * Request a feature
-         * @description Method not given in the spec (a write, so POST).
+         * @description Method not given in the spec (a write, so POST). A title (3 to 120 characters), a description (10 to 2,000) and a category, stored for the product team with who asked and for which seller. Leading and trailing spaces do not count (a title of spaces answers 422 on its field). At most 5 requests per user per 24 hours (counted from the first of the window): the 6th answers 429 with `Retry-After`. Answers the stored request and the confirmation text the page toasts.
          */
         post: operations["requestFeature"];
         delete?: never;
@@ -1777,8 +1616,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Referral history
-         * @description The spec says "referral history and bookings"; path spelled by us as referral-history.
+         * The referral code, the people referred and what they earned
+         * @description The spec says "referral history and bookings"; path spelled by us as referral-history. The seller's referral code (made on first asking, 8 characters) and its sign-up path (/signup?ref=CODE: a sign-up with the code records the referrer), the program's rule, what the seller has earned (one amount per currency) and the people who signed up with the code, newest first, 10 a page. The earning rule (as Airbnb's and Booking.com's referral programmes, a share of the platform's own fee for a limited time): the referrer earns `share_bps` (20%) of the service fee (`service_fee_bps`, 10% of the tickets' sub total, before VAT) of every booking a referred person confirms within `months` (12) months of signing up; a booking confirmed later, or whose sale was cancelled, earns nothing. Computed from the bookings as they are now, rounded half up per booking, in the booking's currency. A referred person shows by first name and last initial only. The seller the caller works for; another seller's referrals are never shown.
          */
         get: operations["getReferralHistory"];
         put?: never;
@@ -1797,8 +1636,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Bookings made through referrals
-         * @description The spec says "referral history and bookings"; path spelled by us as referral-bookings.
+         * The confirmed bookings of the people referred, with what each earned
+         * @description The spec says "referral history and bookings"; path spelled by us as referral-bookings. Every confirmed booking a person referred by the seller made since signing up, newest first, 10 a page: when it was confirmed, who (first name and last initial), the event, its sub total and service fee, and what it earned the seller under getReferralHistory's rule (0 with `earning` false once the 12 months are over or its sale was cancelled). The seller the caller works for only.
          */
         get: operations["getReferralBookings"];
         put?: never;
@@ -3756,6 +3595,8 @@ export interface components {
             password: components["schemas"]["NewPassword"];
             /** @description The password again; must equal `password`. */
             password_confirmation: string;
+            /** @description The code of the link the person signed up from (/signup?ref=CODE), optional: its owner becomes the referrer (getReferralHistory). An unknown code is ignored, and the answer is the same either way. */
+            referral_code?: components["schemas"]["ReferralCode"];
         };
         EmailRequest: {
             /** Format: email */
@@ -3800,104 +3641,6 @@ export interface components {
             message: string;
             data: {
                 /** @description How many other sessions of the user were ended. */
-                sessions_ended: number;
-            };
-        };
-        TwoFactorChallengeResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            data: {
-                /** @constant */
-                two_factor_required: true;
-                /** @description Send it to `POST /auth/login/two-factor` with a code (256 random bits, base64url). */
-                challenge: string;
-                /** Format: date-time */
-                expires_at: string;
-            };
-        };
-        /** @description The challenge and exactly one of `code` and `recovery_code`. */
-        TwoFactorLoginRequest: {
-            challenge: string;
-            /** @description The 6 digits the authenticator app shows now. */
-            code?: string;
-            /** @description One of the recovery codes (any case; spaces and hyphens are ignored). */
-            recovery_code?: string;
-        };
-        TwoFactorStatus: {
-            enabled: boolean;
-            /** Format: date-time */
-            enabled_at: string | null;
-            recovery_codes_left: number;
-        };
-        TwoFactorStatusResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            data: components["schemas"]["TwoFactorStatus"];
-        };
-        TwoFactorSetupResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            data: {
-                /** @description The TOTP secret in base32 (32 characters), for typing into the app. */
-                secret: string;
-                /** @description The otpauth://totp/ URI the QR code holds. */
-                otpauth_uri: string;
-                /** @description The URI drawn as a QR code, an SVG document (made by the server; no script, no links). */
-                qr_svg: string;
-            };
-        };
-        TwoFactorEnableRequest: {
-            /** @description The 6 digits the authenticator app shows now. */
-            code: string;
-        };
-        TwoFactorEnableResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            data: {
-                status: components["schemas"]["TwoFactorStatus"];
-                /** @description 10 single-use codes, shown this once. */
-                recovery_codes: string[];
-            };
-        };
-        /** @description Exactly one of `password` and `code`. */
-        TwoFactorDisableRequest: {
-            password?: string;
-            /** @description The 6 digits the app shows now, or a recovery code. */
-            code?: string;
-        };
-        Session: {
-            id: string;
-            /** @description The session of this call. */
-            current: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            last_used_at: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            /** @description Browser and system read from the User-Agent ('Chrome on Linux'). */
-            device: string | null;
-            user_agent: string | null;
-            /** @description The client address of the login (an IPv6 address by its /64; 'local' without a socket). */
-            client: string | null;
-        };
-        SessionListResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            data: {
-                sessions: components["schemas"]["Session"][];
-            };
-        };
-        SessionsEndedResponse: {
-            /** @constant */
-            success: true;
-            message: string;
-            data: {
                 sessions_ended: number;
             };
         };
@@ -5487,6 +5230,141 @@ export interface components {
             /** @enum {string} */
             gateway: "adyen" | "sandbox";
         };
+        /** @description A referral code, 8 characters of A-Z and 2-9 without the look-alikes I, O, 0 and 1. */
+        ReferralCode: string;
+        SellerContact: {
+            id: components["schemas"]["Id"];
+            name: string;
+            /** @description What the contact does for the seller (Account manager, Seller support...). */
+            role: string;
+            /** Format: email */
+            email: string;
+            /** @description In international form (+44 20 ...), null when reached by email only. */
+            phone: string | null;
+            /** @description When the contact answers, with the time zone (Mon-Fri 09:00-17:30 UK time). */
+            hours: string | null;
+        };
+        SellerContactsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["SellerContact"][];
+        };
+        PartnerSettingsInput: {
+            /** @description Whether the seller asks for API access (recorded; keys are not issued by the portal yet). */
+            api_access: boolean;
+            /** @description null for none, else an absolute https URL with a host and no user name or password, where the seller wants its sales notified (stored; no webhook is sent yet). */
+            webhook_url: string | null;
+            /**
+             * Format: email
+             * @description null for none, else the address partner notices go to.
+             */
+            notification_email: string | null;
+        };
+        PartnerSettings: {
+            api_access: boolean;
+            webhook_url: string | null;
+            notification_email: string | null;
+            /**
+             * Format: date-time
+             * @description When they were last saved; null while they are the defaults.
+             */
+            updated_at: string | null;
+        };
+        PartnerSettingsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["PartnerSettings"];
+        };
+        /**
+         * @description The part of the portal a feature request is about.
+         * @enum {string}
+         */
+        FeatureCategory: "listings" | "sales" | "payouts" | "reports" | "purchases" | "account" | "other";
+        FeatureRequestInput: {
+            /** @description 3 to 120 characters, not counting leading and trailing spaces. */
+            title: string;
+            /** @description 10 to 2,000 characters, not counting leading and trailing spaces. */
+            description: string;
+            category: components["schemas"]["FeatureCategory"];
+        };
+        FeatureRequestResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                id: components["schemas"]["Id"];
+                title: string;
+                category: components["schemas"]["FeatureCategory"];
+                /** Format: date-time */
+                created_at: string;
+            };
+        };
+        ReferralProgram: {
+            /** @description The referrer's share of the service fee, in basis points (2000 = 20%). */
+            share_bps: number;
+            /** @description The service fee, in basis points of a booking's sub total (1000 = 10%). */
+            service_fee_bps: number;
+            /** @description For how many months after a referred person signs up its bookings earn. */
+            months: number;
+        };
+        ReferralEarning: {
+            currency: components["schemas"]["CurrencyCode"];
+            amount: components["schemas"]["MinorUnits"];
+        };
+        ReferredPerson: {
+            id: components["schemas"]["Id"];
+            /** @description First name and last initial (Ada L.). */
+            name: string;
+            /** Format: date-time */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description Bookings confirmed before this earn (joined_at plus the program's months).
+             */
+            earning_until: string;
+            /** @description Confirmed bookings since signing up. */
+            bookings_count: number;
+            earned: components["schemas"]["ReferralEarning"][];
+        };
+        ReferralHistoryResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                referral_code: components["schemas"]["ReferralCode"];
+                /** @description The sign-up page with the code (/signup?ref=CODE), to put after the portal's address. */
+                signup_path: string;
+                program: components["schemas"]["ReferralProgram"];
+                /** @description What the seller has earned, one amount per currency (none while nothing is earned). */
+                earned: components["schemas"]["ReferralEarning"][];
+                referrals: components["schemas"]["ReferredPerson"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        ReferralBooking: {
+            id: components["schemas"]["Id"];
+            /** Format: date-time */
+            confirmed_at: string;
+            referred_name: string;
+            event_name: string;
+            currency: components["schemas"]["CurrencyCode"];
+            sub_total: components["schemas"]["MinorUnits"];
+            service_fee: components["schemas"]["MinorUnits"];
+            earned: components["schemas"]["MinorUnits"];
+            /** @description Whether the booking earns (confirmed within the months, its sale not cancelled). */
+            earning: boolean;
+        };
+        ReferralBookingsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                bookings: components["schemas"]["ReferralBooking"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
         RemoveCardInput: {
             card_id: components["schemas"]["Id"];
         };
@@ -6519,18 +6397,6 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /**
-             * @description The password is right and the user turned two-factor authentication on: no session yet. Send the
-             *     `challenge` (valid 5 minutes) with a code to `POST /auth/login/two-factor`.
-             */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TwoFactorChallengeResponse"];
-                };
-            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The password is right but the email address is not verified yet (the link sent at sign-up). */
@@ -6891,216 +6757,6 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["HashingBusy"];
-        };
-    };
-    loginTwoFactor: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorLoginRequest"];
-            };
-        };
-        responses: {
-            /** @description Logged in, as `POST /auth/login` answers. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LoginResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    twoFactorStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The caller's two-factor status. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TwoFactorStatusResponse"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    twoFactorSetup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The new secret, to scan or type into an authenticator app. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TwoFactorSetupResponse"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-        };
-    };
-    twoFactorEnable: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorEnableRequest"];
-            };
-        };
-        responses: {
-            /** @description On, with the recovery codes. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TwoFactorEnableResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-        };
-    };
-    twoFactorDisable: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorDisableRequest"];
-            };
-        };
-        responses: {
-            /** @description Off. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TwoFactorStatusResponse"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["HashingBusy"];
-        };
-    };
-    listSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sessions. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionListResponse"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    logoutOtherSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description How many sessions ended. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionsEndedResponse"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-        };
-    };
-    endSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The session ended. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionsEndedResponse"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
         };
     };
     submitKycForApproval: {
@@ -8917,10 +8573,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The contacts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellerContactsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getPartnerSetting: {
@@ -8932,55 +8595,136 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerSettingsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updatePartnerSetting: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     requestFeature: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureRequestInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The request, stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureRequestResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getReferralHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page of referred people to answer, from 1. */
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The code, the totals and one page of referred people. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralHistoryResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReferralBookings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description One page of bookings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralBookingsResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getAdditionalTemplates: {
@@ -11937,6 +11681,7 @@ export const confirmBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequire
 export const paymentResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["status"]> = [0, 1];
 export const paymentResultBooking_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["booking_status"]> = ["Success", "Failed"];
 export const linkedCardGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkedCard"]["gateway"]> = ["adyen", "sandbox"];
+export const featureCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeatureCategory"]> = ["listings", "sales", "payouts", "reports", "purchases", "account", "other"];
 export const paymentMethodInfoNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["name"]> = ["SB Pay", "Card", "Stored card"];
 export const paymentMethodInfoAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["available"]> = [0, 1];
 export const createPaymentIntentRequestGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["gateway"]> = ["stripe"];

@@ -8,7 +8,7 @@ export const loginBody = (m: Messages = defaultMessages) =>
 
 /** The application/json body of POST /auth/register (register). */
 export const registerBody = (m: Messages = defaultMessages) =>
-  v.strictObject({ first_name: v.pipe(v.string(m('first_name', 'type')), v.nonEmpty(m('first_name', 'required')), v.maxLength(100, m('first_name', 'maxLength', 100))), last_name: v.pipe(v.string(m('last_name', 'type')), v.nonEmpty(m('last_name', 'required')), v.maxLength(100, m('last_name', 'maxLength', 100))), email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
+  v.strictObject({ first_name: v.pipe(v.string(m('first_name', 'type')), v.nonEmpty(m('first_name', 'required')), v.maxLength(100, m('first_name', 'maxLength', 100))), last_name: v.pipe(v.string(m('last_name', 'type')), v.nonEmpty(m('last_name', 'required')), v.maxLength(100, m('last_name', 'maxLength', 100))), email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))), referral_code: v.optional(v.pipe(v.string(m('referral_code', 'type')), v.maxLength(8, m('referral_code', 'maxLength', 8)), v.minLength(8, m('referral_code', 'minLength', 8)), v.regex(new RegExp('^[A-HJ-NP-Z2-9]{8}$', 'u'), m('referral_code', 'pattern')))) }, m('', 'type'));
 
 /** The application/json body of POST /auth/verify-email (verifyEmail). */
 export const verifyEmailBody = (m: Messages = defaultMessages) =>
@@ -33,18 +33,6 @@ export const resetPasswordBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /auth/change-password (changePassword). */
 export const changePasswordBody = (m: Messages = defaultMessages) =>
   v.strictObject({ current_password: v.pipe(v.string(m('current_password', 'type')), v.nonEmpty(m('current_password', 'required')), v.maxLength(128, m('current_password', 'maxLength', 128))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
-
-/** The application/json body of POST /auth/login/two-factor (loginTwoFactor). */
-export const loginTwoFactorBody = (m: Messages = defaultMessages) =>
-  v.strictObject({ challenge: v.pipe(v.string(m('challenge', 'type')), v.nonEmpty(m('challenge', 'required')), v.maxLength(200, m('challenge', 'maxLength', 200)), v.minLength(20, m('challenge', 'minLength', 20)), v.regex(new RegExp('^[A-Za-z0-9_-]+$', 'u'), m('challenge', 'pattern'))), code: v.optional(v.pipe(v.string(m('code', 'type')), v.regex(new RegExp('^[0-9]{6}$', 'u'), m('code', 'pattern')))), recovery_code: v.optional(v.pipe(v.string(m('recovery_code', 'type')), v.maxLength(40, m('recovery_code', 'maxLength', 40)), v.minLength(1, m('recovery_code', 'minLength', 1)))) }, m('', 'type'));
-
-/** The application/json body of POST /auth/two-factor/enable (twoFactorEnable). */
-export const twoFactorEnableBody = (m: Messages = defaultMessages) =>
-  v.strictObject({ code: v.pipe(v.string(m('code', 'type')), v.nonEmpty(m('code', 'required')), v.regex(new RegExp('^[0-9]{6}$', 'u'), m('code', 'pattern'))) }, m('', 'type'));
-
-/** The application/json body of POST /auth/two-factor/disable (twoFactorDisable). */
-export const twoFactorDisableBody = (m: Messages = defaultMessages) =>
-  v.strictObject({ password: v.optional(v.pipe(v.string(m('password', 'type')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(1, m('password', 'minLength', 1)))), code: v.optional(v.pipe(v.string(m('code', 'type')), v.maxLength(40, m('code', 'maxLength', 40)), v.minLength(1, m('code', 'minLength', 1)))) }, m('', 'type'));
 
 /** The application/json body of POST /auth/submit-kyc-for-approval (submitKycForApproval). */
 export const submitKycForApprovalBody = (m: Messages = defaultMessages) =>
@@ -109,6 +97,14 @@ export const setDefaultBankAccountBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /settings/bank-accounts/delete/{bank_account_id} (deleteBankAccount). */
 export const deleteBankAccountBody = (m: Messages = defaultMessages) =>
   v.strictObject({ password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/partner-setting/update (updatePartnerSetting). */
+export const updatePartnerSettingBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ api_access: v.boolean(m('api_access', 'type')), webhook_url: v.nullable(v.pipe(v.string(m('webhook_url', 'type')), v.nonEmpty(m('webhook_url', 'required')), v.maxLength(500, m('webhook_url', 'maxLength', 500)), v.minLength(12, m('webhook_url', 'minLength', 12)), v.regex(new RegExp('^https://[^\\s]+$', 'u'), m('webhook_url', 'pattern')))), notification_email: v.nullable(v.pipe(v.string(m('notification_email', 'type')), v.trim(), v.nonEmpty(m('notification_email', 'required')), v.maxLength(254, m('notification_email', 'maxLength', 254)), v.minLength(3, m('notification_email', 'minLength', 3)), v.email(m('notification_email', 'format', 'email')))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/request-feature (requestFeature). */
+export const requestFeatureBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ title: v.pipe(v.string(m('title', 'type')), v.nonEmpty(m('title', 'required')), v.maxLength(120, m('title', 'maxLength', 120)), v.minLength(3, m('title', 'minLength', 3))), description: v.pipe(v.string(m('description', 'type')), v.nonEmpty(m('description', 'required')), v.maxLength(2000, m('description', 'maxLength', 2000)), v.minLength(10, m('description', 'minLength', 10))), category: v.picklist(['listings','sales','payouts','reports','purchases','account','other'], m('category', 'enum')) }, m('', 'type'));
 
 /** The application/json body of POST /settings/additional-templates/add (addAdditionalTemplate). */
 export const addAdditionalTemplateBody = (m: Messages = defaultMessages) =>

@@ -131,6 +131,10 @@ export const routes = {
   storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'always' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
   bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'always' }),
+  referrals: route({ pattern: '/settings/referrals', title: 'Referrals', access: 'always' }),
+  sellerContacts: route({ pattern: '/settings/seller-contacts', title: 'Seller contacts', access: 'always' }),
+  partnerSettings: route({ pattern: '/settings/partner-settings', title: 'Partner settings', access: 'always' }),
+  requestFeature: route({ pattern: '/settings/request-feature', title: 'Request a feature', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import { PERMISSIONS } from '../db/seed/index';
+import { recordReferral } from '../domain/referrals';
 import type { Mailer, MailMessage } from '../mail/port';
 import { issueToken, peekToken, retireTokens, TOKEN_LIFETIMES, useToken } from './account-tokens';
 import { type HashPool, hashPool, PoolFullError } from './hash-pool';
@@ -64,6 +65,8 @@ export interface RegisterInput {
   last_name: string;
   email: string;
   password: string;
+  /** The code of the referral link the person signed up from, if any (its owner becomes the referrer). */
+  referral_code?: string;
 }
 
 /**
@@ -111,6 +114,7 @@ export async function register(
       .insertInto('user_permissions')
       .values(PERMISSIONS.map((p) => ({ user_id: inserted.id, permission_name: p.name, is_can_access: 1 })))
       .execute();
+    await recordReferral(trx, input.referral_code, inserted.id, now);
     await logActivity(trx, clock, inserted.id, 'signed_up', 'Signed up');
     return { id: inserted.id, token: await issueToken(trx, inserted.id, 'verify', now) };
   });

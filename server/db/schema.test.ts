@@ -62,8 +62,8 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   permissions: table<Database['permissions']>()(['name', 'label', 'position'], []),
   user_permissions: table<Database['user_permissions']>()(['user_id', 'permission_name', 'is_can_access'], []),
   auth_tokens: table<Database['auth_tokens']>()(
-    ['token_hash', 'user_id', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'user_agent', 'client'],
-    ['revoked_at', 'last_used_at', 'user_agent', 'client'],
+    ['token_hash', 'user_id', 'created_at', 'expires_at', 'revoked_at'],
+    ['revoked_at'],
   ),
   login_failures: table<Database['login_failures']>()(
     ['email', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
@@ -382,18 +382,6 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   ),
   request_limits: table<Database['request_limits']>()(['key', 'window_start', 'hits'], []),
   mail_outbox: table<Database['mail_outbox']>()(['id', 'to_address', 'subject', 'body', 'created_at'], []),
-  two_factor: table<Database['two_factor']>()(
-    ['user_id', 'secret', 'created_at', 'enabled_at', 'last_step'],
-    ['enabled_at', 'last_step'],
-  ),
-  two_factor_recovery_codes: table<Database['two_factor_recovery_codes']>()(
-    ['id', 'user_id', 'code_hash', 'created_at', 'used_at'],
-    ['used_at'],
-  ),
-  two_factor_challenges: table<Database['two_factor_challenges']>()(
-    ['challenge_hash', 'user_id', 'created_at', 'expires_at', 'used_at', 'failures'],
-    ['used_at'],
-  ),
   kyc_documents: table<Database['kyc_documents']>()(['seller_id', 'kind', 'file_id', 'uploaded_at'], []),
   kyc_submissions: table<Database['kyc_submissions']>()(
     [
@@ -454,6 +442,20 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['requested_by', 'failure_reason', 'decided_by', 'decided_at'],
   ),
   payout_orders: table<Database['payout_orders']>()(['payout_id', 'order_id', 'amount'], []),
+  referral_codes: table<Database['referral_codes']>()(['user_id', 'code', 'created_at'], []),
+  referrals: table<Database['referrals']>()(['id', 'referrer_id', 'referred_id', 'created_at'], []),
+  seller_contacts: table<Database['seller_contacts']>()(
+    ['id', 'seller_id', 'position', 'name', 'role', 'email', 'phone', 'hours'],
+    ['seller_id', 'phone', 'hours'],
+  ),
+  partner_settings: table<Database['partner_settings']>()(
+    ['seller_id', 'api_access', 'webhook_url', 'notification_email', 'updated_by', 'updated_at'],
+    ['webhook_url', 'notification_email', 'updated_by'],
+  ),
+  feature_requests: table<Database['feature_requests']>()(
+    ['id', 'seller_id', 'user_id', 'title', 'description', 'category', 'created_at'],
+    [],
+  ),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

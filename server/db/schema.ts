@@ -51,9 +51,6 @@ export interface Database {
   account_tokens: AccountTokenTable;
   request_limits: RequestLimitTable;
   mail_outbox: MailOutboxTable;
-  two_factor: TwoFactorTable;
-  two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
-  two_factor_challenges: TwoFactorChallengeTable;
   kyc_documents: KycDocumentTable;
   kyc_submissions: KycSubmissionTable;
   esign_requests: ESignRequestTable;
@@ -61,6 +58,11 @@ export interface Database {
   bank_accounts: BankAccountTable;
   payouts: PayoutTable;
   payout_orders: PayoutOrderTable;
+  referral_codes: ReferralCodeTable;
+  referrals: ReferralTable;
+  seller_contacts: SellerContactTable;
+  partner_settings: PartnerSettingTable;
+  feature_requests: FeatureRequestTable;
 }
 
 export interface CurrencyTable {
@@ -150,12 +152,6 @@ export interface AuthTokenTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
-  /** When a call last used the session (written at most once a minute), null until then. */
-  last_used_at: string | null;
-  /** The User-Agent of the login (cut to 300 characters), null when none was sent. */
-  user_agent: string | null;
-  /** The client address of the login (server/auth/client.ts: an IPv6 address by its /64). */
-  client: string | null;
 }
 
 export interface ActivityTable {
@@ -775,30 +771,50 @@ export interface ESignSandboxDocumentTable {
   created_at: string;
 }
 
-/** A user's TOTP secret (migration 0021): pending until `enabled_at`; `last_step` refuses a code used twice. */
-export interface TwoFactorTable {
+/** A seller's referral code (migration 0022), made on first asking. */
+export interface ReferralCodeTable {
   user_id: number;
-  secret: string;
+  code: string;
   created_at: string;
-  enabled_at: string | null;
-  last_step: number | null;
 }
 
-/** The SHA-256 of a recovery code of a user's two-factor login; each is used once. */
-export interface TwoFactorRecoveryCodeTable {
+/** Who signed up with whose referral code; a person is referred once. */
+export interface ReferralTable {
   id: Generated<number>;
-  user_id: number;
-  code_hash: string;
+  referrer_id: number;
+  referred_id: number;
   created_at: string;
-  used_at: string | null;
 }
 
-/** The SHA-256 of the token a right password earns when a code is due (5 minutes, single-use). */
-export interface TwoFactorChallengeTable {
-  challenge_hash: string;
+/** A person of SB Portal a seller can reach; `seller_id` null: a default for sellers with none of their own. */
+export interface SellerContactTable {
+  id: Generated<number>;
+  seller_id: number | null;
+  position: ColumnType<number, number | undefined, number>;
+  name: string;
+  role: string;
+  email: string;
+  phone: string | null;
+  hours: string | null;
+}
+
+/** A seller's partner (API and affiliate) settings, once saved. */
+export interface PartnerSettingTable {
+  seller_id: number;
+  api_access: number;
+  webhook_url: string | null;
+  notification_email: string | null;
+  updated_by: number | null;
+  updated_at: string;
+}
+
+/** A feature a user asked for (Settings › Request a Feature). */
+export interface FeatureRequestTable {
+  id: Generated<number>;
+  seller_id: number;
   user_id: number;
+  title: string;
+  description: string;
+  category: string;
   created_at: string;
-  expires_at: string;
-  used_at: string | null;
-  failures: Generated<number>;
 }

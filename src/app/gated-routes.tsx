@@ -22,6 +22,10 @@ const WalletPage = lazy(pageModules.wallet);
 const PayoutsPage = lazy(pageModules.payouts);
 const AdminPayoutsPage = lazy(pageModules.adminPayouts);
 const BankAccountsPage = lazy(pageModules.bankAccounts);
+const ReferralsPage = lazy(pageModules.referrals);
+const SellerContactsPage = lazy(pageModules.sellerContacts);
+const PartnerSettingsPage = lazy(pageModules.partnerSettings);
+const RequestFeaturePage = lazy(pageModules.requestFeature);
 const AdminDepositsPage = lazy(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazy(pageModules.adminEventRequests);
 const AdminKycPage = lazy(pageModules.adminKyc);
@@ -47,6 +51,10 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   storedCards: StoredCardsPage,
   templates: TemplatesPage,
   bankAccounts: BankAccountsPage,
+  referrals: ReferralsPage,
+  sellerContacts: SellerContactsPage,
+  partnerSettings: PartnerSettingsPage,
+  requestFeature: RequestFeaturePage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
   myListings: MyListingsPage,

@@ -7,6 +7,7 @@ import type { UserType } from '../schema';
 import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
 import { seedDemoListings } from './demo-listings';
 import { DEMO_PAYOUTS_FIXTURE, seedDemoPayouts } from './demo-payouts';
+import { DEMO_REFERRALS_FIXTURE, seedDefaultSellerContacts, seedDemoReferrals } from './demo-referrals';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
 import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
 import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
@@ -321,6 +322,15 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     await applyOnce(db, clock, DEMO_PAYOUTS_FIXTURE, (trx) => seedDemoPayouts(trx, clock, { seller, rival, admin }))
   ) {
     appliedFixtures.push(DEMO_PAYOUTS_FIXTURE);
+  }
+  await seedDefaultSellerContacts(db);
+  const [tickets4u, fanzone] = traders as [number, number];
+  if (
+    await applyOnce(db, clock, DEMO_REFERRALS_FIXTURE, (trx) =>
+      seedDemoReferrals(trx, clock, { seller, referred: [rival, tickets4u, fanzone] }),
+    )
+  ) {
+    appliedFixtures.push(DEMO_REFERRALS_FIXTURE);
   }
   return { createdUsers, appliedFixtures };
 }

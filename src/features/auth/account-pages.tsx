@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { css } from 'styled-system/css';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { ActorRefFrom, AnyActorRef } from 'xstate';
 import {
   emailLimits,
@@ -12,7 +12,7 @@ import {
   type signupFormMachine,
   signupLimits,
 } from '../../../machines/account-forms';
-import { signupMachine } from '../../../machines/signup.machine';
+import { REFERRAL_CODE, signupMachine } from '../../../machines/signup.machine';
 import { verifyEmailMachine } from '../../../machines/verify-email.machine';
 import { useViewActor } from '../../app/view-actor';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -111,6 +111,12 @@ function SignupForm({
   form: ActorRefFrom<typeof signupFormMachine>;
 }) {
   const { values, errors, submitting, refusal, change, submit } = useAccountForm(form);
+  // a referral link (/signup?ref=CODE) sends its code with the sign-up; a malformed one is left out
+  const ref = (new URLSearchParams(useSearch()).get('ref') ?? '').trim().toUpperCase();
+  const referralCode = REFERRAL_CODE.test(ref) ? ref : null;
+  useEffect(() => {
+    if (referralCode) form.send({ type: 'field.changed', field: 'referral_code', value: referralCode });
+  }, [form, referralCode]);
   const check = useSelector(page, (s) =>
     s.matches({ filling: 'checking' })
       ? 'checking'
@@ -187,6 +193,7 @@ function SignupForm({
         change={change}
       />
       <p className={note}>At least 8 characters.</p>
+      {referralCode ? <p className={note}>You were invited with the referral code {referralCode}.</p> : null}
       <Button type="submit" width="full" busy={submitting}>
         {submitting ? 'Creating your account…' : 'Create account'}
       </Button>
