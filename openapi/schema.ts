@@ -24,7 +24,8 @@ export interface paths {
          *     after 20 failures and locked after 50. While throttled or locked, every try answers 429 with
          *     `Retry-After`, whatever the password. A correct password is never counted as a failure: tries that
          *     arrive together wait their turn instead. When too many logins are being checked at once the answer is
-         *     503 with `Retry-After`.
+         *     503 with `Retry-After`. A user who turned two-factor authentication on gets 202 with a challenge instead
+         *     of a session, and completes the login with a code at `POST /auth/login/two-factor`.
          */
         post: operations["login"];
         delete?: never;
@@ -282,6 +283,186 @@ export interface paths {
          *     stays. Path and body chosen by us (the spec shows no fields).
          */
         post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a login with a code from the authenticator app or a recovery code
+         * @description Path chosen by us (beyond the spec: issue 13, item 4). The second step of a login for a user who turned
+         *     two-factor authentication on: `POST /auth/login` with the right password answers 202 with a `challenge`
+         *     (valid 5 minutes, single-use, only its SHA-256 stored); this call takes it with either `code` (the
+         *     6-digit TOTP code the app shows: RFC 6238, SHA-1, 30-second steps, one step either side accepted, each
+         *     step accepted once) or `recovery_code` (each used once), and answers exactly what a password login
+         *     answers. A wrong code counts as a failed login of the address and of the client under the login throttle
+         *     (401, then 429 with `Retry-After`); a challenge takes at most 5 wrong codes. An unknown, used, expired or
+         *     spent challenge answers 404: log in with the password again.
+         */
+        post: operations["loginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller's two-factor authentication is on
+         * @description Path chosen by us (beyond the spec). My Account's 'Two-factor authentication' section.
+         */
+        get: operations["twoFactorStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start turning two-factor authentication on
+         * @description Path chosen by us (beyond the spec). Makes a new TOTP secret (160 bits), pending until
+         *     `POST /auth/two-factor/enable` confirms it with a code; a pending secret made before is replaced. Answers
+         *     the secret in base32 (for typing into the app), its otpauth:// URI and that URI drawn as a QR code (SVG
+         *     text). 409 when two-factor authentication is already on.
+         */
+        post: operations["twoFactorSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/two-factor/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor authentication on with a first code
+         * @description Path chosen by us (beyond the spec). The code the app shows for the pending secret turns two-factor
+         *     authentication on and answers 10 recovery codes, shown this once (only their SHA-256 is stored; each
+         *     works once). A wrong code is a 422 on `/body/code`; no pending secret, or already on, 409.
+         */
+        post: operations["twoFactorEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor authentication off
+         * @description Path chosen by us (beyond the spec). Needs the current `password` or a `code` (from the app, or a
+         *     recovery code), exactly one. A wrong one is a 422 on its field and counts as a failed login of the
+         *     address (429 with `Retry-After` once throttled). The secret and the recovery codes are deleted. 409 when
+         *     two-factor authentication is not on.
+         */
+        post: operations["twoFactorDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's active sessions
+         * @description Path chosen by us (beyond the spec). Every session of the caller that is neither ended nor expired
+         *     (24 hours from its login), newest first, at most 100: when it started, when a call last used it (written
+         *     at most once a minute), its browser and system read from the login's User-Agent, the client address it
+         *     logged in from (an IPv6 address by its /64), and which one is the caller's.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/logout-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out everywhere else
+         * @description Path chosen by us (beyond the spec). Ends every session of the caller but its own, at once: their next
+         *     call answers 401.
+         */
+        post: operations["logoutOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End one of the caller's sessions
+         * @description Path chosen by us (beyond the spec). Ends the caller's session with this id (from `GET /auth/sessions`);
+         *     ending the current one is a logout. Another user's session, an ended one or an unknown id answer 404.
+         */
+        post: operations["endSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3644,6 +3825,104 @@ export interface components {
                 sessions_ended: number;
             };
         };
+        TwoFactorChallengeResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @constant */
+                two_factor_required: true;
+                /** @description Send it to `POST /auth/login/two-factor` with a code (256 random bits, base64url). */
+                challenge: string;
+                /** Format: date-time */
+                expires_at: string;
+            };
+        };
+        /** @description The challenge and exactly one of `code` and `recovery_code`. */
+        TwoFactorLoginRequest: {
+            challenge: string;
+            /** @description The 6 digits the authenticator app shows now. */
+            code?: string;
+            /** @description One of the recovery codes (any case; spaces and hyphens are ignored). */
+            recovery_code?: string;
+        };
+        TwoFactorStatus: {
+            enabled: boolean;
+            /** Format: date-time */
+            enabled_at: string | null;
+            recovery_codes_left: number;
+        };
+        TwoFactorStatusResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["TwoFactorStatus"];
+        };
+        TwoFactorSetupResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @description The TOTP secret in base32 (32 characters), for typing into the app. */
+                secret: string;
+                /** @description The otpauth://totp/ URI the QR code holds. */
+                otpauth_uri: string;
+                /** @description The URI drawn as a QR code, an SVG document (made by the server; no script, no links). */
+                qr_svg: string;
+            };
+        };
+        TwoFactorEnableRequest: {
+            /** @description The 6 digits the authenticator app shows now. */
+            code: string;
+        };
+        TwoFactorEnableResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                status: components["schemas"]["TwoFactorStatus"];
+                /** @description 10 single-use codes, shown this once. */
+                recovery_codes: string[];
+            };
+        };
+        /** @description Exactly one of `password` and `code`. */
+        TwoFactorDisableRequest: {
+            password?: string;
+            /** @description The 6 digits the app shows now, or a recovery code. */
+            code?: string;
+        };
+        Session: {
+            id: string;
+            /** @description The session of this call. */
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Browser and system read from the User-Agent ('Chrome on Linux'). */
+            device: string | null;
+            user_agent: string | null;
+            /** @description The client address of the login (an IPv6 address by its /64; 'local' without a socket). */
+            client: string | null;
+        };
+        SessionListResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                sessions: components["schemas"]["Session"][];
+            };
+        };
+        SessionsEndedResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                sessions_ended: number;
+            };
+        };
         LoginResponse: {
             /** @constant */
             success: true;
@@ -6397,6 +6676,18 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
+            /**
+             * @description The password is right and the user turned two-factor authentication on: no session yet. Send the
+             *     `challenge` (valid 5 minutes) with a code to `POST /auth/login/two-factor`.
+             */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorChallengeResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The password is right but the email address is not verified yet (the link sent at sign-up). */
@@ -6757,6 +7048,216 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["HashingBusy"];
+        };
+    };
+    loginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Logged in, as `POST /auth/login` answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    twoFactorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's two-factor status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorStatusResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    twoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, to scan or type into an authenticator app. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetupResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    twoFactorEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorEnableRequest"];
+            };
+        };
+        responses: {
+            /** @description On, with the recovery codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnableResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    twoFactorDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorDisableRequest"];
+            };
+        };
+        responses: {
+            /** @description Off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    logoutOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEndedResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEndedResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     submitKycForApproval: {

@@ -34,6 +34,18 @@ export const resetPasswordBody = (m: Messages = defaultMessages) =>
 export const changePasswordBody = (m: Messages = defaultMessages) =>
   v.strictObject({ current_password: v.pipe(v.string(m('current_password', 'type')), v.nonEmpty(m('current_password', 'required')), v.maxLength(128, m('current_password', 'maxLength', 128))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
 
+/** The application/json body of POST /auth/login/two-factor (loginTwoFactor). */
+export const loginTwoFactorBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ challenge: v.pipe(v.string(m('challenge', 'type')), v.nonEmpty(m('challenge', 'required')), v.maxLength(200, m('challenge', 'maxLength', 200)), v.minLength(20, m('challenge', 'minLength', 20)), v.regex(new RegExp('^[A-Za-z0-9_-]+$', 'u'), m('challenge', 'pattern'))), code: v.optional(v.pipe(v.string(m('code', 'type')), v.regex(new RegExp('^[0-9]{6}$', 'u'), m('code', 'pattern')))), recovery_code: v.optional(v.pipe(v.string(m('recovery_code', 'type')), v.maxLength(40, m('recovery_code', 'maxLength', 40)), v.minLength(1, m('recovery_code', 'minLength', 1)))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/two-factor/enable (twoFactorEnable). */
+export const twoFactorEnableBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ code: v.pipe(v.string(m('code', 'type')), v.nonEmpty(m('code', 'required')), v.regex(new RegExp('^[0-9]{6}$', 'u'), m('code', 'pattern'))) }, m('', 'type'));
+
+/** The application/json body of POST /auth/two-factor/disable (twoFactorDisable). */
+export const twoFactorDisableBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ password: v.optional(v.pipe(v.string(m('password', 'type')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(1, m('password', 'minLength', 1)))), code: v.optional(v.pipe(v.string(m('code', 'type')), v.maxLength(40, m('code', 'maxLength', 40)), v.minLength(1, m('code', 'minLength', 1)))) }, m('', 'type'));
+
 /** The application/json body of POST /auth/submit-kyc-for-approval (submitKycForApproval). */
 export const submitKycForApprovalBody = (m: Messages = defaultMessages) =>
   v.strictObject({ account_type: v.picklist(['individual','company'], m('account_type', 'enum')) }, m('', 'type'));

@@ -29,11 +29,13 @@ import { notificationRoutes } from './routes/notifications';
 import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
+import { sessionRoutes } from './routes/sessions';
 import { settingsAccountRoutes } from './routes/settings-account';
 import { settingsCardRoutes } from './routes/settings-cards';
 import { settingsExtraRoutes } from './routes/settings-extra';
 import { settingsTradeRoutes } from './routes/settings-trade';
 import { tradeRoutes } from './routes/trade';
+import { twoFactorRoutes } from './routes/two-factor';
 import { uiSettingsRoutes } from './routes/ui-settings';
 import { walletRoutes } from './routes/wallet';
 
@@ -120,6 +122,8 @@ export function createApp(options: AppOptions) {
   if (options.routes) options.routes(router);
   else {
     authRoutes(router);
+    twoFactorRoutes(router);
+    sessionRoutes(router);
     accountFlowRoutes(router, {
       mailer: mailer,
       appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',

@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016-kyc';
 import * as m0017 from './migrations/0017-settings-teams';
 import * as m0018 from './migrations/0018-payouts';
 import * as m0019 from './migrations/0019-sales-sort-indexes';
+import * as m0021 from './migrations/0021-two-factor-sessions';
 import * as m0022 from './migrations/0022-referrals-contacts-partner';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0017-settings-teams': m0017,
   '0018-payouts': m0018,
   '0019-sales-sort-indexes': m0019,
+  '0021-two-factor-sessions': m0021,
   '0022-referrals-contacts-partner': m0022,
 };
 

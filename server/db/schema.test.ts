@@ -62,8 +62,8 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   permissions: table<Database['permissions']>()(['name', 'label', 'position'], []),
   user_permissions: table<Database['user_permissions']>()(['user_id', 'permission_name', 'is_can_access'], []),
   auth_tokens: table<Database['auth_tokens']>()(
-    ['token_hash', 'user_id', 'created_at', 'expires_at', 'revoked_at'],
-    ['revoked_at'],
+    ['token_hash', 'user_id', 'created_at', 'expires_at', 'revoked_at', 'last_used_at', 'user_agent', 'client'],
+    ['revoked_at', 'last_used_at', 'user_agent', 'client'],
   ),
   login_failures: table<Database['login_failures']>()(
     ['email', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
@@ -382,6 +382,18 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   ),
   request_limits: table<Database['request_limits']>()(['key', 'window_start', 'hits'], []),
   mail_outbox: table<Database['mail_outbox']>()(['id', 'to_address', 'subject', 'body', 'created_at'], []),
+  two_factor: table<Database['two_factor']>()(
+    ['user_id', 'secret', 'created_at', 'enabled_at', 'last_step'],
+    ['enabled_at', 'last_step'],
+  ),
+  two_factor_recovery_codes: table<Database['two_factor_recovery_codes']>()(
+    ['id', 'user_id', 'code_hash', 'created_at', 'used_at'],
+    ['used_at'],
+  ),
+  two_factor_challenges: table<Database['two_factor_challenges']>()(
+    ['challenge_hash', 'user_id', 'created_at', 'expires_at', 'used_at', 'failures'],
+    ['used_at'],
+  ),
   kyc_documents: table<Database['kyc_documents']>()(['seller_id', 'kind', 'file_id', 'uploaded_at'], []),
   kyc_submissions: table<Database['kyc_submissions']>()(
     [

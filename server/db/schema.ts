@@ -51,6 +51,9 @@ export interface Database {
   account_tokens: AccountTokenTable;
   request_limits: RequestLimitTable;
   mail_outbox: MailOutboxTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
+  two_factor_challenges: TwoFactorChallengeTable;
   kyc_documents: KycDocumentTable;
   kyc_submissions: KycSubmissionTable;
   esign_requests: ESignRequestTable;
@@ -152,6 +155,12 @@ export interface AuthTokenTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** When a call last used the session (written at most once a minute), null until then. */
+  last_used_at: string | null;
+  /** The User-Agent of the login (cut to 300 characters), null when none was sent. */
+  user_agent: string | null;
+  /** The client address of the login (server/auth/client.ts: an IPv6 address by its /64). */
+  client: string | null;
 }
 
 export interface ActivityTable {
@@ -769,6 +778,34 @@ export interface ESignSandboxDocumentTable {
   signer_name: ColumnType<string | null, string | null | undefined, string | null>;
   signed_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
+}
+
+/** A user's TOTP secret (migration 0021): pending until `enabled_at`; `last_step` refuses a code used twice. */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  created_at: string;
+  enabled_at: string | null;
+  last_step: number | null;
+}
+
+/** The SHA-256 of a recovery code of a user's two-factor login; each is used once. */
+export interface TwoFactorRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** The SHA-256 of the token a right password earns when a code is due (5 minutes, single-use). */
+export interface TwoFactorChallengeTable {
+  challenge_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  failures: Generated<number>;
 }
 
 /** A seller's referral code (migration 0022), made on first asking. */
