@@ -113,6 +113,31 @@ test.describe('the money round trip', () => {
   });
 });
 
+test.describe('a proof sent after the request', () => {
+  actAs('rival');
+
+  test('a request sent without its proof gets it from its detail, once', async ({ page }) => {
+    await openAs(page, 'rival', '/reports/wallet');
+    // an amount of its own, so that a rerun on the same database finds this run's request
+    const amount = (10 + Math.floor(Math.random() * 89_999) / 100).toFixed(2);
+    const panel = await openTopUp(page);
+    await panel.getByLabel('Deposit amount').fill(amount);
+    await pick(page, panel, 'Payment transfer by', 'Cash');
+    await panel.getByRole('button', { name: 'Submit' }).click();
+    await expect(panel).toBeHidden();
+
+    const history = page.getByRole('region', { name: 'Deposit history' });
+    const row = history.getByRole('row').filter({ hasText: amount });
+    await row.getByRole('button', { name: /^Details/ }).click();
+    const detail = page.getByRole('dialog', { name: /^Deposit #\d+$/ });
+    await detail.getByLabel('Add proof of payment').setInputFiles(pdf());
+    await expect(page.getByText('The proof of payment is added to your deposit request.')).toBeVisible();
+    await expect(detail.getByRole('button', { name: 'View proof (transfer-receipt.pdf)' })).toBeVisible();
+    // sent once, never replaced
+    await expect(detail.getByLabel('Add proof of payment')).toHaveCount(0);
+  });
+});
+
 test.describe('the top-up panel', () => {
   actAs('seller');
 

@@ -3,7 +3,7 @@ import { createActor, createMachine, fromPromise, setup } from 'xstate';
 import { adminDepositsMachine } from './admin-deposits.machine';
 import { depositMachine } from './deposit.machine';
 import { sellerPanelMachine } from './seller-panel.machine';
-import { WALLET_POLL_MS, type WalletDetails, walletMachine } from './wallet.machine';
+import { PROOF_ADDED, WALLET_POLL_MS, type WalletDeposit, type WalletDetails, walletMachine } from './wallet.machine';
 
 /** An actor that writes down every event it hears. */
 // `never` fits every actor slot of `provide`, as the model harness's stand-ins do
@@ -173,5 +173,95 @@ describe('the seller panel', () => {
     actor.send({ type: 'level.previous' });
     expect(actor.getSnapshot().context.index).toBe(0);
     expect(actor.getSnapshot().can({ type: 'level.previous' })).toBe(false);
+  });
+});
+
+describe('the wallet: a proof sent after the request', () => {
+  const pending = (over: Partial<WalletDeposit> = {}): WalletDeposit =>
+    ({
+      deposit_id: 7,
+      amount: 5000,
+      currency: 'GBP',
+      payment_transfer_by: 'ONLINE',
+      notes: null,
+      reference: 'SBP000001-23',
+      status: 'pending',
+      status_label: 'pending admin approval',
+      rejection_reason: null,
+      proof: null,
+      created_at: '2026-11-23T08:00:00.000Z',
+      expected_by: '2026-11-24T08:00:00.000Z',
+      decided_at: null,
+      ...over,
+    }) as WalletDeposit;
+  const receipt = new File(['%PDF-1.4'], 'receipt.pdf', { type: 'application/pdf' });
+
+  function start(addProof: (input: { id: number; file: File; key: string }) => Promise<WalletDeposit>) {
+    const heard: string[] = [];
+    const inputs: { id: number; file: File; key: string }[] = [];
+    const wallet = walletMachine.provide({
+      actors: {
+        loadDetails: fromPromise(async () => details(0)),
+        deposits: recorder(heard, 'deposits'),
+        transactions: recorder(heard, 'transactions'),
+        addProof: fromPromise(async ({ input }: { input: { id: number; file: File; key: string } }) => {
+          inputs.push(input);
+          return addProof(input);
+        }),
+      },
+    });
+    const actor = createActor(wallet);
+    actor.on('*', (e) => heard.push(`emit:${e.type}:${'message' in e ? e.message : ''}`));
+    actor.start();
+    return { actor, heard, inputs };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it('adds the proof to the open pending request, shows it, reloads the histories and says so', async () => {
+    const run = start(async ({ id }) =>
+      pending({ deposit_id: id, proof: { name: 'receipt.pdf', kind: 'pdf', size: 8 } }),
+    );
+    run.actor.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit: pending() } });
+    run.actor.send({ type: 'proof.chosen', file: receipt });
+    expect(run.actor.getSnapshot().hasTag('addingProof')).toBe(true);
+    await settle();
+    expect(run.inputs).toHaveLength(1);
+    expect(run.inputs[0]).toMatchObject({ id: 7, file: receipt });
+    expect(run.inputs[0]?.key.length).toBeGreaterThanOrEqual(8);
+    const detail = run.actor.getSnapshot().context.detail;
+    expect(detail?.kind === 'deposit' && detail.deposit.proof?.name).toBe('receipt.pdf');
+    expect(run.heard).toEqual(['deposits:list.refreshed', 'transactions:list.refreshed', `emit:notify:${PROOF_ADDED}`]);
+    // now it has one: another choice is not sent
+    run.actor.send({ type: 'proof.chosen', file: receipt });
+    expect(run.actor.getSnapshot().hasTag('addingProof')).toBe(false);
+    run.actor.stop();
+  });
+
+  it("a refusal keeps the request as it was and shows the server's message", async () => {
+    const run = start(async () => {
+      throw new Error('This deposit request is already decided.');
+    });
+    run.actor.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit: pending() } });
+    run.actor.send({ type: 'proof.chosen', file: receipt });
+    await settle();
+    expect(run.heard).toEqual(['emit:notify:This deposit request is already decided.']);
+    const detail = run.actor.getSnapshot().context.detail;
+    expect(detail?.kind === 'deposit' && detail.deposit.proof).toBeNull();
+    expect(run.actor.getSnapshot().matches({ detail: { open: 'shown' } })).toBe(true);
+    run.actor.stop();
+  });
+
+  it('never sends a proof for a decided request or one that has a proof', () => {
+    const run = start(async () => pending());
+    for (const deposit of [
+      pending({ status: 'approved', status_label: 'approved' }),
+      pending({ proof: { name: 'a.png', kind: 'png', size: 1 } }),
+    ]) {
+      run.actor.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit } });
+      run.actor.send({ type: 'proof.chosen', file: receipt });
+      expect(run.actor.getSnapshot().hasTag('addingProof')).toBe(false);
+    }
+    expect(run.inputs).toEqual([]);
+    run.actor.stop();
   });
 });

@@ -1,6 +1,7 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { api, type DataOf, unwrap } from '../openapi/client';
+import { api, type DataOf, messageOf, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
+import { upload } from '../openapi/upload';
 import { createListMachine, fromPageMeta } from './list.machine';
 import { type NotifyEvent, notifyError } from './notify';
 
@@ -12,6 +13,8 @@ export type WalletTransactionType = components['schemas']['WalletTransactionType
 export type ProofFile = NonNullable<DataOf<'/lmt-pay/deposits/{deposit_id}/proof', 'get'>>;
 
 export const WALLET_LOAD_ERROR = 'Failed to fetch data';
+/** The toast when a proof sent after the request is kept (the server's message). */
+export const PROOF_ADDED = 'The proof of payment is added to your deposit request.';
 /** Rows a page of either history holds. */
 export const WALLET_PAGE_SIZE = 10;
 /** While a deposit is pending admin approval, the wallet asks the server this often whether it was decided. */
@@ -116,6 +119,8 @@ export type WalletEvent =
   | { type: 'detail.opened'; detail: WalletDetail }
   | { type: 'detail.closed' }
   | { type: 'proof.requested' }
+  /** A proof chosen for a pending deposit request sent without one (`/api/upload-pop`). */
+  | { type: 'proof.chosen'; file: File }
   | { type: 'csv.requested'; kind: 'deposits' | 'transactions'; filters: DepositFilters | TransactionFilters };
 
 export type WalletEmitted = NotifyEvent | ({ type: 'csv.ready' } & CsvRows) | { type: 'proof.ready'; proof: ProofFile };
@@ -147,6 +152,12 @@ export const walletMachine = setup({
         await api.GET('/lmt-pay/deposits/{deposit_id}/proof', { params: { path: { deposit_id: input.id } }, signal }),
       ),
     ),
+    addProof: fromPromise<WalletDeposit, { id: number; file: File; key: string }>(async ({ input, signal }) => {
+      const form = new FormData();
+      form.append('deposit_id', String(input.id));
+      form.append('proof', input.file, input.file.name);
+      return upload('/api/upload-pop', form, { idempotencyKey: input.key, signal });
+    }),
     exportRows: fromPromise<CsvRows, { kind: CsvKind; filters: DepositFilters | TransactionFilters }>(
       async ({ input }) => ({ kind: input.kind, rows: await allRows(input.kind, input.filters) }),
     ),
@@ -158,6 +169,11 @@ export const walletMachine = setup({
     hasPending: ({ context }) => pendingTotal(context.details) > 0,
     figuresChanged: ({ context }, details: WalletDetails) => !sameFigures(context.details, details),
     isDeposit: ({ context }) => context.detail?.kind === 'deposit' && context.detail.deposit.proof !== null,
+    /** A pending request sent without a proof may get one; a proof sent is never replaced. */
+    canAddProof: ({ context }) =>
+      context.detail?.kind === 'deposit' &&
+      context.detail.deposit.status === 'pending' &&
+      context.detail.deposit.proof === null,
   },
   actions: {
     storeDetails: assign((_, details: WalletDetails) => ({ details })),
@@ -179,6 +195,9 @@ export const walletMachine = setup({
       proof ? { type: 'proof.ready' as const, proof } : notifyError('This request was sent without a proof.'),
     ),
     failProof: emit(notifyError('Failed to load the proof')),
+    storeDeposit: assign((_, deposit: WalletDeposit) => ({ detail: { kind: 'deposit' as const, deposit } })),
+    announceProofAdded: emit({ type: 'notify', level: 'success', message: PROOF_ADDED } satisfies NotifyEvent),
+    failAddProof: emit((_, error: unknown) => notifyError(messageOf(error))),
     announceCsv: emit((_, out: CsvRows) => ({ type: 'csv.ready' as const, ...out })),
     failCsv: emit(notifyError('Failed to export the CSV')),
   },
@@ -257,7 +276,37 @@ export const walletMachine = setup({
         open: {
           initial: 'shown',
           states: {
-            shown: { on: { 'proof.requested': { guard: 'isDeposit', target: 'loadingProof' } } },
+            shown: {
+              on: {
+                'proof.requested': { guard: 'isDeposit', target: 'loadingProof' },
+                'proof.chosen': { guard: 'canAddProof', target: 'addingProof' },
+              },
+            },
+            addingProof: {
+              description: 'The proof goes to /api/upload-pop for the pending request sent without one.',
+              tags: ['addingProof'],
+              invoke: {
+                id: 'addProof',
+                src: 'addProof',
+                input: ({ context, event }) => ({
+                  id: context.detail?.kind === 'deposit' ? context.detail.deposit.deposit_id : 0,
+                  file: (event as { file: File }).file,
+                  key: globalThis.crypto.randomUUID(),
+                }),
+                onDone: {
+                  target: 'shown',
+                  actions: [
+                    { type: 'storeDeposit', params: ({ event }) => event.output },
+                    'reloadLists',
+                    'announceProofAdded',
+                  ],
+                },
+                onError: {
+                  target: 'shown',
+                  actions: { type: 'failAddProof', params: ({ event }: { event: { error: unknown } }) => event.error },
+                },
+              },
+            },
             loadingProof: {
               tags: ['loadingProof'],
               invoke: {

@@ -2018,7 +2018,7 @@ export interface paths {
         };
         /**
          * The caller's SB Pay account reference
-         * @description Fields not shown in the spec.
+         * @description Fields not shown in the spec; decided as banks' payment references work: the reference a bank transfer to SB Pay carries so that the deposit is matched to the wallet of the seller the caller works for (a team member with lmt-pay gets its seller's). 'SBP', the seller's id in six digits, '-', and two ISO 7064 mod 97-10 check digits, so a mistyped reference is caught; the same reference the top-up details and every deposit request show. It never changes.
          */
         get: operations["getAccountReference"];
         put?: never;
@@ -3042,8 +3042,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a proof of payment (proxy)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. "pop" read as proof of payment: pdf, jpg, jpeg, png, max 10 MB.
+         * Add the proof of payment to a deposit request sent without one (proxy)
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path as in the spec. "pop" read as proof of payment. Decided: a deposit request may be sent before the transfer's receipt is at hand; its proof follows here. Multipart deposit_id and proof (pdf, jpg, jpeg or png, read from its first bytes, at most 10 MB; a file name with a path or a control character is refused). Only a pending request of the seller the caller works for, and only while it has no proof: a proof already sent is evidence the back office may have read, so it is never replaced (409 'This deposit request already has a proof.'), nor is one added after the decision (409 'This deposit request is already decided.'). Another seller's or an unknown request answers 404 and stores nothing. Answers the request with its proof.
          */
         post: operations["proxyUploadPop"];
         delete?: never;
@@ -5646,6 +5646,15 @@ export interface components {
         };
         RemoveCardInput: {
             card_id: components["schemas"]["Id"];
+        };
+        AccountReferenceResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description Put on every bank transfer to SB Pay (e.g. SBP000012-47). */
+                account_reference: string;
+            };
         };
         RemoveCardResponse: {
             /** @constant */
@@ -9468,10 +9477,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The reference. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountReferenceResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getPayoutHistory: {
@@ -11065,16 +11081,45 @@ export interface operations {
     proxyUploadPop: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: a key the client makes for one intended upload and sends again when it retries the same request. */
+                "Idempotency-Key": string;
+                /** @description The spec's domain key header on form uploads; accepted, not required. */
+                "Domain-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    deposit_id: number;
+                    /**
+                     * Format: binary
+                     * @description The proof of payment (pdf, jpg, jpeg or png, at most 10 MB).
+                     */
+                    proof: string;
+                };
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The proof is kept with the request, which stays pending admin approval. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     sendDepositRequest: {

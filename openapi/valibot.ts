@@ -202,6 +202,10 @@ export const proxyMyListingUploadBody = (m: Messages = defaultMessages) =>
 export const proxyAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.pipe(v.string(m('name', 'type')), v.nonEmpty(m('name', 'required')), v.maxLength(100, m('name', 'maxLength', 100))), content: v.pipe(v.string(m('content', 'type')), v.nonEmpty(m('content', 'required')), v.maxLength(2000, m('content', 'maxLength', 2000))), file: v.optional(v.pipe(v.array(v.pipe(v.blob(m('file', 'type')), v.maxSize(5242880, m('file', 'maxBytes', 5242880))), m('file', 'type')), v.maxLength(1, m('file', 'maxItems', 1)))) }, m('', 'type'));
 
+/** The multipart/form-data body of POST /api/upload-pop (proxyUploadPop). */
+export const proxyUploadPopBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ deposit_id: v.pipe(v.number(m('deposit_id', 'type')), v.integer(m('deposit_id', 'integer')), v.minValue(1, m('deposit_id', 'minimum', 1)), v.maxValue(2147483647, m('deposit_id', 'maximum', 2147483647))), proof: v.pipe(v.blob(m('proof', 'type')), v.maxSize(10485760, m('proof', 'maxBytes', 10485760))) }, m('', 'type'));
+
 /** The multipart/form-data body of POST /api/send-deposit-request (sendDepositRequest). */
 export const sendDepositRequestBody = (m: Messages = defaultMessages) =>
   v.strictObject({ deposit_amount: v.pipe(v.number(m('deposit_amount', 'type')), v.integer(m('deposit_amount', 'integer')), v.minValue(1, m('deposit_amount', 'minimum', 1)), v.maxValue(100000000, m('deposit_amount', 'maximum', 100000000))), currency: v.picklist(['GBP','EUR','USD','AED'], m('currency', 'enum')), payment_transfer_by: v.picklist(['ONLINE','CASH','CHEQUE'], m('payment_transfer_by', 'enum')), notes: v.optional(v.pipe(v.string(m('notes', 'type')), v.maxLength(500, m('notes', 'maxLength', 500)))), proof: v.optional(v.pipe(v.blob(m('proof', 'type')), v.maxSize(10485760, m('proof', 'maxBytes', 10485760)))) }, m('', 'type'));

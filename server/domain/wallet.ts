@@ -158,6 +158,38 @@ export async function submitDeposit(
   return deposit;
 }
 
+export type ProofOutcome =
+  | { kind: 'attached'; deposit: Deposit }
+  | { kind: 'not_found' }
+  | { kind: 'has_proof' }
+  | { kind: 'decided' };
+
+/**
+ * Adds the proof of payment to a pending deposit request of the seller that has none yet (`/api/upload-pop`), by
+ * one conditional update, in the router's transaction with the proof's `files` row. A proof already sent is
+ * never replaced (the back office may have read it), nor is one added after the decision.
+ */
+export async function attachDepositProof(
+  db: Db,
+  sellerId: number,
+  depositId: number,
+  proofFileId: string,
+  now: Date,
+): Promise<ProofOutcome> {
+  const changed = await db
+    .updateTable('deposits')
+    .set({ proof_file_id: proofFileId, updated_at: now.toISOString() })
+    .where('id', '=', depositId)
+    .where('user_id', '=', sellerId)
+    .where('status', '=', 'pending')
+    .where('proof_file_id', 'is', null)
+    .executeTakeFirst();
+  const deposit = await findDeposit(db, sellerId, depositId);
+  if (!deposit) return { kind: 'not_found' };
+  if (Number(changed.numUpdatedRows) === 1) return { kind: 'attached', deposit };
+  return deposit.status === 'pending' ? { kind: 'has_proof' } : { kind: 'decided' };
+}
+
 export type Decision = { kind: 'approve' } | { kind: 'reject'; reason: string };
 export type DecisionOutcome =
   /** this call changed it */

@@ -665,4 +665,125 @@ describe('the SB Pay wallet', () => {
       expect((await get('/settings/seller-level?currency=EUR', seller)).status).toBe(422);
     });
   });
+
+  describe('the proof sent after the request (/api/upload-pop) and the account reference', () => {
+    const uploadPop = async (
+      token: string,
+      fields: Record<string, string>,
+      proof?: FilePart,
+      key = `pop-key-${++keySeq}-${Date.now()}`,
+    ) => {
+      const { body, type } = multipart(fields, proof);
+      const res = await s.app.request('/api/api/upload-pop', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': type, 'idempotency-key': key },
+        body,
+      });
+      return {
+        status: res.status,
+        replayed: res.headers.get('idempotent-replayed'),
+        body: (await res.json()) as {
+          success: boolean;
+          message?: string;
+          data: { deposit_id: number; status: string; proof: { name: string; kind: string } | null };
+          errors?: { path: string; message: string }[];
+        },
+      };
+    };
+    const pdf = (name = 'receipt.pdf'): FilePart => ({ name, type: 'application/pdf', bytes: PDF });
+
+    it('adds the proof to a pending request sent without one, once; a replay has one effect', async () => {
+      const sent = await deposit(seller);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data.proof).toBeNull();
+      const id = String(sent.body.data.deposit_id);
+      const before = await counts();
+      const key = `pop-once-${Date.now()}`;
+      const added = await uploadPop(seller, { deposit_id: id }, pdf(), key);
+      expect(added.status).toBe(200);
+      expect(added.body.data.proof).toMatchObject({ name: 'receipt.pdf', kind: 'pdf' });
+      expect(added.body.data.status).toBe('pending');
+      // the owner reads the same proof back
+      const read = await get<{ name: string; content_base64: string }>(`/lmt-pay/deposits/${id}/proof`, seller);
+      expect(Buffer.from(read.body.data.content_base64, 'base64').equals(PDF)).toBe(true);
+      const replay = await uploadPop(seller, { deposit_id: id }, pdf(), key);
+      expect(replay.status).toBe(200);
+      expect(replay.replayed).toBe('true');
+      expect(await counts()).toEqual({ ...before, files: before.files + 1, uploads: before.uploads + 1 });
+      // a second proof never replaces the first
+      const second = await uploadPop(seller, { deposit_id: id }, { name: 'other.png', type: 'image/png', bytes: PNG });
+      expect(second.status).toBe(409);
+      expect(second.body.message).toBe('This deposit request already has a proof.');
+      expect(await counts()).toEqual({ ...before, files: before.files + 1, uploads: before.uploads + 1 });
+    });
+
+    it("refuses a decided request, another seller's or an unknown id, a wrong type or a path in the name, storing nothing", async () => {
+      const sent = await deposit(seller);
+      const id = sent.body.data.deposit_id;
+      expect((await post(`/admin/deposits/${id}/reject`, admin, { reason: 'No transfer arrived' })).status).toBe(200);
+      const before = await counts();
+      const decided = await uploadPop(seller, { deposit_id: String(id) }, pdf());
+      expect(decided.status).toBe(409);
+      expect(decided.body.message).toBe('This deposit request is already decided.');
+      const open = (await deposit(seller)).body.data.deposit_id;
+      const mid = await counts();
+      for (const [token, depositId] of [
+        [rival, open],
+        [seller, 2_147_483_000],
+      ] as const) {
+        const res = await uploadPop(token, { deposit_id: String(depositId) }, pdf());
+        expect(res.status).toBe(404);
+        expect(res.body.message).toBe('Deposit request not found.');
+      }
+      const exe = await uploadPop(
+        seller,
+        { deposit_id: String(open) },
+        {
+          name: 'receipt.pdf',
+          type: 'application/pdf',
+          bytes: Buffer.from('MZ\x90\x00 this is not a pdf'),
+        },
+      );
+      expect(exe.status).toBe(415);
+      const pathName = await uploadPop(seller, { deposit_id: String(open) }, pdf('../../etc/receipt.pdf'));
+      expect(pathName.status).toBe(422);
+      expect(pathName.body.errors?.[0]?.path).toBe('/body/proof');
+      for (const fields of [{ deposit_id: 'abc' }, { deposit_id: '0' }, {}] as Record<string, string>[]) {
+        expect((await uploadPop(seller, fields, pdf())).status).toBe(422);
+      }
+      expect((await uploadPop(seller, { deposit_id: String(open) })).status).toBe(422);
+      expect(await counts()).toEqual(mid);
+      expect(mid).toEqual({ ...before, deposits: before.deposits + 1 });
+    });
+
+    it('answers the account reference of the seller the caller works for, the one the top-up details show', async () => {
+      const mine = await get<{ account_reference: string }>('/settings/lmt-pay/account-reference', seller);
+      expect(mine.status).toBe(200);
+      expect(mine.body.data.account_reference).toBe(topUpReference(ids.seller as number));
+      const details = await get<{ bank_account_details: { reference: string } }>(
+        '/lmt-pay/bank-account-details?currency=GBP',
+        seller,
+      );
+      expect(details.body.data.bank_account_details.reference).toBe(mine.body.data.account_reference);
+      // a team member without lmt-pay is refused; with it, it gets its seller's reference
+      expect((await get('/settings/lmt-pay/account-reference', member)).status).toBe(403);
+      const grant = (on: 0 | 1) =>
+        s.db
+          .updateTable('user_permissions')
+          .set({ is_can_access: on })
+          .where('user_id', '=', ids.member as number)
+          .where('permission_name', '=', 'lmt-pay')
+          .execute();
+      await grant(1);
+      try {
+        const team = await get<{ account_reference: string }>('/settings/lmt-pay/account-reference', member);
+        expect(team.body.data.account_reference).toBe(mine.body.data.account_reference);
+      } finally {
+        await grant(0);
+      }
+      const other = await get<{ account_reference: string }>('/settings/lmt-pay/account-reference', rival);
+      expect(other.body.data.account_reference).toBe(topUpReference(ids.rival as number));
+      expect(other.body.data.account_reference).not.toBe(mine.body.data.account_reference);
+    });
+  });
 });

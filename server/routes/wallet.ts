@@ -5,6 +5,7 @@ import { sellerLevelList, sellerLevelSummary } from '../domain/levels';
 import { BadCursor, metaOf, type Page, pageOf } from '../domain/paging';
 import { sellerIdOf } from '../domain/sales';
 import {
+  attachDepositProof,
   type CurrencyCode,
   depositPage,
   depositProof,
@@ -152,6 +153,36 @@ export function walletRoutes({ route }: Router) {
       body: { success: true, message: 'Deposit request submitted. It is pending admin approval.', data: deposit },
     };
   });
+
+  route('/api/upload-pop', 'post', async ({ user, body, files }, { db, clock }) => {
+    const proof = files.proof?.[0];
+    if (!proof) return invalid('/body/proof', 'is required');
+    const problem = badFileName(proof.clientName);
+    if (problem) return invalid('/body/proof', problem);
+    const outcome = await attachDepositProof(db, sellerIdOf(user), body.deposit_id, proof.id, clock.now());
+    switch (outcome.kind) {
+      case 'attached':
+        return {
+          status: 200,
+          body: {
+            success: true,
+            message: 'The proof of payment is added to your deposit request.',
+            data: outcome.deposit,
+          },
+        };
+      case 'not_found':
+        return DEPOSIT_NOT_FOUND;
+      case 'has_proof':
+        return { status: 409, body: { success: false, message: 'This deposit request already has a proof.' } };
+      case 'decided':
+        return { status: 409, body: { success: false, message: 'This deposit request is already decided.' } };
+    }
+  });
+
+  route('/settings/lmt-pay/account-reference', 'get', ({ user }) => ({
+    status: 200,
+    body: { success: true, data: { account_reference: topUpReference(sellerIdOf(user)) } },
+  }));
 
   route('/settings/seller-level', 'get', async ({ user }, { db, clock }) => ({
     status: 200,

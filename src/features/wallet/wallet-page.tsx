@@ -21,6 +21,7 @@ import { canOpen } from '../../app/route-access';
 import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
 import { type CsvColumn, downloadCsv, toCsv } from '../../lib/csv';
+import { DEPOSIT_PROOF_RULES } from '../../lib/file-rules';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits, formatMoney } from '../../lib/money';
 import { openProof } from '../../lib/proof-file';
@@ -28,6 +29,7 @@ import { routes } from '../../routes';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
+import { FileField } from '../../ui/file-field';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { DepositStatusBadge, DepositTracking } from './deposit-tracking';
@@ -560,6 +562,8 @@ function Detail() {
   const wallet = useWallet();
   const detail = useSelector(wallet, (s) => s.context.detail);
   const loadingProof = useSelector(wallet, (s) => s.hasTag('loadingProof'));
+  const addingProof = useSelector(wallet, (s) => s.hasTag('addingProof'));
+  const [chosen, setChosen] = useState<File | null>(null);
   const close = () => wallet.send({ type: 'detail.closed' });
   if (!detail) return null;
   if (detail.kind === 'deposit') {
@@ -589,6 +593,18 @@ function Detail() {
               >
                 View proof ({d.proof.name})
               </Button>
+            ) : d.status === 'pending' ? (
+              // sent without a proof: it may follow while the request is pending (never replaced once sent)
+              <FileField
+                label="Add proof of payment"
+                rules={DEPOSIT_PROOF_RULES}
+                file={addingProof ? chosen : null}
+                onFileChange={(file) => {
+                  setChosen(file);
+                  if (file) wallet.send({ type: 'proof.chosen', file });
+                }}
+                disabled={addingProof}
+              />
             ) : (
               '-'
             )}
