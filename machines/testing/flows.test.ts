@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition, createMachine } from 'xstate';
 import { findMachines, layoutFlow, type MachineEntry, machineJson, nameOf, type StateJson } from './flows';
 
@@ -30,12 +30,11 @@ function transitionsOf(machine: AnyStateMachine): string[] {
   return out.sort();
 }
 
-describe('the flows export (issue 15)', () => {
-  let machines: MachineEntry[] = [];
-  beforeAll(async () => {
-    machines = await findMachines();
-  });
+// found at collection time, so that each machine's layout is a test of its own (with its own time limit: one
+// test laying out every machine passed 30 s on a loaded 2-core machine once there were some 60 of them)
+const machines: MachineEntry[] = await findMachines();
 
+describe('the flows export (issue 15)', () => {
   it('finds the app’s machines, each with a description from its comment', () => {
     const ids = machines.map((m) => m.id);
     for (const id of ['session', 'kycGate', 'notifications', 'dashboard', 'sideMenu', 'dateRange', 'loginForm'])
@@ -58,8 +57,9 @@ describe('the flows export (issue 15)', () => {
     expect(text).not.toMatch(/=>|function\s*\(/);
   });
 
-  it('the layout places every state inside its parent, siblings apart, and draws every arrow', async () => {
-    for (const { id, machine } of machines) {
+  it.each(machines.map((m) => [m.id, m.machine] as const))(
+    'the layout of %s places every state inside its parent, siblings apart, and draws every arrow',
+    async (id, machine) => {
       const json = machineJson(machine);
       const view = await layoutFlow(id, json);
       const byPath = new Map(view.nodes.map((n) => [n.path, n]));
@@ -86,6 +86,6 @@ describe('the flows export (issue 15)', () => {
       // an arrow per target: at least one per targeted transition
       expect(view.edges.length, id).toBeGreaterThanOrEqual(targeted);
       for (const e of view.edges) expect(e.points.length, `${id}: ${e.label}`).toBeGreaterThanOrEqual(2);
-    }
-  });
+    },
+  );
 });
