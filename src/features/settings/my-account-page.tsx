@@ -16,7 +16,9 @@ import { Button } from '../../ui/button';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { FormFooter } from '../../ui/form-footer';
 import { TextField } from '../../ui/text-field';
+import { SessionsSection } from './sessions-section';
 import { formGrid, Panel, PanelFailed, PanelLoading } from './settings-parts';
+import { TwoFactorSection } from './two-factor-section';
 
 type Language = components['schemas']['LanguageCode'];
 type CurrencyCode = components['schemas']['CurrencyCode'];
@@ -43,15 +45,19 @@ export default function MyAccountPage() {
     (s) => s?.children.myAccountForm as ActorRefFrom<typeof myAccountFormMachine> | undefined,
   );
   return (
-    <Panel label="Account details">
-      {failed && page ? (
-        <PanelFailed message={ACCOUNT_LOAD_ERROR} onRetry={() => page.send({ type: 'retry' })} />
-      ) : loading || !page || !form ? (
-        <PanelLoading label="Loading your account" rows={6} />
-      ) : (
-        <AccountForm page={page} form={form} />
-      )}
-    </Panel>
+    <div className={css({ display: 'grid', gap: '4', minWidth: 0 })}>
+      <Panel label="Account details">
+        {failed && page ? (
+          <PanelFailed message={ACCOUNT_LOAD_ERROR} onRetry={() => page.send({ type: 'retry' })} />
+        ) : loading || !page || !form ? (
+          <PanelLoading label="Loading your account" rows={6} />
+        ) : (
+          <AccountForm page={page} form={form} />
+        )}
+      </Panel>
+      <TwoFactorSection />
+      <SessionsSection />
+    </div>
   );
 }
 
