@@ -6,6 +6,7 @@ import { createBookingBody } from '../openapi/valibot';
 import { type CardPaymentOutput, cardPaymentMachine } from './card-payment.machine';
 import { type FieldErrors, fieldLimits, issuesToErrors, serverErrorsToFields } from './form.machine';
 import { type NotifyEvent, notifyError } from './notify';
+import { CITIES_ERROR, loadCities } from './reference-api';
 
 type Schemas = components['schemas'];
 export type CurrencyCode = Schemas['CurrencyCode'];
@@ -32,7 +33,7 @@ export const PURCHASE_TEXT = {
   guestsMissing: 'submit all guest details',
   guestsError: 'An error occurred while validating guest details',
   loadFailed: 'Failed to load address and payment details',
-  citiesFailed: 'Failed to load cities',
+  citiesFailed: CITIES_ERROR,
   priceFailed: 'Failed to fetch data',
   bookingFailed: 'Booking failed',
   confirmationFailed: 'Booking confirmation failed',
@@ -361,9 +362,7 @@ export const purchaseMachine = setup({
     recalculate,
     reprice: recalculate,
     loadCountries: fromPromise<Country[]>(async ({ signal }) => unwrap(await api.GET('/countries', { signal }))),
-    loadCities: fromPromise<City[], { countryId: number }>(async ({ input, signal }) =>
-      unwrap(await api.GET('/cities', { params: { query: { country_id: input.countryId } }, signal })),
-    ),
+    loadCities,
     createCart: fromPromise<Cart, { context: PurchaseContext }>(async ({ input: { context }, signal }) =>
       unwrap(
         await api.POST('/purchase/lmt-trade/add-to-cart', {
@@ -719,7 +718,7 @@ export const purchaseMachine = setup({
                   invoke: {
                     id: 'loadCities',
                     src: 'loadCities',
-                    input: ({ context }) => ({ countryId: context.billing.country ?? 0 }),
+                    input: ({ context }) => context.billing.country ?? 0,
                     onDone: { target: 'ready', actions: { type: 'storeCities', params: ({ event }) => event.output } },
                     onError: { target: 'ready', actions: { type: 'toast', params: PURCHASE_TEXT.citiesFailed } },
                   },
