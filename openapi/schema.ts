@@ -1577,8 +1577,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's team members
-         * @description Reads my_teams (first_name, id); also the purchase flow's "Fetch team list".
+         * The team of the seller the caller works for
+         * @description Reads my_teams (first_name, id, and ours: last_name, email, status, invited_at, the member's permissions as the roles call shows them, name and is_can_access for every permission of the full list), newest first; also the purchase flow's "Fetch team list". `permissions` is the full permission list (name and label, in the menu's order) and `grantable` the names the caller may grant: its own (a seller has them all). A team member with `settings` sees and manages its seller's team. Each member also carries `member_id` (its id), the name the edit, update and delete calls take.
          */
         get: operations["getMyTeams"];
         put?: never;
@@ -1599,8 +1599,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a team member
-         * @description On failure the SPA shows the server's error body.
+         * Invite a team member by email
+         * @description Method not given in the spec (a write, so POST). Makes a team member of the seller the caller works for with the chosen permissions (names of the full list; none is allowed) and no usable password, and mails it an invite link, /signup/invite/{token}, where it chooses its password (acceptTeamInvite). The link works once, for 72 hours; only its SHA-256 is stored. A permission the caller lacks answers 403 and grants nothing. An address that already has an account answers 409. On failure the SPA shows the server's error body (spec section 8).
          */
         post: operations["addTeamMember"];
         delete?: never;
@@ -1618,7 +1618,7 @@ export interface paths {
         };
         /**
          * One team member for the edit form
-         * @description The spec says only "edit"; read as fetching a member and its permissions for the edit form (a read, so GET).
+         * @description The spec says only "edit"; read as fetching a member and its permissions for the edit form (a read, so GET). `member_id` is a member of the caller's seller's team: another seller's member, or any other user, answers 404.
          */
         get: operations["getTeamMemberForEdit"];
         put?: never;
@@ -1640,7 +1640,7 @@ export interface paths {
         put?: never;
         /**
          * Update a team member
-         * @description Method not given in the spec (a write, so POST).
+         * @description Method not given in the spec (a write, so POST). The member's `member_id` (of the caller's seller's team, else 404) and what changes: first_name, last_name, permissions (the whole list of names granted; a name left out is taken away), resend_invite (a member that has not accepted yet gets a new 72-hour link; the older one stops working). A caller may grant or take away only permissions it has itself: changing one it lacks answers 403 and changes nothing. A member cannot change its own permissions (409). The member's sessions see a permission change at their next call.
          */
         post: operations["updateTeamMember"];
         delete?: never;
@@ -1659,10 +1659,33 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Delete a team member
-         * @description Method not given in the spec (a write, so POST); the spec shows no id in the path.
+         * Remove a team member
+         * @description Method not given in the spec (a write, so POST); the spec shows no id in the path, so the member's `member_id` is in the body (of the caller's seller's team, else 404). The member is removed and every session of it ends at once (its next call answers 401); its unused invite link stops working; its address may be invited again. What it did stays in the logs. A member who has a permission the caller lacks answers 403; a member cannot remove itself (409).
          */
         post: operations["deleteTeamMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/my-teams/accept-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a password with a team invite token
+         * @description Used by /signup/invite/[index]; works without a login (ours: the spec names no call for it). The invite
+         *     token (72 hours, once) sets the member's first password and verifies its address; the member then logs
+         *     in. An unknown, used, expired or retired token, or one of a removed member, answers 404 ('This invite
+         *     link is not valid or has expired. Ask for a new one.').
+         */
+        post: operations["acceptTeamInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5891,6 +5914,74 @@ export interface components {
             /** @enum {integer} */
             primary_address?: 0 | 1;
         };
+        TeamMember: {
+            id: number;
+            /** @description The same as `id`, under the name the edit, update and delete calls take. */
+            member_id: number;
+            first_name: string;
+            last_name: string;
+            email: string;
+            /**
+             * @description invited until the member has chosen its password with the invite link.
+             * @enum {string}
+             */
+            status: "invited" | "active";
+            invited_at: string | null;
+            created_at: string;
+            /** @description Every permission of the full list, in its order, as the roles call shows them (1 = granted). */
+            permissions: components["schemas"]["Permission"][];
+        };
+        /** @description The names granted (any order; a name given twice counts once); a name of the full list not given is not granted. */
+        TeamPermissionNames: components["schemas"]["PermissionName"][];
+        TeamMemberInput: {
+            /** Format: email */
+            email: string;
+            first_name: string;
+            last_name: string;
+            permissions: components["schemas"]["TeamPermissionNames"];
+        };
+        TeamMemberUpdateInput: {
+            member_id: components["schemas"]["Id"];
+            first_name?: string;
+            last_name?: string;
+            permissions?: components["schemas"]["TeamPermissionNames"];
+            /** @description Mail a new invite link (only while the member has not accepted; else 409). */
+            resend_invite?: boolean;
+        };
+        TeamMemberIdInput: {
+            member_id: components["schemas"]["Id"];
+        };
+        TeamMemberResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["TeamMember"];
+        };
+        TeamMemberDeletedResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                removed_id: number;
+                /** @description How many sessions of the member were open and ended. */
+                sessions_ended: number;
+            };
+        };
+        TeamListResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                my_teams: components["schemas"]["TeamMember"][];
+                /** @description The full permission list, in the menu's order. */
+                permissions: {
+                    name: components["schemas"]["PermissionName"];
+                    label: string;
+                }[];
+                /** @description The names the caller may grant or take away (its own permissions). */
+                grantable: components["schemas"]["PermissionName"][];
+            };
+        };
         AddressDeletedResponse: {
             /** @constant */
             success: true;
@@ -8960,70 +9051,187 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamListResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     addTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMemberInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The member, invited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getTeamMemberForEdit: {
         parameters: {
-            query?: never;
+            query: {
+                member_id: components["schemas"]["Id"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     updateTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMemberUpdateInput"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The member as stored now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     deleteTeamMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMemberIdInput"];
+            };
+        };
+        responses: {
+            /** @description The member is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberDeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    acceptTeamInvite: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            /** @description The password is set; log in with it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The token is unknown, used or expired (one answer for all). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["HashingBusy"];
         };
     };
     getSellerLevel: {
@@ -12244,6 +12452,7 @@ export const addressInputAddress_typeValues: ReadonlyArray<FlattenedDeepRequired
 export const addressInputPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressInput"]["primary_address"]> = [0, 1];
 export const addressUpdateInputAddress_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressUpdateInput"]["address_type"]> = ["billing", "shipping", "home", "office"];
 export const addressUpdateInputPrimary_addressValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddressUpdateInput"]["primary_address"]> = [0, 1];
+export const teamMemberStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TeamMember"]["status"]> = ["invited", "active"];
 export const paymentConfigResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
 export const paymentConfigResponseDataStored_card_gatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["stored_card_gateway"]> = ["adyen", "sandbox"];
 export const paymentConfigResponseDataSandbox_test_cardsOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["sandbox_test_cards"]["outcome"]> = ["succeeded", "card_declined", "insufficient_funds"];

@@ -110,6 +110,22 @@ export const setDefaultBankAccountBody = (m: Messages = defaultMessages) =>
 export const deleteBankAccountBody = (m: Messages = defaultMessages) =>
   v.strictObject({ password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));
 
+/** The application/json body of POST /settings/my-teams/add (addTeamMember). */
+export const addTeamMemberBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))), first_name: v.pipe(v.string(m('first_name', 'type')), v.nonEmpty(m('first_name', 'required')), v.maxLength(100, m('first_name', 'maxLength', 100)), v.regex(new RegExp('\\S', 'u'), m('first_name', 'pattern'))), last_name: v.pipe(v.string(m('last_name', 'type')), v.nonEmpty(m('last_name', 'required')), v.maxLength(100, m('last_name', 'maxLength', 100)), v.regex(new RegExp('\\S', 'u'), m('last_name', 'pattern'))), permissions: v.pipe(v.array(v.picklist(['settings','dashboard','notification','event','sales','reports','lmt-pay','lmt-trade'], m('permissions', 'enum')), m('permissions', 'type')), v.maxLength(8, m('permissions', 'maxItems', 8))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/my-teams/update (updateTeamMember). */
+export const updateTeamMemberBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ member_id: v.pipe(v.number(m('member_id', 'type')), v.integer(m('member_id', 'integer')), v.minValue(1, m('member_id', 'minimum', 1)), v.maxValue(2147483647, m('member_id', 'maximum', 2147483647))), first_name: v.optional(v.pipe(v.string(m('first_name', 'type')), v.maxLength(100, m('first_name', 'maxLength', 100)), v.minLength(1, m('first_name', 'minLength', 1)), v.regex(new RegExp('\\S', 'u'), m('first_name', 'pattern')))), last_name: v.optional(v.pipe(v.string(m('last_name', 'type')), v.maxLength(100, m('last_name', 'maxLength', 100)), v.minLength(1, m('last_name', 'minLength', 1)), v.regex(new RegExp('\\S', 'u'), m('last_name', 'pattern')))), permissions: v.optional(v.pipe(v.array(v.picklist(['settings','dashboard','notification','event','sales','reports','lmt-pay','lmt-trade'], m('permissions', 'enum')), m('permissions', 'type')), v.maxLength(8, m('permissions', 'maxItems', 8)))), resend_invite: v.optional(v.boolean(m('resend_invite', 'type'))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/my-teams/delete (deleteTeamMember). */
+export const deleteTeamMemberBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ member_id: v.pipe(v.number(m('member_id', 'type')), v.integer(m('member_id', 'integer')), v.minValue(1, m('member_id', 'minimum', 1)), v.maxValue(2147483647, m('member_id', 'maximum', 2147483647))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/my-teams/accept-invite (acceptTeamInvite). */
+export const acceptTeamInviteBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ token: v.pipe(v.string(m('token', 'type')), v.nonEmpty(m('token', 'required')), v.maxLength(200, m('token', 'maxLength', 200))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))) }, m('', 'type'));
+
 /** The application/json body of POST /settings/partner-setting/update (updatePartnerSetting). */
 export const updatePartnerSettingBody = (m: Messages = defaultMessages) =>
   v.strictObject({ api_access: v.boolean(m('api_access', 'type')), webhook_url: v.nullable(v.pipe(v.string(m('webhook_url', 'type')), v.nonEmpty(m('webhook_url', 'required')), v.maxLength(500, m('webhook_url', 'maxLength', 500)), v.minLength(12, m('webhook_url', 'minLength', 12)), v.regex(new RegExp('^https://[^\\s]+$', 'u'), m('webhook_url', 'pattern')))), notification_email: v.nullable(v.pipe(v.string(m('notification_email', 'type')), v.trim(), v.nonEmpty(m('notification_email', 'required')), v.maxLength(254, m('notification_email', 'maxLength', 254)), v.minLength(3, m('notification_email', 'minLength', 3)), v.email(m('notification_email', 'format', 'email')))) }, m('', 'type'));

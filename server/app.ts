@@ -25,6 +25,7 @@ import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { kycRoutes } from './routes/kyc';
 import { listingsRoutes } from './routes/listings';
+import { myTeamsRoutes } from './routes/my-teams';
 import { notificationRoutes } from './routes/notifications';
 import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
@@ -141,6 +142,10 @@ export function createApp(options: AppOptions) {
     settingsTradeRoutes(router, payments);
     settingsAccountRoutes(router);
     settingsCardRoutes(router);
+    myTeamsRoutes(router, {
+      mailer,
+      appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',
+    });
     settingsExtraRoutes(router);
     listingsRoutes(router);
     payoutRoutes(router, { mailer });

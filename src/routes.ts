@@ -112,6 +112,12 @@ export const routes = {
     access: 'public',
     parse: ({ token }) => (/^[\w-]{1,200}$/.test(token) ? { token } : null),
   }),
+  invite: route<'/signup/invite/:token', { token: string }>({
+    pattern: '/signup/invite/:token',
+    title: 'Join your team',
+    access: 'public',
+    parse: ({ token }) => (/^[\w-]{1,200}$/.test(token) ? { token } : null),
+  }),
   dashboard: route({
     pattern: '/dashboard',
     title: 'Dashboard',
@@ -128,6 +134,7 @@ export const routes = {
   kycVerification: route({ pattern: '/kyc-verification', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
   addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
+  myTeams: route({ pattern: '/settings/my-teams', title: 'My teams', access: 'always' }),
   storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'always' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
   bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'always' }),
@@ -251,7 +258,7 @@ export const routes = {
 
 export type RouteKey = keyof typeof routes;
 /** The pages opened without a session (spec section 2's public routes): they live outside the shell. */
-export type PublicRouteKey = 'login' | 'signup' | 'verifyEmail' | 'forgotPassword' | 'resetPassword';
+export type PublicRouteKey = 'login' | 'signup' | 'verifyEmail' | 'forgotPassword' | 'resetPassword' | 'invite';
 /** The same keys at run time (src/routes.test.ts checks them against each route's `access`). */
 export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
   'login',
@@ -259,6 +266,7 @@ export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
   'verifyEmail',
   'forgotPassword',
   'resetPassword',
+  'invite',
 ];
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;

@@ -646,7 +646,7 @@ export interface FieldSettingTable {
 export interface AccountTokenTable {
   token_hash: string;
   user_id: number;
-  purpose: 'verify' | 'reset';
+  purpose: 'verify' | 'reset' | 'invite';
   created_at: string;
   expires_at: string;
   used_at: string | null;

@@ -220,9 +220,14 @@ export async function idorMatrix(h: Harness, options: { perPair: number; seed: n
           }
         }
       }
+      // a team member that is itself a caller (member@demo.test in the seller's team) is never its own seller's
+      // target: an update or removal of it would change or end a caller the rest of the matrix relies on
+      const callerIds = new Set<string | number>(callers.map((c) => c.userId));
       for (const a of callers) {
         if (refusalFor(a, op)) continue;
-        const mine = [...idsFor(reach.get(a.name) as Reach, op, field)].sort();
+        const mine = [...idsFor(reach.get(a.name) as Reach, op, field)]
+          .filter((id) => field.key !== 'member_id' || !callerIds.has(id))
+          .sort();
         for (const id of spread(mine, Math.min(3, options.perPair))) {
           row.ownTried += 1;
           const { status } = await h.send({

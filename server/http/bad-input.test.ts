@@ -199,12 +199,12 @@ describe('bad input', () => {
       expect(nul.errors).toEqual([{ path: '/body/password', message: 'must not contain the character U+0000' }]);
     });
 
-    it('still has its nine users (seven demo accounts, two trade sellers) and can log them in', async () => {
+    it('still has its twelve users (seven demo accounts, two trade sellers, three invited team members) and can log them in', async () => {
       const n = await s.db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      expect(Number(n.n)).toBe(9);
+      expect(Number(n.n)).toBe(12);
       expect(await s.loginAs('admin@demo.test')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     });
   });

@@ -17,6 +17,7 @@ const KycPage = lazy(pageModules.kyc);
 const ChangePasswordPage = lazy(pageModules.changePassword);
 const MyAccountPage = lazy(pageModules.myAccount);
 const AddressBookPage = lazy(pageModules.addressBook);
+const MyTeamsPage = lazy(pageModules.myTeams);
 const StoredCardsPage = lazy(pageModules.storedCards);
 const WalletPage = lazy(pageModules.wallet);
 const PayoutsPage = lazy(pageModules.payouts);
@@ -48,6 +49,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   kyc: KycPage,
   changePassword: ChangePasswordPage,
   addressBook: AddressBookPage,
+  myTeams: MyTeamsPage,
   storedCards: StoredCardsPage,
   templates: TemplatesPage,
   bankAccounts: BankAccountsPage,

@@ -20,6 +20,7 @@ export const pageModules = {
   kyc: () => import('../features/settings/kyc-page'),
   changePassword: () => import('../features/auth/change-password-page'),
   addressBook: () => import('../features/settings/address-book-page'),
+  myTeams: () => import('../features/settings/my-teams-page'),
   storedCards: () => import('../features/settings/stored-cards-page'),
   templates: () => import('../features/listings/templates-page'),
   bankAccounts: () => import('../features/settings/bank-accounts-page'),

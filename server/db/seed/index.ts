@@ -9,6 +9,7 @@ import { seedDemoListings } from './demo-listings';
 import { DEMO_PAYOUTS_FIXTURE, seedDemoPayouts } from './demo-payouts';
 import { DEMO_REFERRALS_FIXTURE, seedDefaultSellerContacts, seedDemoReferrals } from './demo-referrals';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
+import { DEMO_TEAMS_FIXTURE, seedDemoTeams } from './demo-teams';
 import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
 import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
 import { CITIES, COUNTRIES } from './geo-data';
@@ -322,6 +323,18 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     await applyOnce(db, clock, DEMO_PAYOUTS_FIXTURE, (trx) => seedDemoPayouts(trx, clock, { seller, rival, admin }))
   ) {
     appliedFixtures.push(DEMO_PAYOUTS_FIXTURE);
+  }
+  if (
+    await applyOnce(db, clock, DEMO_TEAMS_FIXTURE, (trx) =>
+      seedDemoTeams(
+        trx,
+        clock,
+        { seller, rival },
+        PERMISSIONS.map((p) => p.name),
+      ),
+    )
+  ) {
+    appliedFixtures.push(DEMO_TEAMS_FIXTURE);
   }
   await seedDefaultSellerContacts(db);
   const [tickets4u, fanzone] = traders as [number, number];
