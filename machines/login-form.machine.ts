@@ -32,12 +32,8 @@ export const loginLimits = fieldLimits(loginSchema);
 /** The code step's words; the constraints are the contract's (TwoFactorLoginRequest). */
 export const codeSchema = loginTwoFactorBody(
   formMessages({
-    code: { pattern: 'Enter the 6 digits your authenticator app shows.', type: 'Enter the 6 digits your app shows.' },
-    recovery_code: {
-      minLength: 'Enter one of your recovery codes.',
-      maxLength: 'A recovery code has at most 40 characters.',
-      type: 'Enter one of your recovery codes.',
-    },
+    code: { pattern: 'Enter the 6 digits your app shows.' },
+    recovery_code: { minLength: 'Enter a recovery code.', maxLength: 'Enter a recovery code.' },
   }),
 );
 export const codeLimits = fieldLimits(codeSchema);
@@ -66,14 +62,8 @@ const completeWithCode = async (
   signal: AbortSignal,
 ): Promise<LoginOutput> => unwrap(await api.POST('/auth/login/two-factor', { body, signal }));
 
-/** The code from the authenticator app, with the challenge the password earned. */
+/** The code from the authenticator app, or a recovery code, with the challenge the password earned. */
 export const codeFormMachine = createFormMachine({ id: 'codeForm', schema: codeSchema, submit: completeWithCode });
-/** A recovery code instead, with the same challenge. */
-export const recoveryFormMachine = createFormMachine({
-  id: 'recoveryForm',
-  schema: codeSchema,
-  submit: completeWithCode,
-});
 
 export type LoginFormEvent =
   | { type: 'xstate.done.actor.passwordForm'; output: PasswordAnswer }
@@ -112,7 +102,7 @@ export const loginFormMachine = setup({
     input: {} as { values: { email: string; password: string } },
     output: {} as LoginOutput,
   },
-  actors: { passwordForm: passwordFormMachine, codeForm: codeFormMachine, recoveryForm: recoveryFormMachine },
+  actors: { passwordForm: passwordFormMachine, codeForm: codeFormMachine, recoveryForm: codeFormMachine },
   guards: {
     codeIsDue: ({ event }) => event.type === 'xstate.done.actor.passwordForm' && isCodeDue(event.output),
   },
@@ -135,7 +125,6 @@ export const loginFormMachine = setup({
   initial: 'password',
   states: {
     password: {
-      description: 'Email and password.',
       invoke: {
         id: 'passwordForm',
         src: 'passwordForm',
@@ -147,13 +136,11 @@ export const loginFormMachine = setup({
       },
     },
     code: {
-      description: 'Two-factor login: a code is due within 5 minutes of the password.',
       initial: 'app',
       after: { codeStepEnds: { target: 'password', actions: 'noteExpired' } },
       on: { 'code.cancelled': { target: 'password', actions: 'dropChallenge' } },
       states: {
         app: {
-          description: 'The 6-digit code the authenticator app shows.',
           invoke: {
             id: 'codeForm',
             src: 'codeForm',
@@ -163,7 +150,6 @@ export const loginFormMachine = setup({
           on: { 'code.recovery.chosen': 'recovery' },
         },
         recovery: {
-          description: 'One of the recovery codes, each good once.',
           invoke: {
             id: 'recoveryForm',
             src: 'recoveryForm',

@@ -2,18 +2,13 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
-import {
-  type codeFormMachine,
-  codeLimits,
-  type loginFormMachine,
-  type recoveryFormMachine,
-} from '../../../machines/login-form.machine';
+import { type codeFormMachine, codeLimits, type loginFormMachine } from '../../../machines/login-form.machine';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/text-field';
 import { alertClass, LoginCard } from './login-page';
 
 type LoginFlow = ActorRefFrom<typeof loginFormMachine>;
-type CodeForm = ActorRefFrom<typeof codeFormMachine> | ActorRefFrom<typeof recoveryFormMachine>;
+type CodeForm = ActorRefFrom<typeof codeFormMachine>;
 
 const linkButton = css({
   color: 'accent',
