@@ -2022,8 +2022,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a card payment (linked cards)
-         * @description Method not given in the spec (a write, so POST). Payload not shown; may be the same call as the purchase flow's payment intent.
+         * Add a stored card (payment method 3) by a card verification at the gateway
+         * @description Method and payload not given in the spec; decided as marketplaces add a card: a verification through the card gateway that takes no money (Stripe's SetupIntent with usage off_session; the sandbox's own setup intent), then the card stored from what the gateway says, never from the browser's word. Two calls of this operation. (1) `{ holder_name }` creates the verification and answers its setup_id, client_secret and gateway ('sandbox': the browser confirms it with the sandbox card form through confirmSandboxCard, which follows the test cards; 'stripe': with Stripe Elements' confirmCardSetup). (2) `{ setup_id }` once the browser has confirmed: the server reads the verification from the gateway; one of another seller (or unknown) answers 404; one not succeeded answers 409 'The card was not verified.' and stores nothing; a succeeded one stores the card (brand, last four, expiry, the gateway's reusable reference) for the seller the caller works for and answers it as `card`. Asking again with the same setup_id answers the same card (stored once). Test cards in the sandbox: 4242 4242 4242 4242 is verified and stored; 4000 0000 0000 0002 is declined at confirmation (nothing stored); 4000 0000 0000 9995 is verified (a verification takes no money) and its later charges by method 3 are refused for insufficient funds. Limits: at most 5 stored cards per seller, 409 'You can store at most 5 cards. Remove one first.' (checked at both calls); a card with the same brand, last four and expiry as one already stored answers 409 'This card is already stored.'. Configurations: a stored card is charged by the stored-card gateway (method 3, getPaymentConfig's stored_card_gateway), so a card can be added only when the card gateway that verifies it is the one that charges it: the sandbox with the sandbox, today. With Stripe as the card gateway (a Stripe reference cannot be charged by Adyen or the sandbox) or Adyen as the stored-card gateway, both calls answer 409 'Adding a card is not available with this payment configuration.' and the browser shows no 'Add a card' (it reads getPaymentConfig). A Stripe stored-card gateway would lift this.
          */
         post: operations["createLinkedCardPayment"];
         delete?: never;
@@ -5669,6 +5669,29 @@ export interface components {
         };
         RemoveCardInput: {
             card_id: components["schemas"]["Id"];
+        };
+        /** @description Either holder_name (start a verification) or setup_id (store the verified card); both or neither is 422. */
+        AddCardRequest: {
+            /** @description The name on the card. */
+            holder_name?: string;
+            /** @description The verification's id from the first call. */
+            setup_id?: string;
+        };
+        AddCardResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                setup_id: string;
+                /** @enum {string} */
+                status: "requires_payment_method" | "succeeded";
+                /** @enum {string} */
+                gateway: "stripe" | "sandbox";
+                /** @description For the browser's confirmation (empty once the card is stored). */
+                client_secret: string;
+                /** @description The stored card (second call), null before. */
+                card: null | components["schemas"]["LinkedCard"];
+            };
         };
         AccountReferenceResponse: {
             /** @constant */
@@ -9664,16 +9687,37 @@ export interface operations {
     createLinkedCardPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCardRequest"];
+            };
+        };
         responses: {
-            200: components["responses"]["Envelope"];
+            /** @description The verification to confirm (1), or the stored card (2). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddCardResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            501: components["responses"]["NotImplemented"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["GatewayFailed"];
         };
     };
     getAccountReference: {
@@ -12436,6 +12480,8 @@ export const paymentResultStatusValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const paymentResultBooking_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["booking_status"]> = ["Success", "Failed"];
 export const linkedCardGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkedCard"]["gateway"]> = ["adyen", "sandbox"];
 export const featureCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeatureCategory"]> = ["listings", "sales", "payouts", "reports", "purchases", "account", "other"];
+export const addCardResponseDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddCardResponse"]["data"]["status"]> = ["requires_payment_method", "succeeded"];
+export const addCardResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddCardResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
 export const paymentMethodInfoNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["name"]> = ["SB Pay", "Card", "Stored card"];
 export const paymentMethodInfoAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["available"]> = [0, 1];
 export const createPaymentIntentRequestGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["gateway"]> = ["stripe"];

@@ -146,6 +146,10 @@ export const updateAdditionalTemplateBody = (m: Messages = defaultMessages) =>
 export const removeLinkedCardBody = (m: Messages = defaultMessages) =>
   v.strictObject({ card_id: v.pipe(v.number(m('card_id', 'type')), v.integer(m('card_id', 'integer')), v.minValue(1, m('card_id', 'minimum', 1)), v.maxValue(2147483647, m('card_id', 'maximum', 2147483647))) }, m('', 'type'));
 
+/** The application/json body of POST /settings/lmt-pay/create-payment (createLinkedCardPayment). */
+export const createLinkedCardPaymentBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ holder_name: v.optional(v.pipe(v.string(m('holder_name', 'type')), v.maxLength(100, m('holder_name', 'maxLength', 100)), v.minLength(1, m('holder_name', 'minLength', 1)), v.regex(new RegExp('^[^\\x00-\\x1f\\x7f]*\\S[^\\x00-\\x1f\\x7f]*$', 'u'), m('holder_name', 'pattern')))), setup_id: v.optional(v.pipe(v.string(m('setup_id', 'type')), v.maxLength(100, m('setup_id', 'maxLength', 100)), v.minLength(1, m('setup_id', 'minLength', 1)), v.regex(new RegExp('^[A-Za-z0-9_]+$', 'u'), m('setup_id', 'pattern')))) }, m('', 'type'));
+
 /** The application/json body of POST /payouts/update-bank-account (updatePayoutBankAccount). */
 export const updatePayoutBankAccountBody = (m: Messages = defaultMessages) =>
   v.strictObject({ account_holder: v.pipe(v.string(m('account_holder', 'type')), v.nonEmpty(m('account_holder', 'required')), v.maxLength(100, m('account_holder', 'maxLength', 100)), v.minLength(2, m('account_holder', 'minLength', 2))), iban: v.pipe(v.string(m('iban', 'type')), v.nonEmpty(m('iban', 'required')), v.maxLength(50, m('iban', 'maxLength', 50)), v.minLength(15, m('iban', 'minLength', 15))), swift: v.pipe(v.string(m('swift', 'type')), v.nonEmpty(m('swift', 'required')), v.maxLength(14, m('swift', 'maxLength', 14)), v.minLength(8, m('swift', 'minLength', 8))), make_default: v.optional(v.boolean(m('make_default', 'type'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));

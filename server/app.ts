@@ -141,7 +141,7 @@ export function createApp(options: AppOptions) {
     reportsRoutes(router);
     settingsTradeRoutes(router, payments);
     settingsAccountRoutes(router);
-    settingsCardRoutes(router);
+    settingsCardRoutes(router, payments);
     myTeamsRoutes(router, {
       mailer,
       appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',

@@ -47,6 +47,44 @@ export interface CardGateway {
   retrieveIntent(db: Db, id: string): Promise<Intent | null>;
   /** Refunds a succeeded intent in full (once: asking again refunds nothing more). */
   refund(db: Db, intentId: string, now: Date): Promise<void>;
+  /**
+   * A card verification that takes no money (Stripe's SetupIntent, usage off_session): Settings › Stored Cards'
+   * Add a card. Only the adapters that can verify a card for storing have it (the sandbox today).
+   */
+  createSetup?(db: Db, setup: NewSetup, now: Date): Promise<CardSetup>;
+  /** The verification as the gateway has it now, or null when it does not know the id. */
+  retrieveSetup?(db: Db, id: string): Promise<CardSetup | null>;
+}
+
+export interface NewSetup {
+  /** the seller the card is for (the sandbox answers its verifications only to their owner) */
+  ownerId: number;
+  holderName: string;
+  /** the same key gets the same verification */
+  idempotencyKey: string;
+}
+
+/** A verified card as the gateway describes it: never its number. */
+export interface VerifiedCard {
+  brand: string;
+  /** the card's variant as Adyen names it (visa, mc, amex...) */
+  variant: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  /** the gateway's reusable reference, what a stored-card charge sends */
+  reference: string;
+}
+
+export interface CardSetup {
+  id: string;
+  clientSecret: string;
+  status: string;
+  /** whose verification it is (the owner given at creation) */
+  ownerId: number;
+  holderName: string;
+  /** the card, once the verification succeeded */
+  card: VerifiedCard | null;
 }
 
 export type ChargeRefusal = 'card_declined' | 'insufficient_funds' | 'unknown_card';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
-import type { CardGateway, Intent, StoredCardGateway, StoredCardOutcome } from './port';
+import type { CardGateway, CardSetup, Intent, StoredCardGateway, StoredCardOutcome, VerifiedCard } from './port';
 
 /**
  * The sandbox gateway: the default when no keys are configured, so that the whole purchase runs on a machine
@@ -88,6 +88,43 @@ const intentOf = (r: IntentRow): Intent => ({
 
 const COLUMNS = ['id', 'client_secret', 'owner_id', 'amount', 'currency', 'metadata', 'status'] as const;
 
+/** A card verification (Add a card) is a sandbox intent of no amount whose metadata says so. */
+const SETUP_PURPOSE = 'card_setup';
+const isSetup = (metadata: Record<string, string>) => metadata.purpose === SETUP_PURPOSE;
+
+/** The brand and Adyen's variant of a card number, by its first digits. */
+export function brandOf(digits: string): { brand: string; variant: string } {
+  if (digits.startsWith('4')) return { brand: 'visa', variant: 'visa' };
+  const two = Number(digits.slice(0, 2));
+  const four = Number(digits.slice(0, 4));
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return { brand: 'mastercard', variant: 'mc' };
+  if (two === 34 || two === 37) return { brand: 'amex', variant: 'amex' };
+  return { brand: 'card', variant: 'card' };
+}
+
+const setupOf = (r: IntentRow): CardSetup => {
+  const m = JSON.parse(r.metadata) as Record<string, string>;
+  const card: VerifiedCard | null =
+    r.status === 'succeeded' && m.card_reference
+      ? {
+          brand: m.card_brand ?? 'card',
+          variant: m.card_variant ?? 'card',
+          last4: m.card_last4 ?? '',
+          expMonth: Number(m.card_exp_month),
+          expYear: Number(m.card_exp_year),
+          reference: m.card_reference,
+        }
+      : null;
+  return {
+    id: r.id,
+    clientSecret: r.client_secret,
+    status: r.status,
+    ownerId: r.owner_id,
+    holderName: m.holder_name ?? '',
+    card,
+  };
+};
+
 export const sandboxCardGateway: CardGateway & {
   confirmCard(
     db: Db,
@@ -140,6 +177,41 @@ export const sandboxCardGateway: CardGateway & {
       .execute();
   },
 
+  async createSetup(db, setup, now) {
+    const at = now.toISOString();
+    const id = `sbseti_${randomBytes(12).toString('hex')}`;
+    await db
+      .insertInto('sandbox_intents')
+      .values({
+        id,
+        client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+        owner_id: setup.ownerId,
+        idempotency_key: setup.idempotencyKey,
+        amount: 0,
+        currency: 'gbp',
+        metadata: JSON.stringify({ purpose: SETUP_PURPOSE, holder_name: setup.holderName }),
+        status: 'requires_payment_method',
+        last_error: null,
+        refunded: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
+    const row = await db
+      .selectFrom('sandbox_intents')
+      .select(COLUMNS)
+      .where('idempotency_key', '=', setup.idempotencyKey)
+      .executeTakeFirstOrThrow();
+    return setupOf(row);
+  },
+
+  async retrieveSetup(db, id) {
+    const row = await db.selectFrom('sandbox_intents').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    if (!row || !isSetup(JSON.parse(row.metadata) as Record<string, string>)) return null;
+    return setupOf(row);
+  },
+
   async confirmCard(db, input, now) {
     const row = await db
       .selectFrom('sandbox_intents')
@@ -149,13 +221,32 @@ export const sandboxCardGateway: CardGateway & {
       .executeTakeFirst();
     if (!row) return null;
     if (row.status === 'succeeded') return { intent: intentOf(row), error: null };
-    const problem = testCardError(input, now);
+    const metadata = JSON.parse(row.metadata) as Record<string, string>;
+    const setup = isSetup(metadata);
+    let problem = testCardError(input, now);
+    // a verification takes no money: a card without funds is verified (its charges are refused later)
+    if (setup && problem?.decline_code === 'insufficient_funds') problem = null;
     const status = problem ? 'requires_payment_method' : 'succeeded';
+    const digits = input.number.replace(/[\s-]/g, '');
+    const verified =
+      setup && !problem
+        ? {
+            ...metadata,
+            card_brand: brandOf(digits).brand,
+            card_variant: brandOf(digits).variant,
+            card_last4: digits.slice(-4),
+            card_exp_month: String(input.expMonth),
+            card_exp_year: String(input.expYear),
+            // reusable, unique to this verification, and ending with the last four as the stored-card charge reads
+            card_reference: `sbpm_${row.id.slice(-16)}_${digits.slice(-4)}`,
+          }
+        : null;
     await db
       .updateTable('sandbox_intents')
       .set({
         status,
         last_error: problem ? (problem.decline_code ?? problem.code) : null,
+        ...(verified ? { metadata: JSON.stringify(verified) } : {}),
         updated_at: now.toISOString(),
       })
       .where('id', '=', row.id)
