@@ -34,6 +34,13 @@ export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: rea
   },
 ];
 
+/**
+ * Columns every authenticated call may write, refused or not, left out of the fingerprints: they say when a
+ * session was last used (written at most once a minute by the token check, server/auth/session.ts), which is
+ * true of a refused call too. Any other change to these tables still counts.
+ */
+export const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = { auth_tokens: ['last_used_at'] };
+
 export function allowedOnRefusal(operationId: string): Set<string> {
   return new Set(REFUSAL_BOOKKEEPING.filter((b) => b.operations.includes(operationId)).map((b) => b.table));
 }
@@ -69,7 +76,10 @@ export function createSnapshotter(db: Db) {
 
   async function readSqlite(t: string): Promise<TableState> {
     const { rows } = await sql.raw<Record<string, unknown>>(`SELECT * FROM main."${t}"`).execute(db);
-    const lines = rows.map((r) => JSON.stringify(r)).sort();
+    const volatile = VOLATILE_COLUMNS[t] ?? [];
+    const lines = rows
+      .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !volatile.includes(k)))))
+      .sort();
     return { rows: lines.length, hash: createHash('sha1').update(lines.join('\n')).digest('hex'), lines };
   }
 
@@ -99,8 +109,17 @@ export function createSnapshotter(db: Db) {
   async function readPostgres(names: string[]): Promise<Map<string, TableState>> {
     // every insert or update leaves a row version with a newer xmin, every delete lowers the count: the pair
     // changes exactly when a statement wrote to the table and committed (a rolled-back row is not visible)
+    // a table with volatile columns is fingerprinted by its rows without them (slower, but only auth_tokens)
+    const rowsWithout = (t: string, columns: readonly string[]) => {
+      const json = `(to_jsonb(x) - ${columns.map((c) => `'${c}'`).join(' - ')})::text`;
+      return `SELECT '${t}' AS t, count(*)::int AS n, coalesce(md5(string_agg(${json}, ',' ORDER BY ${json})), '') AS h FROM "${t}" x`;
+    };
     const q = names
-      .map((t) => `SELECT '${t}' AS t, count(*)::int AS n, coalesce(max(xmin::text::bigint), 0)::text AS h FROM "${t}"`)
+      .map((t) =>
+        VOLATILE_COLUMNS[t]
+          ? rowsWithout(t, VOLATILE_COLUMNS[t])
+          : `SELECT '${t}' AS t, count(*)::int AS n, coalesce(max(xmin::text::bigint), 0)::text AS h FROM "${t}"`,
+      )
       .join(' UNION ALL ');
     const { rows } = await sql.raw<{ t: string; n: number; h: string }>(q).execute(db);
     return new Map(rows.map((r) => [r.t, { rows: Number(r.n), hash: `${r.n}:${r.h}` }]));
