@@ -3,12 +3,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GENERATED, generateContract } from '../contract-gen.mjs';
+import { generateContract, generatedFiles } from '../contract-gen.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'contract-'));
 try {
   generateContract(dir);
-  const stale = GENERATED.filter((file) => {
+  const expected = generatedFiles(dir);
+  // a module in openapi/ the generator no longer makes (a tag gone) is stale too
+  const present = generatedFiles('openapi');
+  const stale = [...new Set([...expected, ...present])].filter((file) => {
     try {
       return readFileSync(join(dir, file), 'utf8') !== readFileSync(join('openapi', file), 'utf8');
     } catch {
@@ -20,7 +23,7 @@ try {
       console.error(`openapi/${file} is stale: run \`npm run contract:gen\` and commit the result.`);
     process.exit(1);
   }
-  console.info(`${GENERATED.map((f) => `openapi/${f}`).join(', ')} match openapi/portal.yaml`);
+  console.info(`${expected.length} generated files in openapi/ match openapi/portal.yaml`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
