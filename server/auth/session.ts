@@ -81,7 +81,8 @@ export const BUSY_MESSAGE = 'Too many people are logging in right now. Please tr
 export const SLOT_WAIT_MS = 30_000;
 const BUSY_RETRY_SECONDS = 5;
 
-const userColumns = [
+/** The columns of a user's profile (UserProfile), as a session and a login read them. */
+export const userColumns = [
   'users.id',
   'users.email',
   'users.first_name',

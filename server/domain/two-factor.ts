@@ -3,7 +3,14 @@ import { Secret, TOTP } from 'otpauth';
 import { renderSVG } from 'uqr';
 import { type HashPool, hashPool, PoolFullError } from '../auth/hash-pool';
 import { verifyPassword } from '../auth/passwords';
-import { logActivity, reserveSlot, type SessionMeta, startSession, type UserProfile } from '../auth/session';
+import {
+  logActivity,
+  reserveSlot,
+  type SessionMeta,
+  startSession,
+  type UserProfile,
+  userColumns,
+} from '../auth/session';
 import { CLIENT_SCOPE, EMAIL_SCOPE, recordFailure, recordSuccess, release } from '../auth/throttle';
 import { hashToken, newToken } from '../auth/tokens';
 import type { Clock } from '../clock';
@@ -233,20 +240,6 @@ export type CodeLoginResult =
   | { kind: 'wrong-code' }
   | { kind: 'locked'; scope: 'email' | 'client'; retryAfterSeconds: number };
 
-const profileColumns = [
-  'users.id',
-  'users.email',
-  'users.first_name',
-  'users.last_name',
-  'users.user_type',
-  'users.kyc_status',
-  'users.kyc_rejection_reason',
-  'users.team_owner_id',
-  'users.currency',
-  'users.user_token',
-  'users.created_at',
-] as const;
-
 /**
  * The second step of a login: the challenge from the first and a code. A wrong code counts as a failed login of
  * the address and of the client, under the same throttle as a password (server/auth/throttle.ts), so a guessed
@@ -264,7 +257,7 @@ export async function completeCodeLogin(
   const found = await db
     .selectFrom('two_factor_challenges')
     .innerJoin('users', 'users.id', 'two_factor_challenges.user_id')
-    .select(profileColumns)
+    .select(userColumns)
     .where('two_factor_challenges.challenge_hash', '=', challengeHash)
     .where('two_factor_challenges.used_at', 'is', null)
     .where('two_factor_challenges.expires_at', '>', clock.now().toISOString())
