@@ -1,11 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
-import { CARDS_LOAD_ERROR, type cardListMachine, storedCardsMachine } from '../../../machines/settings-cards.machine';
+import {
+  ADD_CARD_TEXT,
+  CARDS_LOAD_ERROR,
+  type cardListMachine,
+  type NewCard,
+  storedCardsMachine,
+} from '../../../machines/settings-cards.machine';
 import { useViewActor } from '../../app/view-actor';
 import { Button } from '../../ui/button';
 import { FormFooter } from '../../ui/form-footer';
 import { Modal } from '../../ui/modal';
+import { TextField } from '../../ui/text-field';
 import { Panel, PanelEmpty, PanelFailed, PanelLoading } from './settings-parts';
 
 /** /settings/stored-cards: the cards saved at checkout (payment method 3), each removable. */
@@ -18,11 +25,23 @@ export default function StoredCardsPage() {
   const empty = useSelector(list, (s) => s?.matches('empty') ?? false);
   const busy = useSelector(page, (s) => s?.hasTag('busy') ?? false);
   const confirming = useSelector(page, (s) => (s?.matches('confirming') ? s.context.target : null));
+  const canAdd = useSelector(page, (s) => (s?.matches('browsing') ?? false) && s?.context.canAdd === true);
+  const adding = useSelector(page, (s) => s?.matches('adding') ?? false);
+  const verifying = useSelector(page, (s) => s?.matches({ adding: 'verifying' }) ?? false);
+  const failure = useSelector(page, (s) => (s?.matches({ adding: 'failed' }) ? s.context.failure : null));
+  const card = useSelector(page, (s) => s?.context.card);
+  const change = (field: keyof NewCard) => (e: { currentTarget: { value: string } }) =>
+    page?.send({ type: 'add.changed', field, value: e.currentTarget.value });
   return (
     <Panel label="Stored cards">
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
         Cards saved when you paid with them. Only the brand, the last four digits and the expiry are kept.
       </p>
+      {canAdd ? (
+        <div>
+          <Button onClick={() => page?.send({ type: 'add.requested' })}>{ADD_CARD_TEXT.add}</Button>
+        </div>
+      ) : null}
       {failed ? (
         <PanelFailed message={CARDS_LOAD_ERROR} onRetry={() => list?.send({ type: 'list.retried' })} />
       ) : loading ? (
@@ -76,6 +95,73 @@ export default function StoredCardsPage() {
         }
       >
         <p>{confirming ? `${confirming.brand} ${confirming.number}` : ''}: it will no longer be offered at checkout.</p>
+      </Modal>
+      <Modal
+        open={adding}
+        title={ADD_CARD_TEXT.add}
+        onClose={() => page?.send({ type: 'add.cancelled' })}
+        footer={
+          <FormFooter
+            valid={!verifying}
+            submitting={verifying}
+            submitLabel="Verify and add"
+            onSubmit={() => page?.send({ type: 'add.submitted' })}
+            onCancel={() => page?.send({ type: 'add.cancelled' })}
+          />
+        }
+      >
+        <form
+          aria-label="Card details"
+          className={css({ display: 'grid', gap: '3' })}
+          onSubmit={(e) => {
+            e.preventDefault();
+            page?.send({ type: 'add.submitted' });
+          }}
+        >
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            The card is verified with its bank; no money is taken. Test cards: 4242 4242 4242 4242 is added, 4000 0000
+            0000 0002 is declined.
+          </p>
+          <TextField
+            label="Name on the card"
+            autoComplete="cc-name"
+            value={card?.holder ?? ''}
+            onChange={change('holder')}
+            disabled={verifying}
+          />
+          <TextField
+            label="Card number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            value={card?.number ?? ''}
+            onChange={change('number')}
+            disabled={verifying}
+          />
+          <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: '1fr 1fr' })}>
+            <TextField
+              label="Expiry (MM/YY)"
+              autoComplete="cc-exp"
+              value={card?.expiry ?? ''}
+              onChange={change('expiry')}
+              disabled={verifying}
+            />
+            <TextField
+              label="CVC"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              value={card?.cvc ?? ''}
+              onChange={change('cvc')}
+              disabled={verifying}
+            />
+          </div>
+          {verifying ? <p aria-live="polite">{ADD_CARD_TEXT.verifying}</p> : null}
+          {failure ? (
+            <p role="alert" className={css({ color: 'error', fontWeight: 'semibold' })}>
+              {ADD_CARD_TEXT.failed}: {failure}
+            </p>
+          ) : null}
+          <button type="submit" hidden aria-hidden tabIndex={-1} />
+        </form>
       </Modal>
     </Panel>
   );
