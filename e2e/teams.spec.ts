@@ -51,7 +51,8 @@ test('invite a member with two permissions, join by the emailed link, see only t
     .first()
     .click();
   await expect(member.getByRole('heading', { level: 1 })).toHaveText('Join your team');
-  await member.getByLabel('Password', { exact: true }).fill(password);
+  // a required field's label ends in its marker ('Password *')
+  await member.getByLabel(/^Password/).fill(password);
   await member.getByLabel('Confirm password').fill(password);
   await member.getByRole('button', { name: 'Set password' }).click();
   await expect(member.getByText('Your password is set.')).toBeVisible();
