@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import { type AppOptions, createApp } from './app';
 import { manualClock } from './clock';
-import { loadContract } from './contract/contract';
 import { type Db, type Engine, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, seed } from './db/seed/index';
@@ -165,16 +164,4 @@ export async function freshServer(options: Partial<Omit<AppOptions, 'db' | 'cloc
     loginAs,
     close: () => database.close(),
   };
-}
-
-/**
- * A planned GET (x-status: planned, answering 501) that any seller may call, with no path parameter, for the
- * tests of how a planned operation answers; they follow the contract as operations get built.
- */
-export function aPlannedSellerGet(): string {
-  const op = loadContract().operations.find(
-    (o) => o.planned && o.method === 'get' && o.secured && o.role === null && !o.path.includes('{'),
-  );
-  if (!op) throw new Error('no planned GET left: the tests of planned operations can go');
-  return op.path;
 }

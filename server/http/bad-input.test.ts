@@ -8,7 +8,7 @@ import { manualClock } from '../clock';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
-import { aPlannedSellerGet, freshServer } from '../test-support';
+import { freshServer } from '../test-support';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
 interface ErrorBody {
@@ -227,14 +227,6 @@ describe('bad input', () => {
       const param = await s.json('GET', '/admin/kyc/12/approve', undefined, token);
       expect(param.headers.get('allow')).toBe('POST');
       await expectError(param, 405);
-    });
-
-    it('answers a planned operation with 501 for a logged-in caller, and 401 without a token', async () => {
-      const path = aPlannedSellerGet();
-      const planned = await expectError(await s.json('GET', path, undefined, token), 501);
-      expect(planned.message).toMatch(/not available yet/);
-      const anonymous = await expectError(await s.json('GET', path), 401);
-      expect(anonymous.message).toBe('Please log in to continue.');
     });
 
     it('answers a malformed path parameter with a 4xx', async () => {
