@@ -125,6 +125,49 @@ const setupOf = (r: IntentRow): CardSetup => {
   };
 };
 
+/**
+ * Stores a new sandbox intent (a payment's, or a card verification's) once per idempotency key, and answers the
+ * row of that key: a retry with the same key gets the first one.
+ */
+async function keepIntent(
+  db: Db,
+  prefix: 'sbpi' | 'sbseti',
+  values: {
+    ownerId: number;
+    idempotencyKey: string;
+    amount: number;
+    currency: string;
+    metadata: Record<string, string>;
+  },
+  now: Date,
+) {
+  const at = now.toISOString();
+  const id = `${prefix}_${randomBytes(12).toString('hex')}`;
+  await db
+    .insertInto('sandbox_intents')
+    .values({
+      id,
+      client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+      owner_id: values.ownerId,
+      idempotency_key: values.idempotencyKey,
+      amount: values.amount,
+      currency: values.currency,
+      metadata: JSON.stringify(values.metadata),
+      status: 'requires_payment_method',
+      last_error: null,
+      refunded: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+  return db
+    .selectFrom('sandbox_intents')
+    .select(COLUMNS)
+    .where('idempotency_key', '=', values.idempotencyKey)
+    .executeTakeFirstOrThrow();
+}
+
 export const sandboxCardGateway: CardGateway & {
   confirmCard(
     db: Db,
@@ -136,31 +179,18 @@ export const sandboxCardGateway: CardGateway & {
   publishableKey: () => SANDBOX_PUBLISHABLE_KEY,
 
   async createIntent(db, intent, now) {
-    const at = now.toISOString();
-    const id = `sbpi_${randomBytes(12).toString('hex')}`;
-    await db
-      .insertInto('sandbox_intents')
-      .values({
-        id,
-        client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
-        owner_id: intent.ownerId,
-        idempotency_key: intent.idempotencyKey,
+    const row = await keepIntent(
+      db,
+      'sbpi',
+      {
+        ownerId: intent.ownerId,
+        idempotencyKey: intent.idempotencyKey,
         amount: intent.amount,
         currency: intent.currency.toLowerCase(),
-        metadata: JSON.stringify({ booking_id: String(intent.bookingId), order_id: intent.bookingNo }),
-        status: 'requires_payment_method',
-        last_error: null,
-        refunded: 0,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('sandbox_intents')
-      .select(COLUMNS)
-      .where('idempotency_key', '=', intent.idempotencyKey)
-      .executeTakeFirstOrThrow();
+        metadata: { booking_id: String(intent.bookingId), order_id: intent.bookingNo },
+      },
+      now,
+    );
     return intentOf(row);
   },
 
@@ -178,31 +208,18 @@ export const sandboxCardGateway: CardGateway & {
   },
 
   async createSetup(db, setup, now) {
-    const at = now.toISOString();
-    const id = `sbseti_${randomBytes(12).toString('hex')}`;
-    await db
-      .insertInto('sandbox_intents')
-      .values({
-        id,
-        client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
-        owner_id: setup.ownerId,
-        idempotency_key: setup.idempotencyKey,
+    const row = await keepIntent(
+      db,
+      'sbseti',
+      {
+        ownerId: setup.ownerId,
+        idempotencyKey: setup.idempotencyKey,
         amount: 0,
         currency: 'gbp',
-        metadata: JSON.stringify({ purpose: SETUP_PURPOSE, holder_name: setup.holderName }),
-        status: 'requires_payment_method',
-        last_error: null,
-        refunded: 0,
-        created_at: at,
-        updated_at: at,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('sandbox_intents')
-      .select(COLUMNS)
-      .where('idempotency_key', '=', setup.idempotencyKey)
-      .executeTakeFirstOrThrow();
+        metadata: { purpose: SETUP_PURPOSE, holder_name: setup.holderName },
+      },
+      now,
+    );
     return setupOf(row);
   },
 
