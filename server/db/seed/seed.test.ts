@@ -52,7 +52,8 @@ describe('the demo seed', () => {
 
   it('is idempotent: a second and third run add nothing and create no users, even days later', async () => {
     const before = await counts();
-    expect(before.users).toBe(9);
+    // the nine demo accounts and three invited team members (demo-teams.ts)
+    expect(before.users).toBe(12);
     expect(before.orders).toBeGreaterThan(0);
     expect(await seed(s.db, s.clock)).toEqual({ createdUsers: [], appliedFixtures: [] });
     const later = manualClock(new Date(s.clock.now().getTime() + 30 * DAY_MS));
@@ -100,7 +101,7 @@ describe('the demo seed', () => {
     expect(Object.keys(CITIES).filter((k) => !known.has(k))).toEqual([]);
   });
 
-  it('creates the nine demo accounts with their user type and KYC status', async () => {
+  it('creates the nine demo accounts and three invited team members, with their user type and KYC status', async () => {
     const users = await s.db
       .selectFrom('users')
       .select(['email', 'user_type', 'kyc_status', 'kyc_rejection_reason', 'deleted_at'])
@@ -109,10 +110,13 @@ describe('the demo seed', () => {
     expect(users.map((u) => [u.email, u.user_type, u.kyc_status])).toEqual([
       ['admin@demo.test', 'admin', 1],
       ['fanzone@demo.test', 'sellers', 1],
+      ['ivy.invited@demo.test', 'team_members', 0],
       ['kyc@demo.test', 'sellers', 0],
       ['member@demo.test', 'team_members', 1],
       ['newseller@demo.test', 'sellers', 0],
       ['rejected@demo.test', 'sellers', 2],
+      ['rex.rival-team@demo.test', 'team_members', 0],
+      ['ria.rival-team@demo.test', 'team_members', 0],
       ['rival@demo.test', 'sellers', 1],
       ['seller@demo.test', 'sellers', 1],
       ['tickets4u@demo.test', 'sellers', 1],
@@ -152,7 +156,13 @@ describe('the demo seed', () => {
     const cost = new RegExp(
       `^scrypt\\$${SCRYPT.N}\\$${SCRYPT.r}\\$${SCRYPT.p}\\$[A-Za-z0-9_-]{22}\\$[A-Za-z0-9_-]{86}$`,
     );
-    const rows = await s.db.selectFrom('users').select('password_hash').execute();
+    const all = await s.db.selectFrom('users').select(['password_hash', 'invited_at']).execute();
+    // an invited member has no usable password until it opens its link: a marker no password can match
+    const invited = all.filter((r) => r.invited_at !== null);
+    expect(invited).toHaveLength(3);
+    for (const { password_hash } of invited) expect(password_hash).not.toMatch(/^scrypt\$/);
+    const rows = all.filter((r) => r.invited_at === null);
+    expect(rows).toHaveLength(9);
     for (const { password_hash } of rows) {
       expect(password_hash).toMatch(cost);
       expect(password_hash).not.toContain(DEMO_PASSWORD);
