@@ -5674,7 +5674,7 @@ export interface components {
         AddCardRequest: {
             /** @description The name on the card. */
             holder_name?: string;
-            /** @description The verification's id from the first call. */
+            /** @description The verification's id from the first call. No listing shows it (it is made by the first call and used at once), so the IDOR matrix cannot find an owner's ids of it (`x-unlisted-id`): another seller's verification answering 404 is the operation's own test (server/routes/settings-cards.test.ts). */
             setup_id?: string;
         };
         AddCardResponse: {

@@ -31,14 +31,20 @@ export interface IdField {
 export const isIdName = (name: string) => /^(?:id|ids|.+_ids?)$/.test(name);
 const keyOf = (name: string) => (name === 'ids' ? 'id' : name.replace(/_ids$/, '_id'));
 
-/** `x-public-id: true` in the contract: the id names a public thing (an event, a listing on sale), not a secret. */
-const isPublicId = (schema: Schema) =>
-  typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-public-id'] === true;
+const marked = (schema: Schema, key: string) =>
+  typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)[key] === true;
+
+/**
+ * `x-public-id: true` in the contract: the id names a public thing (an event, a listing on sale), not a secret.
+ * `x-unlisted-id: true`: no listing shows the id (a card verification, made by a call's first step and used at
+ * once), so the matrix cannot learn whose it is; the operation's own test checks another owner's answers 404.
+ */
+const outsideTheMatrix = (schema: Schema) => marked(schema, 'x-public-id') || marked(schema, 'x-unlisted-id');
 
 export function idFields(op: Op): IdField[] {
   const out: IdField[] = [];
   for (const p of op.params) {
-    if (isPublicId(p.schema)) continue;
+    if (outsideTheMatrix(p.schema)) continue;
     if (p.in === 'path' || (p.in === 'query' && isIdName(p.name))) {
       if (p.in === 'path' && !isIdName(p.name)) continue;
       out.push({ where: p.in, name: p.name, key: keyOf(p.name), many: p.name.endsWith('ids'), schema: p.schema });
@@ -50,7 +56,7 @@ export function idFields(op: Op): IdField[] {
         ? (op.body.schema.properties as Record<string, Schema> | undefined)
         : undefined) ?? {};
     for (const [name, schema] of Object.entries(props)) {
-      if (isIdName(name) && !isPublicId(schema))
+      if (isIdName(name) && !outsideTheMatrix(schema))
         out.push({ where: 'body', name, key: keyOf(name), many: typesOf(schema).includes('array'), schema });
     }
   }
