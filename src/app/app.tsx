@@ -19,7 +19,7 @@ const SignupPage = lazy(() => accountPages().then((m) => ({ default: m.SignupPag
 const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ResetPasswordPage })));
-const InvitePage = lazy(() => import('../features/settings/my-teams-invite-page'));
+const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 // A page opened with a live session: its chunks load now, beside the profile calls, not after them.

@@ -12,6 +12,7 @@ import {
   type signupFormMachine,
   signupLimits,
 } from '../../../machines/account-forms';
+import { acceptInviteFormMachine, acceptLimits } from '../../../machines/my-teams.machine';
 import { REFERRAL_CODE, signupMachine } from '../../../machines/signup.machine';
 import { verifyEmailMachine } from '../../../machines/verify-email.machine';
 import { useViewActor } from '../../app/view-actor';
@@ -374,6 +375,46 @@ function ResetForm({ form }: { form: ActorRefFrom<typeof resetPasswordFormMachin
       <p className={note}>At least 8 characters. Every session of your account is logged out.</p>
       <Button type="submit" width="full" busy={submitting}>
         {submitting ? 'Saving…' : 'Set new password'}
+      </Button>
+    </form>
+  );
+}
+
+/** /signup/invite/{token}: a team member invited by its seller (Settings › My Teams) chooses its password. */
+export function InvitePage({ token }: { token: string }) {
+  const form = useViewActor(acceptInviteFormMachine, `invite-${token}`, {
+    values: { token, password: '', password_confirmation: '' },
+  });
+  return <Card title={routeTitle(routes.invite, { token })}>{form ? <InviteForm form={form} /> : null}</Card>;
+}
+
+function InviteForm({ form }: { form: ActorRefFrom<typeof acceptInviteFormMachine> }) {
+  const { values, errors, submitting, refusal, change, submit } = useAccountForm(form);
+  const done = useSelector(form, (s) => s.status === 'done');
+  if (done)
+    return (
+      <div className={stack}>
+        <Alert tone="ok">Your password is set. Log in with your email address and this password.</Alert>
+        <Link href={LOGIN} className={linkStyle}>
+          Log in
+        </Link>
+      </div>
+    );
+  return (
+    <form noValidate onSubmit={submit} className={stack}>
+      <p className={css({ fontSize: 'sm' })}>You were invited to a team on SB Portal. Choose your password.</p>
+      {refusal ? <Alert>{refusal}</Alert> : null}
+      {errors.token ? <Alert>{errors.token}</Alert> : null}
+      <NewPasswordFields
+        labels={['Password', 'Confirm password']}
+        limits={acceptLimits}
+        values={values}
+        errors={errors}
+        change={change}
+      />
+      <p className={note}>At least 8 characters.</p>
+      <Button type="submit" width="full" busy={submitting}>
+        {submitting ? 'Saving…' : 'Set password'}
       </Button>
     </form>
   );

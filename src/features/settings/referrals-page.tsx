@@ -117,13 +117,23 @@ function Summary({ summary }: { summary: ReferralSummary }) {
   );
 }
 
+/** What a paged list of this page shows: its rows, and whether it is loading, failed or empty, and its page. */
+function usePagedList<
+  L extends ActorRefFrom<typeof referredListMachine> | ActorRefFrom<typeof referralBookingListMachine>,
+>(list: L | undefined) {
+  const snapshot = useSelector(list, (s) => s) as ReturnType<L['getSnapshot']> | undefined;
+  return {
+    items: (snapshot?.context.items ?? []) as ReturnType<L['getSnapshot']>['context']['items'],
+    loading: snapshot?.hasTag('loadingFirst') ?? true,
+    failed: snapshot?.matches('failed') ?? false,
+    empty: snapshot?.matches('empty') ?? false,
+    page: snapshot?.context.page ?? 1,
+    lastPage: snapshot?.context.lastPage ?? 1,
+  };
+}
+
 function PeopleList({ list }: { list: ActorRefFrom<typeof referredListMachine> | undefined }) {
-  const items = useSelector(list, (s) => s?.context.items ?? []);
-  const loading = useSelector(list, (s) => s?.hasTag('loadingFirst') ?? true);
-  const failed = useSelector(list, (s) => s?.matches('failed') ?? false);
-  const empty = useSelector(list, (s) => s?.matches('empty') ?? false);
-  const page = useSelector(list, (s) => s?.context.page ?? 1);
-  const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
+  const { items, loading, failed, empty, page, lastPage } = usePagedList(list);
   if (failed)
     return <PanelFailed message={REFERRALS_LOAD_ERROR} onRetry={() => list?.send({ type: 'list.retried' })} />;
   if (loading && items.length === 0) return <PanelLoading label="Loading the people you referred" rows={3} />;
@@ -163,12 +173,7 @@ function PeopleList({ list }: { list: ActorRefFrom<typeof referredListMachine> |
 }
 
 function BookingList({ list }: { list: ActorRefFrom<typeof referralBookingListMachine> | undefined }) {
-  const items = useSelector(list, (s) => s?.context.items ?? []);
-  const loading = useSelector(list, (s) => s?.hasTag('loadingFirst') ?? true);
-  const failed = useSelector(list, (s) => s?.matches('failed') ?? false);
-  const empty = useSelector(list, (s) => s?.matches('empty') ?? false);
-  const page = useSelector(list, (s) => s?.context.page ?? 1);
-  const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
+  const { items, loading, failed, empty, page, lastPage } = usePagedList(list);
   if (failed)
     return <PanelFailed message={REFERRALS_LOAD_ERROR} onRetry={() => list?.send({ type: 'list.retried' })} />;
   if (loading && items.length === 0) return <PanelLoading label="Loading their bookings" rows={3} />;
