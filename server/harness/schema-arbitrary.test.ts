@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { judge, samples, stringSlots } from './cases';
 import { type Doc, modelOf, readContract, resolveRefs, type Schema } from './contract-model';
-import { deleteIn, fieldsOf, fieldVariants, MISSING, setIn, validArbitrary } from './schema-arbitrary';
+import { deleteIn, fieldsOf, fieldVariants, MISSING, setIn, sizedPattern, validArbitrary } from './schema-arbitrary';
 import { createValidators } from './validators';
 
 /** One operation whose body is `schema`, so the harness's own validators judge the generated values. */
@@ -53,6 +53,11 @@ const exact: Array<[string, Schema]> = [
     },
   ],
   ['one of', { oneOf: [{ type: 'integer', minimum: 10 }, { type: 'boolean' }] }],
+  // the two-factor challenge: a repeated unit with a long minimum length (it once made the generator spin forever)
+  [
+    'a repeated pattern with a long minimum',
+    { type: 'string', minLength: 20, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' },
+  ],
 ];
 
 describe('arbitraries from JSON Schema', () => {
@@ -80,6 +85,15 @@ describe('arbitraries from JSON Schema', () => {
         );
       }
     }
+  });
+
+  it('writes the length bounds into a pattern of one repeated unit, and leaves any other pattern alone', () => {
+    expect(sizedPattern('^[A-Za-z0-9_-]+$', 20, 200)).toBe('^[A-Za-z0-9_-]{20,84}$');
+    expect(sizedPattern('^[0-9]*$', 0, 8)).toBe('^[0-9]{0,8}$');
+    expect(sizedPattern('^\\d+$', 3, undefined)).toBe('^\\d{3,27}$');
+    expect(sizedPattern('^[0-9]{6}$', 6, 6)).toBe('^[0-9]{6}$');
+    expect(sizedPattern('^/(?![/\\\\])', 1, 200)).toBe('^/(?![/\\\\])');
+    expect(sizedPattern('^[a-z]+$', 0, undefined)).toBe('^[a-z]+$');
   });
 
   it('resolves $refs, and stops at a cycle', () => {
