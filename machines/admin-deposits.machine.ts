@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { api, type DataOf, messageOf, unwrap } from '../openapi/client';
 import { rejectDepositBody } from '../openapi/valibot';
 import { fieldLimits } from './form.machine';
@@ -82,7 +82,11 @@ export const adminDepositsMachine = setup({
     }),
     storeReason: assign({ reason: ({ event }) => (event.type === 'reason.changed' ? event.reason : '') }),
     forget: assign({ id: null, reason: '' }),
-    reloadQueue: sendTo('queue', { type: 'list.refreshed' }),
+    // the queue child as it runs (the test model has none to resolve a name against)
+    reloadQueue: enqueueActions(({ enqueue, system }) => {
+      const queue = system.get('adminDepositQueue');
+      if (queue) enqueue.sendTo(queue, { type: 'list.refreshed' });
+    }),
     announceDecision: emit((_, deposit: AdminDeposit) => ({
       type: 'notify' as const,
       level: 'success' as const,
@@ -97,7 +101,7 @@ export const adminDepositsMachine = setup({
 }).createMachine({
   id: 'adminDeposits',
   context: { id: null, reason: '' },
-  invoke: { id: 'queue', src: 'queue', input: { filters: {} } },
+  invoke: { id: 'queue', systemId: 'adminDepositQueue', src: 'queue', input: { filters: {} } },
   type: 'parallel',
   states: {
     decision: {
