@@ -67,7 +67,7 @@ describe('seller panel statechart, model-based', () => {
         (event: EventObject) => {
           const before = run.actor.getSnapshot();
           if (event.type === 'xstate.done.actor.loadLevels') {
-            shownData = (event as { output: SellerLevels }).output;
+            shownData = (event as EventObject & { output: SellerLevels }).output;
             at = activeOf(shownData);
           }
           if (before.matches({ open: 'shown' }) && shownData) {
