@@ -1,32 +1,10 @@
-import { useSelector } from '@xstate/react';
-import { type FormEvent, useEffect } from 'react';
 import type { AnyActorRef } from 'xstate';
 import type { FieldLimits } from '../../../machines/form.machine';
+import { useFormActor } from '../../lib/use-form-actor';
 import { TextField } from '../../ui/text-field';
 
-/**
- * An account form's state as its view needs it (sign-up, reset, change password: machines/account-forms.ts on
- * the shared form machine): values, errors, the submit, and the focus moved to the first refused field.
- */
-export function useAccountForm<T extends AnyActorRef>(form: T) {
-  const values = useSelector(form, (s) => s.context.values) as Record<string, string>;
-  const errors = useSelector(form, (s) => s.context.errors) as Record<string, string>;
-  const submitting = useSelector(form, (s) => s.hasTag('submitting'));
-  const refusal = useSelector(form, (s) => (s.hasTag('error') ? (s.context.formError as string | null) : null));
-  useEffect(() => {
-    const sub = form.on('form.invalid', ({ field }: { field: string }) => {
-      document.querySelector<HTMLInputElement>(`input[name="${CSS.escape(field)}"]`)?.focus();
-    });
-    return () => sub.unsubscribe();
-  }, [form]);
-  const change = (field: string) => (e: { target: { value: string } }) =>
-    form.send({ type: 'field.changed', field, value: e.target.value });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.send({ type: 'form.submitted' });
-  };
-  return { values, errors, submitting, refusal, change, submit };
-}
+/** An account form's state as its view needs it (sign-up, reset, change password, team invite). */
+export const useAccountForm = (form: AnyActorRef) => useFormActor<Record<string, string>>(form);
 
 /** The new password and its confirmation, with the contract's limits (sign-up, reset, change). */
 export function NewPasswordFields({

@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -7,7 +6,6 @@ import {
   type InviteValues,
   type inviteFormMachine,
   inviteLimits,
-  type MemberValues,
   type memberFormMachine,
   memberLimits,
   myTeamsMachine,
@@ -20,6 +18,7 @@ import {
 import { selectAllowedPermissions } from '../../../machines/session.machine';
 import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
+import { useFormActor } from '../../lib/use-form-actor';
 import { Button } from '../../ui/button';
 import { FormFooter } from '../../ui/form-footer';
 import { Modal } from '../../ui/modal';
@@ -168,14 +167,34 @@ function MyTeams({ teams }: { teams: Teams }) {
         </p>
       </Modal>
       <Modal open={inviteForm !== undefined} title="Invite member" onClose={() => teams.send({ type: 'form.closed' })}>
-        {inviteForm ? <InviteForm teams={teams} form={inviteForm} own={own} /> : null}
+        {inviteForm ? (
+          <TeamMemberForm
+            teams={teams}
+            form={inviteForm}
+            own={own}
+            limits={inviteLimits}
+            withEmail
+            note="We email them a link to choose their password. The link works once, for 72 hours."
+            submitLabel="Send invite"
+          />
+        ) : null}
       </Modal>
       <Modal
         open={memberForm !== undefined}
         title={`Edit ${editingName}`}
         onClose={() => teams.send({ type: 'form.closed' })}
       >
-        {memberForm ? <MemberForm teams={teams} form={memberForm} own={own} /> : null}
+        {memberForm ? (
+          <TeamMemberForm
+            teams={teams}
+            form={memberForm}
+            own={own}
+            limits={memberLimits}
+            withEmail={false}
+            note="A change applies to their next step in the portal; their menu follows when they reload."
+            submitLabel="Save member"
+          />
+        ) : null}
       </Modal>
     </Panel>
   );
@@ -249,123 +268,67 @@ function Refusal({ message }: { message: string | null }) {
   ) : null;
 }
 
-function InviteForm({
+/** The invite form (with the email) and the member form (names and permissions only) are one form. */
+function TeamMemberForm({
   teams,
   form,
   own,
+  limits,
+  withEmail,
+  note,
+  submitLabel,
 }: {
   teams: Teams;
-  form: ActorRefFrom<typeof inviteFormMachine>;
+  form: ActorRefFrom<typeof inviteFormMachine> | ActorRefFrom<typeof memberFormMachine>;
   own: readonly PermissionName[];
+  limits: typeof inviteLimits;
+  withEmail: boolean;
+  note: string;
+  submitLabel: string;
 }) {
-  const values = useSelector(form, (s) => s.context.values) as InviteValues;
-  const errors = useSelector(form, (s) => s.context.errors);
-  const submitting = useSelector(form, (s) => s.hasTag('submitting'));
-  const refusal = useSelector(form, (s) => (s.hasTag('error') ? s.context.formError : null));
-  const set = (field: keyof InviteValues, value: unknown) =>
-    form.send({ type: 'field.changed', field: field as 'email', value: value as string });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.send({ type: 'form.submitted' });
-  };
+  const { values, errors, submitting, refusal, set, change, submit } = useFormActor<InviteValues>(form);
   return (
     <form noValidate onSubmit={submit} className={css({ display: 'grid', gap: '4' })}>
       <Refusal message={refusal} />
       <div className={formGrid}>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          required
-          autoComplete="off"
-          maxLength={inviteLimits.email?.maxLength}
-          value={values.email}
-          error={errors.email}
-          onChange={(e) => set('email', e.target.value)}
-        />
+        {withEmail ? (
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="off"
+            maxLength={limits.email?.maxLength}
+            value={values.email}
+            error={errors.email}
+            onChange={change('email')}
+          />
+        ) : null}
         <TextField
           label="First name"
           name="first_name"
           required
-          maxLength={inviteLimits.first_name?.maxLength}
+          maxLength={limits.first_name?.maxLength}
           value={values.first_name}
           error={errors.first_name}
-          onChange={(e) => set('first_name', e.target.value)}
+          onChange={change('first_name')}
         />
         <TextField
           label="Last name"
           name="last_name"
           required
-          maxLength={inviteLimits.last_name?.maxLength}
+          maxLength={limits.last_name?.maxLength}
           value={values.last_name}
           error={errors.last_name}
-          onChange={(e) => set('last_name', e.target.value)}
+          onChange={change('last_name')}
         />
       </div>
       <PermissionChoice value={values.permissions} own={own} onChange={(next) => set('permissions', next)} />
-      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-        We email them a link to choose their password. The link works once, for 72 hours.
-      </p>
+      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{note}</p>
       <FormFooter
         valid={!submitting}
         submitting={submitting}
-        submitLabel="Send invite"
-        onCancel={() => teams.send({ type: 'form.closed' })}
-      />
-    </form>
-  );
-}
-
-function MemberForm({
-  teams,
-  form,
-  own,
-}: {
-  teams: Teams;
-  form: ActorRefFrom<typeof memberFormMachine>;
-  own: readonly PermissionName[];
-}) {
-  const values = useSelector(form, (s) => s.context.values) as MemberValues;
-  const errors = useSelector(form, (s) => s.context.errors);
-  const submitting = useSelector(form, (s) => s.hasTag('submitting'));
-  const refusal = useSelector(form, (s) => (s.hasTag('error') ? s.context.formError : null));
-  const set = (field: keyof MemberValues, value: unknown) =>
-    form.send({ type: 'field.changed', field: field as 'first_name', value: value as string });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.send({ type: 'form.submitted' });
-  };
-  return (
-    <form noValidate onSubmit={submit} className={css({ display: 'grid', gap: '4' })}>
-      <Refusal message={refusal} />
-      <div className={formGrid}>
-        <TextField
-          label="First name"
-          name="first_name"
-          required
-          maxLength={memberLimits.first_name?.maxLength}
-          value={values.first_name}
-          error={errors.first_name}
-          onChange={(e) => set('first_name', e.target.value)}
-        />
-        <TextField
-          label="Last name"
-          name="last_name"
-          required
-          maxLength={memberLimits.last_name?.maxLength}
-          value={values.last_name}
-          error={errors.last_name}
-          onChange={(e) => set('last_name', e.target.value)}
-        />
-      </div>
-      <PermissionChoice value={values.permissions} own={own} onChange={(next) => set('permissions', next)} />
-      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
-        A change applies to their next step in the portal; their menu follows when they reload.
-      </p>
-      <FormFooter
-        valid={!submitting}
-        submitting={submitting}
-        submitLabel="Save member"
+        submitLabel={submitLabel}
         onCancel={() => teams.send({ type: 'form.closed' })}
       />
     </form>
