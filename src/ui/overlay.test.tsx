@@ -60,7 +60,8 @@ describe('Drawer', () => {
     render(<DrawerDemo />);
     await user.click(screen.getByRole('button', { name: 'Open drawer' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    // the focus moves in once the drawer is drawn, which on a loaded machine may come after the dialog is found
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
     for (let i = 0; i < 5; i++) {
       await user.tab();
       expect(dialog).toContainElement(document.activeElement as HTMLElement);
