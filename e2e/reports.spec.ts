@@ -8,11 +8,26 @@ test.describe('report history', () => {
   actAs('seller');
 
   test('a preset changes the totals and the chart; the CSV export holds the filtered orders', async ({ page }) => {
+    // the charting library is held back: its placeholder keeps the chart's place (nothing moves when it draws)
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/bar-chart-draw-*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await openAs(page, 'seller', '/report-history');
     const overview = page.getByRole('region', { name: 'Overview' });
     const gross = overview.locator('[data-figure=gross_sales]');
     const chart = overview.getByRole('img').first();
     await expect(overview).toHaveAttribute('aria-busy', 'false');
+    await expect(chart).toHaveAttribute('data-chart', 'loading');
+    const placeholder = await chart.boundingBox();
+    release();
+    await expect(chart).toHaveAttribute('data-chart', 'drawn');
+    await expect(chart.locator('.ct-bar').first()).toBeAttached();
+    expect((await chart.boundingBox())?.height).toBe(placeholder?.height);
     const monthGross = await gross.textContent();
     const monthChart = await chart.getAttribute('aria-labelledby');
     const monthSummary = await page.locator(`[id="${monthChart}"]`).textContent();

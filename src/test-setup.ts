@@ -2,6 +2,22 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
+// jsdom has no window.matchMedia, which Chartist (the charts, src/ui/bar-chart-draw.ts) requires: no media query
+// matches here
+if (typeof window !== 'undefined' && !window.matchMedia) {
+  window.matchMedia = (media: string) =>
+    ({
+      matches: false,
+      media,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
 afterEach(() => {
   cleanup();
   document.cookie.split(';').forEach((c) => {

@@ -1,5 +1,6 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
+import { Skeleton } from './skeleton';
 
 export interface Bar {
   /** What the bar is (a day, a week, a match): its label under the chart and in the table. */
@@ -7,10 +8,22 @@ export interface Bar {
   value: number;
 }
 
+type Drawing = typeof import('./bar-chart-draw');
+let library: Promise<Drawing> | null = null;
+/** Chartist and its stylesheet, fetched once, by the first chart shown (never by the pages without one). */
+function loadLibrary(): Promise<Drawing> {
+  library ??= import('./bar-chart-draw').catch((error: unknown) => {
+    library = null; // a later chart tries again
+    throw error;
+  });
+  return library;
+}
+
 /**
- * A bar chart drawn as SVG (no chart library: see the README's Reports section), with an accessible name and
- * summary, and the same data as a table under a disclosure ("Show as table"): screen readers and keyboard users
- * read the table; the drawing itself is one labelled image.
+ * A bar chart drawn by Chartist (loaded on demand: see the README's Reports section), with an accessible name
+ * that summarises the data, and the same data as a table under a disclosure ("Show as table"): screen readers
+ * and keyboard users read the table; the drawing itself is one labelled image. While the library loads, a
+ * placeholder of the chart's height holds its place (no layout shift); the name and the table need no library.
  */
 export function BarChart({
   title,
@@ -20,6 +33,7 @@ export function BarChart({
   valueHeading = 'Value',
   labelHeading = 'Label',
   compact = false,
+  horizontal = false,
 }: {
   title: string;
   bars: readonly Bar[];
@@ -29,12 +43,44 @@ export function BarChart({
   labelHeading?: string;
   /** A small chart (the dashboard): no axis labels, no table. */
   compact?: boolean;
+  /** Bars from the left with their labels in a column (long labels: match names). */
+  horizontal?: boolean;
 }) {
   const id = useId();
-  const max = Math.max(1, ...bars.map((b) => b.value));
-  const width = 600;
-  const gap = bars.length > 40 ? 1 : 2;
-  const barWidth = bars.length > 0 ? Math.max(1, width / bars.length - gap) : 0;
+  const target = useRef<HTMLDivElement>(null);
+  const [drawing, setDrawing] = useState<'loading' | 'drawn' | 'failed'>('loading');
+  // the callers build `bars` and `format` anew on each render: the chart is redrawn when the data changes
+  const formatRef = useRef(format);
+  formatRef.current = format;
+  const data = JSON.stringify(bars);
+
+  useEffect(() => {
+    const el = target.current;
+    if (!el) return;
+    let live = true;
+    let drawn: { destroy(): void } | null = null;
+    loadLibrary().then(
+      ({ drawBars }) => {
+        if (!live) return;
+        drawn = drawBars(el, JSON.parse(data) as Bar[], {
+          height,
+          compact,
+          horizontal,
+          format: (v) => formatRef.current(v),
+        });
+        setDrawing('drawn');
+      },
+      (error: unknown) => {
+        console.error('The chart library could not be loaded', error);
+        if (live) setDrawing('failed');
+      },
+    );
+    return () => {
+      live = false;
+      drawn?.destroy();
+    };
+  }, [data, height, compact, horizontal]);
+
   const total = bars.reduce((n, b) => n + b.value, 0);
   const top = bars.reduce<Bar | null>((best, b) => (best === null || b.value > best.value ? b : best), null);
   const summary =
@@ -44,40 +90,25 @@ export function BarChart({
   return (
     <figure className={css({ display: 'grid', gap: '2', m: 0, minWidth: 0 })}>
       {!compact && <figcaption className={css({ fontWeight: 'semibold', fontSize: 'sm' })}>{title}</figcaption>}
-      <svg
+      <div
         role="img"
         aria-labelledby={`${id}-summary`}
-        viewBox={`0 0 ${width} ${height}`}
-        preserveAspectRatio="none"
-        className={css({ width: '100%', height: `${height}px`, display: 'block' })}
+        aria-busy={drawing === 'loading'}
+        data-chart={drawing}
+        className={css({ position: 'relative', width: '100%', minWidth: 0 })}
+        style={{ height: `${height}px` }}
       >
-        <title id={`${id}-summary`}>{summary}</title>
-        {bars.map((b, i) => {
-          const h = (b.value / max) * (height - 4);
-          return (
-            <rect
-              key={b.label}
-              x={i * (barWidth + gap)}
-              y={height - h}
-              width={barWidth}
-              height={h}
-              rx={1}
-              className={css({ fill: 'accent' })}
-            >
-              <title>{`${b.label}: ${format(b.value)}`}</title>
-            </rect>
-          );
-        })}
-      </svg>
-      {!compact && bars.length > 0 && (
-        <div
-          className={css({ display: 'flex', justifyContent: 'space-between', fontSize: 'xs', color: 'fg.muted' })}
-          aria-hidden="true"
-        >
-          <span>{bars[0]?.label}</span>
-          <span>{bars.at(-1)?.label}</span>
-        </div>
-      )}
+        <span id={`${id}-summary`} hidden>
+          {summary}
+        </span>
+        <div ref={target} aria-hidden="true" className={`sb-chart ${css({ position: 'absolute', inset: 0 })}`} />
+        {drawing === 'loading' && <Skeleton width="100%" height={`${height}px`} />}
+        {drawing === 'failed' && (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            The chart could not be loaded{compact ? '.' : ': its figures are under "Show as table".'}
+          </p>
+        )}
+      </div>
       {!compact && (
         <details>
           <summary className={css({ cursor: 'pointer', fontSize: 'sm' })}>Show as table</summary>

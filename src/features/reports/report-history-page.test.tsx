@@ -147,6 +147,10 @@ describe('report history page', () => {
     const charts = within(overview).getAllByRole('img');
     expect(charts[0]).toHaveAccessibleName(/Sales over time \(by day\): 2 bars, total £100\.00/);
     expect(charts[1]).toHaveAccessibleName(/Top matches: 1 bars/);
+    // the library (loaded on demand) draws a bar per point, each titled with its label and value
+    await waitFor(() => expect(charts[0]?.querySelectorAll('.ct-bar')).toHaveLength(2), { timeout: 15_000 });
+    expect(charts[1]?.querySelectorAll('.ct-bar')).toHaveLength(1);
+    expect(charts[0]?.querySelector('.ct-bar title')?.textContent).toMatch(/^\d{4}-\d{2}-\d{2}: £/);
     expect(within(overview).getAllByRole('table', { hidden: true })[0]).toBeDefined();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), 'last_month');
     await waitFor(() => expect(gross()).toHaveTextContent('£200.00'));

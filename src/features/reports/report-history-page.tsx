@@ -214,6 +214,7 @@ function Overview() {
             />
             <BarChart
               title="Top matches"
+              horizontal
               labelHeading="Match"
               valueHeading="Gross sales"
               bars={overview.top_matches.map((m) => ({ label: m.match_name, value: m.gross_sales }))}
