@@ -1,6 +1,7 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createListMachine, type ListEvent } from './list.machine';
 import {
+  type AdditionalTemplate,
   type DetailKind,
   deleteListing,
   editListing,
@@ -15,6 +16,7 @@ import {
   type ListingUpdate,
   loadColumnSettings,
   loadListingDetail,
+  loadTemplates,
   saveColumnSettings,
   updateListingPrices,
   updateListingStatus,
@@ -22,6 +24,7 @@ import {
 import { type NotifyEvent, notifyError } from './notify';
 
 export type {
+  AdditionalTemplate,
   DetailKind,
   InventoryFilters,
   InventorySort,
@@ -86,6 +89,8 @@ export interface InventoryContext {
   changeError: string | null;
   detail: { listing: Listing; kind: DetailKind } | null;
   detailData: ListingDetail | null;
+  /** The seller's additional templates (Settings › Templates), to pick in the edit dialog. */
+  templates: AdditionalTemplate[];
 }
 
 export type InventoryEvent =
@@ -103,7 +108,8 @@ export type InventoryEvent =
   | { type: 'detail.opened'; listing: Listing; kind: DetailKind }
   | { type: 'detail.tabbed'; kind: DetailKind }
   | { type: 'detail.retried' }
-  | { type: 'detail.closed' };
+  | { type: 'detail.closed' }
+  | { type: 'templates.retried' };
 
 export type InventoryEmitted = NotifyEvent | { type: 'change.done'; message: string };
 
@@ -125,7 +131,8 @@ const DONE_TEXT: Record<PendingChange['kind'], string> = {
  * table, with the columns the seller chose to see (saved through the field settings). One listing or a selection
  * changes price or is published or unpublished at once; a deletion is confirmed first, and refused by the server
  * once tickets of it were sold (its message shows). A listing's history, logs and market insights open in a
- * drawer. A change patches the rows it touched; a deletion reloads the list.
+ * drawer. A change patches the rows it touched; a deletion reloads the list. The seller's additional templates load
+ * beside the list, for the edit dialog's picker.
  */
 export const inventoryMachine = setup({
   types: {
@@ -153,6 +160,7 @@ export const inventoryMachine = setup({
     loadDetail: fromPromise<ListingDetail, { listing: Listing; kind: DetailKind }>(({ input, signal }) =>
       loadListingDetail(input.listing, input.kind, signal),
     ),
+    loadTemplates: fromPromise<AdditionalTemplate[]>(({ signal }) => loadTemplates(signal)),
   },
   guards: {
     hasPrice: ({ context, event }) => {
@@ -237,6 +245,7 @@ export const inventoryMachine = setup({
     }),
     storeDetail: assign((_, data: ListingDetail) => ({ detailData: data })),
     closeDetail: assign({ detail: null, detailData: null }),
+    storeTemplates: assign((_, templates: AdditionalTemplate[]) => ({ templates })),
   },
 }).createMachine({
   id: 'inventory',
@@ -249,6 +258,7 @@ export const inventoryMachine = setup({
     changeError: null,
     detail: null,
     detailData: null,
+    templates: [],
   },
   invoke: {
     id: 'listings',
@@ -372,6 +382,25 @@ export const inventoryMachine = setup({
             'detail.tabbed': { target: 'open', reenter: true, actions: 'openDetail' },
             'detail.closed': { target: 'closed', actions: 'closeDetail' },
           },
+        },
+      },
+    },
+    templates: {
+      initial: 'loading',
+      states: {
+        loading: {
+          invoke: {
+            id: 'loadTemplates',
+            src: 'loadTemplates',
+            onDone: { target: 'ready', actions: { type: 'storeTemplates', params: ({ event }) => event.output } },
+            onError: 'failed',
+          },
+        },
+        ready: { description: "The seller's templates, to pick in the edit dialog (Settings › Templates keeps them)." },
+        failed: {
+          description:
+            "The templates did not load (or the caller lacks `settings`): an edit keeps the listing's, or Retry.",
+          on: { 'templates.retried': 'loading' },
         },
       },
     },

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../openapi/client';
-import { type InventoryColumn, inventoryMachine, type Listing, type ListingDetail } from './inventory.machine';
+import {
+  type AdditionalTemplate,
+  type InventoryColumn,
+  inventoryMachine,
+  type Listing,
+  type ListingDetail,
+} from './inventory.machine';
 import { controllableActors, flush, modelPaths, replay, uncovered } from './testing/model';
 
 const listing = (id: number, changes: Partial<Listing> = {}): Listing =>
@@ -26,6 +32,15 @@ const listing = (id: number, changes: Partial<Listing> = {}): Listing =>
   }) as Listing;
 const soldRefusal = new ApiError(409, 'This listing has sold tickets and cannot be deleted.');
 const logs: ListingDetail = { kind: 'logs', logs: [] };
+const template: AdditionalTemplate = {
+  template_id: 3,
+  name: 'Collection point',
+  content: 'Collect at gate C.',
+  file: null,
+  listings_count: 1,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+};
 
 const events = [
   { type: 'selection.toggled', id: 1 },
@@ -38,7 +53,7 @@ const events = [
   { type: 'status.requested', ids: [1], status: 'unpublished' },
   { type: 'delete.requested', ids: [1] },
   { type: 'change.confirmed', price: 9_900 },
-  { type: 'change.confirmed', edit: { row: 'G', quantity: 6 } },
+  { type: 'change.confirmed', edit: { row: 'G', quantity: 6, template_ids: [3] } },
   { type: 'change.confirmed' },
   { type: 'change.cancelled' },
   { type: 'detail.opened', listing: listing(1), kind: 'logs' },
@@ -53,6 +68,9 @@ const events = [
   { type: 'xstate.error.actor.applyChange', error: soldRefusal },
   { type: 'xstate.done.actor.loadDetail', output: logs },
   { type: 'xstate.error.actor.loadDetail', error: new ApiError(500, 'down') },
+  { type: 'xstate.done.actor.loadTemplates', output: [template] },
+  { type: 'xstate.error.actor.loadTemplates', error: new ApiError(403, 'no settings') },
+  { type: 'templates.retried' },
 ];
 
 /** The list child as a stand-in that records what the inventory tells it. */
@@ -63,7 +81,13 @@ function listStandIn() {
 }
 
 function start() {
-  const control = controllableActors(['loadColumns', 'saveColumns', 'applyChange', 'loadDetail'] as const);
+  const control = controllableActors([
+    'loadColumns',
+    'saveColumns',
+    'applyChange',
+    'loadDetail',
+    'loadTemplates',
+  ] as const);
   const list = listStandIn();
   const actor = createActor(inventoryMachine.provide({ actors: { ...control.actors, listings: list.logic as never } }));
   const emitted: Array<{ type: string; message?: string }> = [];
@@ -99,7 +123,7 @@ describe('inventory statechart, model-based', () => {
           };
           expect(sent.change).toEqual(context.change);
           if (context.change?.kind === 'price') expect(sent.price).toBe(9_900);
-          if (context.change?.kind === 'edit') expect(sent.edit).toEqual({ row: 'G', quantity: 6 });
+          if (context.change?.kind === 'edit') expect(sent.edit).toEqual({ row: 'G', quantity: 6, template_ids: [3] });
         }
         if (change === 'refused') expect(context.changeError).toBe(soldRefusal.message);
         const detail = (real.value as { detail: unknown }).detail;
@@ -109,6 +133,10 @@ describe('inventory statechart, model-based', () => {
           expect([soldRefusal.message, 'Failed to save the column settings']).toContain(e.message);
         // an edit or a price is never sent without its values
         if (change === 'sending' && context.change?.kind === 'edit') expect(context.edit).not.toBeNull();
+        // the picker offers the templates once loaded, and none while loading or after a failure to load
+        const templates = (real.value as { templates: string }).templates;
+        if (templates === 'ready') expect(context.templates).toEqual([template]);
+        else expect(context.templates).toEqual([]);
       });
       actor.stop();
       await flush();

@@ -192,6 +192,75 @@ describe('additional templates (server)', () => {
     ).toEqual([]);
   });
 
+  it('an edit replaces the templates a listing carries (logged); another seller’s template answers 404 and changes nothing', async () => {
+    const a = (await add('Edit A', 'Text A')).body.data as unknown as Template;
+    const b = (await add('Edit B', 'Text B')).body.data as unknown as Template;
+    const foreign = (await add('Rival edit', 'x', rival)).body.data as unknown as Template;
+    const saved = await upload(
+      '/api/save-listing',
+      seller,
+      listingForm({ additional_template_ids: String(a.template_id) }),
+    );
+    const id = (saved.body.data as unknown as { id: number }).id;
+    const edit = (body: Record<string, unknown>, token = seller) =>
+      call(s, 'PUT', `/my-listings/update-ticket/${id}`, token, body);
+    const carried = async () =>
+      (
+        (await call(s, 'GET', `/my-listings/ticket-history?ticket_id=${id}`, seller)).body.data as unknown as {
+          ticket: { additional_template_ids: number[] };
+        }
+      ).ticket.additional_template_ids;
+    const logs = async () =>
+      (
+        (await call(s, 'GET', `/my-listings/ticket-logs?ticket_id=${id}`, seller)).body.data as unknown as {
+          logs: { action: string; field: string | null; old_value: string | null; new_value: string | null }[];
+        }
+      ).logs.filter((l) => l.field === 'template_ids');
+
+    const changed = await edit({ template_ids: [b.template_id, a.template_id] });
+    expect(changed.status).toBe(200);
+    const sorted = [a.template_id, b.template_id].sort((x, y) => x - y);
+    expect((changed.body.data as unknown as { additional_template_ids: number[] }).additional_template_ids).toEqual(
+      sorted,
+    );
+    expect(await carried()).toEqual(sorted);
+    expect(await logs()).toEqual([
+      expect.objectContaining({
+        action: 'updated',
+        old_value: String(a.template_id),
+        new_value: sorted.join(','),
+      }),
+    ]);
+    // the same set again (in another order) changes and logs nothing
+    expect((await edit({ template_ids: sorted.slice().reverse() })).status).toBe(200);
+    expect(await logs()).toHaveLength(1);
+
+    // another seller's template, alone or beside the seller's own and another field: 404, nothing changes
+    for (const template_ids of [[foreign.template_id], [a.template_id, foreign.template_id], [2 ** 31 - 1]]) {
+      const refused = await edit({ template_ids, row: '99' });
+      expect(refused.status, String(template_ids)).toBe(404);
+      expect(refused.body.message).toBe('Template not found.');
+    }
+    expect(await carried()).toEqual(sorted);
+    expect((await list(rival)).find((t) => t.template_id === foreign.template_id)?.listings_count).toBe(0);
+    const read = await call(s, 'GET', `/my-listings/ticket-history?ticket_id=${id}`, seller);
+    expect((read.body.data as unknown as { ticket: { row: string } }).ticket.row).toBe('12');
+
+    const twice = await edit({ template_ids: [a.template_id, a.template_id] });
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors).toEqual([{ path: '/body/template_ids', message: 'must not repeat a template' }]);
+    const eleven = await edit({ template_ids: Array.from({ length: 11 }, () => a.template_id) });
+    expect(eleven.status).toBe(422);
+    expect(eleven.body.errors?.[0]?.path).toBe('/body/template_ids');
+
+    // none: the listing no longer carries any
+    const cleared = await edit({ template_ids: [] });
+    expect(cleared.status).toBe(200);
+    expect(await carried()).toEqual([]);
+    expect((await logs())[0]).toMatchObject({ old_value: sorted.join(','), new_value: null });
+    expect((await list()).find((t) => t.template_id === a.template_id)?.listings_count).toBe(0);
+  });
+
   it('saves a template with a file through the proxy; a file of the wrong kind is refused and nothing is kept', async () => {
     const ok = await upload('/api/additional-template', seller, { name: 'Delivery', content: 'Sent by e-mail.' }, [
       { field: 'file', name: 'how-to.pdf', bytes: PDF },

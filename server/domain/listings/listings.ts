@@ -18,6 +18,7 @@ import {
   type SplitType,
   todayOf,
 } from './rules';
+import { listingTemplateChange, setListingTemplates } from './templates';
 
 export type MyListing = components['schemas']['MyListing'];
 export type ListingEvent = components['schemas']['ListingEvent'];
@@ -711,16 +712,27 @@ const PAST_CHANGE = "This listing's match has already taken place; the listing c
 const asText = (v: unknown): string | null =>
   v === null || v === undefined ? null : Array.isArray(v) ? v.join(',') : String(v);
 
-/** Edits one listing (PUT update-ticket): each changed field logged; the quantity moves the tickets on sale. */
-export async function updateListing(db: Db, actor: Actor, id: number, changes: ListingUpdate, now: Date) {
-  const fields = Object.keys(changes) as (keyof ListingUpdate)[];
-  if (fields.length === 0) throw invalid([{ path: '/body', message: 'must change at least one field' }]);
+/** The fields of an edit that are columns of the listing's row (its templates are rows of their own). */
+type ColumnUpdate = Omit<ListingUpdate, 'template_ids'>;
+
+/**
+ * Edits one listing (PUT update-ticket): each changed field logged; the quantity moves the tickets on sale;
+ * `template_ids` replaces the templates it carries (another seller's template: 404, before anything else is judged).
+ */
+export async function updateListing(db: Db, actor: Actor, id: number, update: ListingUpdate, now: Date) {
+  const { template_ids: templateIds, ...changes } = update;
+  const fields = Object.keys(changes) as (keyof ColumnUpdate)[];
+  if (fields.length === 0 && templateIds === undefined) {
+    throw invalid([{ path: '/body', message: 'must change at least one field' }]);
+  }
   await lockListings(db, [id]);
   const row = await findListingRow(db, actor.sellerId, id);
   if (!row) throw notFound();
+  const templates = templateIds === undefined ? null : await listingTemplateChange(db, actor.sellerId, id, templateIds);
   if (row.event_date < todayOf(now)) throw new HttpError(409, PAST_CHANGE);
+  const templatesChanged = templates !== null && asText(templates.before) !== asText(templates.after);
 
-  const current: Record<keyof ListingUpdate, unknown> = {
+  const current: Record<keyof ColumnUpdate, unknown> = {
     category: row.category,
     ticket_block: row.ticket_block,
     row: row.row,
@@ -734,7 +746,7 @@ export async function updateListing(db: Db, actor: Actor, id: number, changes: L
     restrictions: restrictionsOf(row.restrictions),
     notes: row.notes,
   };
-  const next = { ...current } as Record<keyof ListingUpdate, unknown>;
+  const next = { ...current } as Record<keyof ColumnUpdate, unknown>;
   for (const f of fields) {
     const v = changes[f];
     next[f] = f === 'seats' || f === 'notes' ? text(v as string | null) : v;
@@ -755,10 +767,10 @@ export async function updateListing(db: Db, actor: Actor, id: number, changes: L
     // a rule is checked where this change touches it (a listing made before a rule keeps what it has)
     const field = e.path.split('/')[2] as string;
     if (field === 'split_type') return changed.includes('split_type') || changed.includes('quantity');
-    return changed.includes(field as keyof ListingUpdate) || field === 'restrictions';
+    return changed.includes(field as keyof ColumnUpdate) || field === 'restrictions';
   });
   if (errors.length > 0) throw invalid(errors);
-  if (changed.length === 0) return findMyListing(db, actor.sellerId, id, now);
+  if (changed.length === 0 && !templatesChanged) return findMyListing(db, actor.sellerId, id, now);
 
   const set: Record<string, unknown> = { updated_at: iso(now) };
   for (const f of changed) {
@@ -793,18 +805,24 @@ export async function updateListing(db: Db, actor: Actor, id: number, changes: L
   } else {
     await db.updateTable('listings').set(set).where('id', '=', id).execute();
   }
-  await writeLogs(
-    db,
-    actor,
-    changed.map((f) => ({
+  const logs: LogRow[] = changed.map((f) => ({
+    listing_id: id,
+    action: f === 'price' ? ('price_changed' as const) : ('updated' as const),
+    field: f,
+    old_value: asText(current[f]),
+    new_value: asText(next[f]),
+  }));
+  if (templates && templatesChanged) {
+    await setListingTemplates(db, id, templates.after);
+    logs.push({
       listing_id: id,
-      action: f === 'price' ? ('price_changed' as const) : ('updated' as const),
-      field: f,
-      old_value: asText(current[f]),
-      new_value: asText(next[f]),
-    })),
-    now,
-  );
+      action: 'updated',
+      field: 'template_ids',
+      old_value: templates.before.length > 0 ? asText(templates.before) : null,
+      new_value: templates.after.length > 0 ? asText(templates.after) : null,
+    });
+  }
+  await writeLogs(db, actor, logs, now);
   return findMyListing(db, actor.sellerId, id, now);
 }
 

@@ -214,3 +214,51 @@ export async function checkListingTemplates(
   }
   return errors;
 }
+
+/**
+ * The templates a listing carries before and after an edit's `template_ids` (each list sorted). Any id that is
+ * not one of the seller's templates answers 404 (another seller's id is nobody's business here), then a repeated
+ * id 422 on /body/template_ids. Nothing is written.
+ */
+export async function listingTemplateChange(
+  db: Db,
+  sellerId: number,
+  listingId: number,
+  ids: readonly number[],
+): Promise<{ before: number[]; after: number[] }> {
+  const wanted = [...new Set(ids)];
+  if (wanted.some((id) => !Number.isSafeInteger(id) || id < 1 || id > MAX_ID)) {
+    throw new HttpError(404, TEMPLATE_NOT_FOUND);
+  }
+  if (wanted.length > 0) {
+    const mine = await db
+      .selectFrom('additional_templates')
+      .select('id')
+      .where('seller_id', '=', sellerId)
+      .where('id', 'in', wanted)
+      .execute();
+    if (mine.length !== wanted.length) throw new HttpError(404, TEMPLATE_NOT_FOUND);
+  }
+  if (wanted.length !== ids.length) {
+    throw invalid([{ path: '/body/template_ids', message: 'must not repeat a template' }]);
+  }
+  const before = (
+    await db
+      .selectFrom('listing_templates')
+      .select('template_id')
+      .where('listing_id', '=', listingId)
+      .orderBy('template_id')
+      .execute()
+  ).map((r) => r.template_id);
+  return { before, after: [...wanted].sort((a, b) => a - b) };
+}
+
+/** Replaces the templates a listing carries (in the caller's transaction). */
+export async function setListingTemplates(db: Db, listingId: number, ids: readonly number[]) {
+  await db.deleteFrom('listing_templates').where('listing_id', '=', listingId).execute();
+  if (ids.length === 0) return;
+  await db
+    .insertInto('listing_templates')
+    .values(ids.map((template_id) => ({ listing_id: listingId, template_id })))
+    .execute();
+}

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { css, cx } from 'styled-system/css';
+import { css } from 'styled-system/css';
 import * as v from 'valibot';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
@@ -32,7 +32,8 @@ import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES, TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { matchWhen, money, SPLIT_OPTIONS } from './listing-format';
-import { card, fieldGrid, muted, sectionTitle, stack } from './listing-styles';
+import { card, choice, fieldGrid, muted, sectionTitle, stack } from './listing-styles';
+import { TemplatePicker, type TemplatesStatus } from './template-picker';
 
 type AddRef = ActorRefFrom<typeof addListingMachine>;
 type SearchRef = ActorRefFrom<typeof matchSearchMachine>;
@@ -251,20 +252,6 @@ function Choices({
   );
 }
 
-const choice = css({
-  display: 'inline-flex',
-  alignItems: 'center',
-  gap: '1.5',
-  px: '3',
-  py: '2',
-  border: '1px solid {colors.border}',
-  borderRadius: 'md',
-  fontSize: 'sm',
-  cursor: 'pointer',
-  '&:has(input:checked)': { borderColor: 'accent', bg: 'brand.50' },
-  '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'focus' },
-});
-
 function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
   const values = useSelector(form, (s) => s.context.values);
   const errors = useSelector(form, (s) => s.context.errors);
@@ -272,6 +259,8 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
   const submitting = useSelector(form, (s) => s.hasTag('submitting'));
   const showErrors = useSelector(form, (s) => !s.matches({ editing: 'pristine' }));
   const blocks = useSelector(add, (s) => s.context.blocks);
+  const templatesStatus = useSelector(add, (s) => (s.value as { templates: TemplatesStatus }).templates);
+  const templates = useSelector(add, (s) => s.context.templates);
   const blockListId = useId();
   const set = (field: keyof ListingValues & string, value: unknown) =>
     add.send({ type: 'listing.changed', field, value });
@@ -448,9 +437,11 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
         error={showErrors ? err('notes') : null}
       />
       <TemplatePicker
-        add={add}
-        value={values.additional_template_ids ?? ''}
-        onChange={(ids) => set('additional_template_ids', ids)}
+        status={templatesStatus}
+        templates={templates}
+        onRetry={() => add.send({ type: 'templates.retried' })}
+        value={values.additional_template_ids ? values.additional_template_ids.split(',').map(Number) : []}
+        onChange={(ids) => set('additional_template_ids', ids.join(','))}
         error={showErrors ? err('additional_template_ids') : null}
       />
       <FileField
@@ -468,87 +459,6 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
         onCancel={() => add.send({ type: 'match.cleared' })}
       />
     </form>
-  );
-}
-
-/** The most templates one listing carries (the contract's list of at most 10 ids). */
-const MAX_PICKED_TEMPLATES = 10;
-
-/** The seller's additional templates to attach to the listing: ids as the contract's comma list. */
-function TemplatePicker({
-  add,
-  value,
-  onChange,
-  error,
-}: {
-  add: AddRef;
-  value: string;
-  onChange: (ids: string) => void;
-  error: string | null;
-}) {
-  const state = useSelector(add, (s) => (s.value as { templates: string }).templates);
-  const templates = useSelector(add, (s) => s.context.templates);
-  const picked = value ? value.split(',').map(Number) : [];
-  const errorId = useId();
-  return (
-    <fieldset
-      aria-describedby={error ? errorId : undefined}
-      className={css({ border: 'none', p: 0, m: 0, display: 'grid', gap: '2', minWidth: 0 })}
-    >
-      <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '1' })}>
-        Additional templates (optional)
-      </legend>
-      {state === 'loading' ? (
-        <Loading label="Loading your templates">
-          <Skeleton height="40px" />
-        </Loading>
-      ) : state === 'failed' ? (
-        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to load your templates</span>
-          <Button tone="secondary" onClick={() => add.send({ type: 'templates.retried' })}>
-            Retry
-          </Button>
-        </div>
-      ) : templates.length === 0 ? (
-        <p className={muted}>
-          No templates yet: add reusable texts in <Link href={routes.templates.pattern}>Settings › Templates</Link>.
-        </p>
-      ) : (
-        <div className={css({ display: 'grid', gap: '2' })}>
-          {templates.map((t) => {
-            const checked = picked.includes(t.template_id);
-            return (
-              <label key={t.template_id} className={cx(choice, css({ alignItems: 'flex-start', minWidth: 0 }))}>
-                <input
-                  type="checkbox"
-                  checked={checked}
-                  disabled={!checked && picked.length >= MAX_PICKED_TEMPLATES}
-                  onChange={(e) => {
-                    const next = e.currentTarget.checked
-                      ? [...picked, t.template_id]
-                      : picked.filter((id) => id !== t.template_id);
-                    // in the seller's order of the list, each once
-                    onChange(
-                      templates
-                        .map((x) => x.template_id)
-                        .filter((id) => next.includes(id))
-                        .join(','),
-                    );
-                  }}
-                />
-                <span className={css({ minWidth: 0 })}>
-                  <span className={css({ fontWeight: 'semibold', display: 'block', overflowWrap: 'anywhere' })}>
-                    {t.name}
-                  </span>
-                  <span className={cx(muted, css({ display: 'block' }))}>{t.content}</span>
-                </span>
-              </label>
-            );
-          })}
-        </div>
-      )}
-      <FieldError id={errorId} error={error} />
-    </fieldset>
   );
 }
 

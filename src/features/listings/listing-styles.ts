@@ -18,3 +18,17 @@ export const fieldGrid = css({
   gap: '3',
   gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 14rem), 1fr))',
 });
+/** A ticked choice (a checkbox or radio inside its label): ticket types, split, restrictions, templates. */
+export const choice = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1.5',
+  px: '3',
+  py: '2',
+  border: '1px solid {colors.border}',
+  borderRadius: 'md',
+  fontSize: 'sm',
+  cursor: 'pointer',
+  '&:has(input:checked)': { borderColor: 'accent', bg: 'brand.50' },
+  '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'focus' },
+});

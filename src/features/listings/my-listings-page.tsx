@@ -44,6 +44,7 @@ import { TextField } from '../../ui/text-field';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { matchWhen, money, SPLIT_LABELS, STATUS_LABELS, STATUS_OPTIONS, TICKET_TYPE_OPTIONS } from './listing-format';
 import { card, muted, sectionTitle, stack } from './listing-styles';
+import { TemplatePicker, type TemplatesStatus } from './template-picker';
 
 type InventoryRef = ActorRefFrom<typeof inventoryMachine>;
 type ListRef = ActorRefFrom<typeof inventoryListMachine>;
@@ -580,6 +581,7 @@ function ChangeDialog() {
   if (change.kind === 'edit')
     return listing ? (
       <EditDialog
+        inventory={inventory}
         listing={listing}
         sending={sending}
         error={error}
@@ -642,14 +644,22 @@ function ChangeDialog() {
   );
 }
 
-/** The listing's where and how many, edited in a dialog; only the fields changed are sent. */
+const sameIds = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && [...a].sort((x, y) => x - y).every((id, i) => id === [...b].sort((x, y) => x - y)[i]);
+
+/**
+ * The listing's where and how many and its additional templates, edited in a dialog; only the fields changed are
+ * sent (the templates as the whole new set).
+ */
 function EditDialog({
+  inventory,
   listing: l,
   sending,
   error,
   onCancel,
   onSave,
 }: {
+  inventory: InventoryRef;
   listing: Listing;
   sending: boolean;
   error: string | null;
@@ -661,12 +671,16 @@ function EditDialog({
   const [seats, setSeats] = useState(l.seats ?? '');
   const [quantity, setQuantity] = useState(String(l.quantity));
   const [notes, setNotes] = useState(l.notes ?? '');
+  const [templateIds, setTemplateIds] = useState<number[]>(l.additional_template_ids);
+  const templatesStatus = useSelector(inventory, (s) => (s.value as { templates: TemplatesStatus }).templates);
+  const templates = useSelector(inventory, (s) => s.context.templates);
   const edit: ListingUpdate = {
     ...(block.trim() !== l.ticket_block ? { ticket_block: block.trim() } : {}),
     ...(row.trim() !== l.row ? { row: row.trim() } : {}),
     ...(seats.trim() !== (l.seats ?? '') ? { seats: seats.trim() || null } : {}),
     ...(quantity !== '' && Number(quantity) !== l.quantity ? { quantity: Number(quantity) } : {}),
     ...(notes !== (l.notes ?? '') ? { notes: notes || null } : {}),
+    ...(sameIds(templateIds, l.additional_template_ids) ? {} : { template_ids: templateIds }),
   };
   const valid = Object.keys(edit).length > 0 && block.trim() !== '' && row.trim() !== '' && quantity !== '';
   return (
@@ -713,6 +727,14 @@ function EditDialog({
           maxLength={1000}
           value={notes}
           onChange={(e) => setNotes(e.currentTarget.value)}
+        />
+        <TemplatePicker
+          status={templatesStatus}
+          templates={templates}
+          onRetry={() => inventory.send({ type: 'templates.retried' })}
+          value={templateIds}
+          onChange={setTemplateIds}
+          error={null}
         />
         {error ? (
           <p role="alert" className={css({ color: 'error' })}>

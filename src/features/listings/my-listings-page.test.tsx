@@ -1,0 +1,204 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { AdditionalTemplate, Listing } from '../../../machines/inventory.machine';
+import { fakeStore } from '../../../machines/testing/fake-store';
+import { Session } from '../../app/session';
+import { fakeApi, reply } from '../../lib/testing/fake-api';
+import MyListingsPage from './my-listings-page';
+
+vi.mock('../../../openapi/client', async (real) => ({
+  ...(await real<typeof import('../../../openapi/client')>()),
+  api: (await import('../../lib/testing/fake-api')).fakeApi.client,
+}));
+
+const NOW = Date.now();
+const WAIT = { timeout: 8000 };
+
+const template = (id: number, name: string): AdditionalTemplate => ({
+  template_id: id,
+  name,
+  content: `${name}: the text`,
+  file: null,
+  listings_count: 0,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+});
+
+const listing = (changes: Partial<Listing> = {}): Listing => ({
+  id: 41,
+  ticket_id: 41,
+  sNo: 41,
+  match_id: 7,
+  match_name: 'Arsenal vs Chelsea',
+  match_date: '2027-01-10',
+  match_time: '15:00',
+  tournament: 'Premier League',
+  stadium_name: 'Emirates Stadium',
+  city_name: 'London',
+  country_name: 'United Kingdom',
+  Category: 'Longside Lower',
+  ticket_block: '112',
+  row: 'F',
+  seats: null,
+  Ticket_type: 'E-ticket',
+  ticket_type_id: 1,
+  quantity: 4,
+  sold: 0,
+  held: 0,
+  available: 4,
+  split_type: 'any',
+  split_list: [1, 2, 3, 4],
+  price: 12_500,
+  face_value: null,
+  currency: 'GBP',
+  restrictions: [],
+  notes: null,
+  status: 'published',
+  additional_template_ids: [2],
+  files_count: 0,
+  match_passed: false,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+  ...changes,
+});
+
+function seller(permissions: string[]) {
+  fakeApi.on('GET /settings/my-account', () => ({
+    id: 7,
+    email: 'seller@demo.test',
+    first_name: 'Sam',
+    last_name: 'Seller',
+    user_type: 'sellers',
+    kyc_status: 1,
+    currency: 'GBP',
+    user_token: 'u7',
+    team_owner_id: null,
+    created_at: '2026-01-01T00:00:00Z',
+  }));
+  fakeApi.on('GET /account/roles-permissions', () => ({
+    user_type: 'sellers',
+    permissions: permissions.map((name) => ({ name, is_can_access: 1 })),
+  }));
+  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+}
+
+function OnceLoggedIn() {
+  const loaded = Session.useSelector((s) => s.context.account !== null);
+  return loaded ? <MyListingsPage /> : null;
+}
+
+function renderPage() {
+  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
+  const { hook } = memoryLocation({ path: '/my-listings' });
+  return render(
+    <Router hook={hook}>
+      <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
+        <OnceLoggedIn />
+      </Session.Provider>
+    </Router>,
+  );
+}
+
+const edits = () => fakeApi.calls.filter((c) => c.method === 'PUT' && c.path === '/my-listings/update-ticket/{id}');
+
+// jsdom lays nothing out: the virtualised table sees a box of 0 pixels and shows no row unless its box has a size
+const layout = ['clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth'] as const;
+const realLayout = layout.map((k) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, k));
+beforeAll(() => {
+  for (const k of layout) Object.defineProperty(HTMLElement.prototype, k, { configurable: true, get: () => 600 });
+});
+afterAll(() => {
+  layout.forEach((k, i) => {
+    const real = realLayout[i];
+    if (real) Object.defineProperty(HTMLElement.prototype, k, real);
+    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[k];
+  });
+});
+
+describe("Inventory's edit dialog: the listing's additional templates", () => {
+  let current: Listing;
+  beforeEach(() => {
+    fakeApi.reset();
+    seller(['event', 'settings']);
+    current = listing();
+    fakeApi.on('GET /my-listings', () => ({
+      tickets: [current],
+      meta: { current_page: 1, last_page: 1, per_page: 200, total: 1, next_cursor: null },
+    }));
+    fakeApi.on('GET /ui-settings/field-settings', () => ({ page: 'my-listings', columns: [] }));
+    fakeApi.on('GET /settings/additional-templates', () => ({
+      templates: [template(1, 'Away section'), template(2, 'Collection point'), template(3, 'Lounge')],
+    }));
+    fakeApi.on('PUT /my-listings/update-ticket/{id}', ({ body }) => {
+      const { template_ids, ...rest } = body as { template_ids?: number[] };
+      current = { ...current, ...rest, ...(template_ids ? { additional_template_ids: template_ids } : {}) };
+      return current;
+    });
+  });
+  afterEach(() => fakeApi.reset());
+
+  const openEdit = async (user: ReturnType<typeof userEvent.setup>) => {
+    await user.click(await screen.findByRole('button', { name: /^Edit/ }, WAIT));
+    return screen.findByRole('dialog', { name: 'Edit listing' }, WAIT);
+  };
+
+  it('shows the templates the listing carries ticked, and sends the new set as template_ids', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    const dialog = await openEdit(user);
+    const picker = within(dialog).getByRole('group', { name: 'Additional templates (optional)' });
+    expect(await within(picker).findByRole('checkbox', { name: /Collection point/ }, WAIT)).toBeChecked();
+    expect(within(picker).getByRole('checkbox', { name: /Away section/ })).not.toBeChecked();
+    // nothing changed yet: nothing to save
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
+
+    await user.click(within(picker).getByRole('checkbox', { name: /Lounge/ }));
+    await user.click(within(picker).getByRole('checkbox', { name: /Collection point/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(edits()).toHaveLength(1), WAIT);
+    // only what changed: the templates, as the whole new set
+    expect(edits()[0]?.body).toEqual({ template_ids: [3] });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit listing' })).toBeNull(), WAIT);
+
+    // opened again, the dialog shows the listing as the server answered
+    const again = await openEdit(user);
+    expect(await within(again).findByRole('checkbox', { name: /Lounge/ }, WAIT)).toBeChecked();
+    expect(within(again).getByRole('checkbox', { name: /Collection point/ })).not.toBeChecked();
+  });
+
+  it("another field's edit leaves the templates out; the server's refusal shows in the dialog", async () => {
+    const user = userEvent.setup();
+    fakeApi.on('PUT /my-listings/update-ticket/{id}', () =>
+      reply(404, { success: false, message: 'Template not found.' }),
+    );
+    renderPage();
+    const dialog = await openEdit(user);
+    await within(dialog).findByRole('checkbox', { name: /Collection point/ }, WAIT);
+    const row = within(dialog).getByRole('textbox', { name: /Row/ });
+    await user.clear(row);
+    await user.type(row, 'G');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(edits()).toHaveLength(1), WAIT);
+    expect(edits()[0]?.body).toEqual({ row: 'G' });
+    expect(await within(dialog).findByText('Template not found.', {}, WAIT)).toBeInTheDocument();
+  });
+
+  it('when the templates cannot be read (no settings permission) the dialog says so, and Retry reads them again', async () => {
+    const user = userEvent.setup();
+    let tries = 0;
+    fakeApi.on('GET /settings/additional-templates', () => {
+      tries += 1;
+      return tries === 1
+        ? reply(403, { success: false, message: 'You do not have permission.' })
+        : { templates: [template(2, 'Collection point')] };
+    });
+    renderPage();
+    const dialog = await openEdit(user);
+    expect(await within(dialog).findByText('Failed to load your templates', {}, WAIT)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Retry' }));
+    expect(await within(dialog).findByRole('checkbox', { name: /Collection point/ }, WAIT)).toBeChecked();
+  });
+});
