@@ -869,6 +869,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's scheduled report email (beyond the spec)
+         * @description Whether the seller the caller works for receives the report by email: weekly (the previous Monday to Sunday, UTC) or monthly (the previous calendar month, UTC), sent once the period is over, with the period's history attached as XLSX (the rows of /reports/export for that period and currency). `frequency` off when no schedule is set (then `currency` is the caller's, GBP by default, and the other fields null). `recipient` is the address of the user who set it; `next_period` the next period it will send.
+         */
+        get: operations["getReportSchedule"];
+        /**
+         * Set or turn off the seller's scheduled report email (beyond the spec)
+         * @description Sets the seller's schedule (one per seller): `frequency` weekly or monthly with `currency` (the caller's when absent, GBP by default), or off to remove it. The caller becomes the recipient. A new schedule, or a new frequency, sends nothing for periods already over: the first email is for the period in progress, once it ends. Changing only the currency or the recipient keeps what was sent. Each period is sent exactly once, even with several server processes. PUT: sending the same again changes nothing but `updated_at`.
+         */
+        put: operations["updateReportSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sales/overview-all-currency": {
         parameters: {
             query?: never;
@@ -1279,7 +1303,7 @@ export interface paths {
         get?: never;
         /**
          * Edit a listing
-         * @description Changes the fields given (at least one); each changed field writes an inventory log row (old and new value). The rules of a new listing hold for the result (see ListingInput), and the quantity may not go below the tickets already sold plus those held in buyers' carts (422 on /body/quantity, saying how many). The quantity's change moves the tickets on sale by the same amount. A listing of a match that has taken place cannot be changed (409). Another seller's listing, or a deleted one, answers 404, and so does another seller's template in `template_ids`. PUT: sending the same fields again changes nothing and logs nothing.
+         * @description Changes the fields given (at least one); each changed field writes an inventory log row (old and new value). The rules of a new listing hold for the result (see ListingInput), and the quantity may not go below the tickets already sold plus those held in buyers' carts (422 on /body/quantity, saying how many). The quantity's change moves the tickets on sale by the same amount. A listing of a match that has taken place cannot be changed (409). Another seller's listing, or a deleted one, answers 404. PUT: sending the same fields again changes nothing and logs nothing.
          */
         put: operations["updateMyListingsTicket"];
         post?: never;
@@ -3662,6 +3686,42 @@ export interface components {
         ReportNotesInput: {
             order_id: components["schemas"]["Id"];
             notes: string;
+        };
+        /**
+         * @description off (no email), weekly (Monday to Sunday, UTC, sent once the Sunday is over) or monthly (the calendar month, UTC, sent once it is over).
+         * @enum {string}
+         */
+        ReportScheduleFrequency: "off" | "weekly" | "monthly";
+        ReportScheduleInput: {
+            frequency: components["schemas"]["ReportScheduleFrequency"];
+            currency?: components["schemas"]["CurrencyCode"];
+        };
+        ReportSchedule: {
+            frequency: components["schemas"]["ReportScheduleFrequency"];
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: email
+             * @description The address the email goes to (the user who set the schedule); null when off.
+             */
+            recipient: string | null;
+            /** @description The next period the email will report (sent once it is over); null when off. */
+            next_period: null | {
+                /** Format: date */
+                date_from: string;
+                /** Format: date */
+                date_to: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the schedule was last saved; null when off.
+             */
+            updated_at: string | null;
+        };
+        ReportScheduleResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["ReportSchedule"];
         };
         /** @enum {string} */
         ReportPeriodPreset: "this_month" | "last_month" | "this_quarter" | "year_to_date";
@@ -6142,8 +6202,6 @@ export interface components {
             restrictions?: components["schemas"]["ListingRestriction"][];
             /** @description Notes for the buyer; null clears them. */
             notes?: string | null;
-            /** @description The seller's additional templates the listing carries from now on, each once (422 otherwise), in place of the ones it had; empty for none. An id that is not one of the seller's templates answers 404 (Template not found.) and changes nothing. The listing's current ones are its `additional_template_ids`. */
-            template_ids?: components["schemas"]["Id"][];
         };
         /** @description One of the seller's listings with its match. `id`, `ticket_id` and `sNo` are the same id (the spec's sell ticket id). `quantity` = `sold` + `held` + `available` + the tickets kept off sale while unpublished. */
         MyListing: {
@@ -7943,6 +8001,58 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getReportSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportScheduleResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateReportSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportScheduleInput"];
+            };
+        };
+        responses: {
+            /** @description The schedule as stored now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportScheduleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -12428,6 +12538,7 @@ export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQueryLangValues: Re
 export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events/{match_id}"]["get"]["parameters"]["query"]["sort"]> = ["price_asc", "price_desc"];
 export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/tickets/{sell_ticket_id}"]["get"]["parameters"]["query"]["lang"]> = ["en"];
 export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
+export const reportScheduleFrequencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportScheduleFrequency"]> = ["off", "weekly", "monthly"];
 export const reportPeriodPresetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportPeriodPreset"]> = ["this_month", "last_month", "this_quarter", "year_to_date"];
 export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["period"]> = ["this_month", "last_month", "this_quarter", "year_to_date", "custom"];
 export const reportOverviewResponseDataGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["granularity"]> = ["day", "week"];

@@ -15,7 +15,7 @@ import { builtApp } from './http/static';
 import type { Logger } from './logger';
 import { mailerFrom } from './mail';
 import type { Mailer } from './mail/port';
-import { mailViewer } from './mail/viewer';
+import { mailAttachment, mailViewer } from './mail/viewer';
 import { paymentsFrom } from './payments';
 import type { Payments } from './payments/port';
 import { accountRoutes } from './routes/account';
@@ -116,7 +116,10 @@ export function createApp(options: AppOptions) {
   });
 
   const mailer = options.mailer ?? mailerFrom(process.env, options.clock, options.log);
-  if (options.mailViewer && mailer.kind === 'outbox') app.get('/dev/mail', (c) => mailViewer(c, options.db));
+  if (options.mailViewer && mailer.kind === 'outbox') {
+    app.get('/dev/mail', (c) => mailViewer(c, options.db));
+    app.get('/dev/mail/attachments/:id', (c) => mailAttachment(c, options.db));
+  }
 
   const api = new Hono<AppEnv>();
   const router = createRouter(api, deps);

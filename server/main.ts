@@ -7,9 +7,11 @@ import { type Config, readConfig, StartupError } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './db/seed/index';
+import { sendDueReports } from './domain/report-schedules';
 import { registerPrune, startHousekeeping } from './housekeeping';
 import { sweepOrphanUploads } from './http/multipart';
 import { createLogger } from './logger';
+import { mailerFrom } from './mail';
 
 /**
  * A slow or silent client is let go instead of holding a socket for Node's default five minutes: its headers
@@ -83,6 +85,8 @@ export async function startServer(overrides: Partial<Config> = {}) {
     const { createdUsers } = await seed(db, systemClock);
     const uploads = join(config.dataDir, 'uploads');
     registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now));
+    const mailer = mailerFrom(process.env, systemClock, log);
+    registerPrune('scheduled reports', (database, now) => sendDueReports(database, mailer, now, log));
     const housekeeping = startHousekeeping(db, systemClock, log);
     const listening = server.address();
     const boundPort = typeof listening === 'object' && listening ? listening.port : config.port;
@@ -91,6 +95,7 @@ export async function startServer(overrides: Partial<Config> = {}) {
       db,
       clock: systemClock,
       log,
+      mailer,
       staticDir: config.staticDir,
       dataDir: config.dataDir,
       trustProxy: config.trustProxy,

@@ -5,3 +5,7 @@ import { defaultMessages, type Messages } from '../form-messages';
 /** The application/json body of POST /reports/save-notes (saveReportNotes). */
 export const saveReportNotesBody = (m: Messages = defaultMessages) =>
   v.strictObject({ order_id: v.pipe(v.number(m('order_id', 'type')), v.integer(m('order_id', 'integer')), v.minValue(1, m('order_id', 'minimum', 1)), v.maxValue(2147483647, m('order_id', 'maximum', 2147483647))), notes: v.pipe(v.string(m('notes', 'type')), v.nonEmpty(m('notes', 'required')), v.maxLength(2000, m('notes', 'maxLength', 2000))) }, m('', 'type'));
+
+/** The application/json body of PUT /reports/schedule (updateReportSchedule). */
+export const updateReportScheduleBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ frequency: v.picklist(['off','weekly','monthly'], m('frequency', 'enum')), currency: v.optional(v.picklist(['GBP','EUR','USD','AED'], m('currency', 'enum'))) }, m('', 'type'));

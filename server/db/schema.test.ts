@@ -376,6 +376,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['file_id'],
   ),
   listing_templates: table<Database['listing_templates']>()(['listing_id', 'template_id'], []),
+  listing_counts: table<Database['listing_counts']>()(['seller_id', 'status', 'listings'], []),
   account_tokens: table<Database['account_tokens']>()(
     ['token_hash', 'user_id', 'purpose', 'created_at', 'expires_at', 'used_at'],
     ['used_at'],
@@ -466,6 +467,14 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   ),
   feature_requests: table<Database['feature_requests']>()(
     ['id', 'seller_id', 'user_id', 'title', 'description', 'category', 'created_at'],
+    [],
+  ),
+  report_schedules: table<Database['report_schedules']>()(
+    ['id', 'seller_id', 'user_id', 'frequency', 'currency', 'last_sent_period', 'created_at', 'updated_at'],
+    [],
+  ),
+  mail_outbox_attachments: table<Database['mail_outbox_attachments']>()(
+    ['id', 'mail_id', 'filename', 'mime', 'content_base64'],
     [],
   ),
 };

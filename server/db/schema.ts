@@ -48,6 +48,7 @@ export interface Database {
   order_deliveries: OrderDeliveryTable;
   additional_templates: AdditionalTemplateTable;
   listing_templates: ListingTemplateTable;
+  listing_counts: ListingCountTable;
   account_tokens: AccountTokenTable;
   request_limits: RequestLimitTable;
   mail_outbox: MailOutboxTable;
@@ -66,6 +67,8 @@ export interface Database {
   seller_contacts: SellerContactTable;
   partner_settings: PartnerSettingTable;
   feature_requests: FeatureRequestTable;
+  report_schedules: ReportScheduleTable;
+  mail_outbox_attachments: MailOutboxAttachmentTable;
 }
 
 export interface CurrencyTable {
@@ -687,6 +690,13 @@ export interface ListingTemplateTable {
   template_id: number;
 }
 
+/** How many listings a seller has in each status (migration 0025), kept by triggers on `listings`. */
+export interface ListingCountTable {
+  seller_id: number;
+  status: string;
+  listings: number;
+}
+
 /** A seller's payout bank account (migration 0018): IBAN and BIC normalised; removed ones keep their row. */
 export interface BankAccountTable {
   id: Generated<number>;
@@ -854,4 +864,27 @@ export interface FeatureRequestTable {
   description: string;
   category: string;
   created_at: string;
+}
+
+/** A seller's scheduled report email (migration 0023): weekly or monthly, the period's report as XLSX. */
+export interface ReportScheduleTable {
+  id: Generated<number>;
+  seller_id: number;
+  /** Who set it, and whose address receives it. */
+  user_id: number;
+  frequency: 'weekly' | 'monthly';
+  currency: string;
+  /** The first day (UTC, YYYY-MM-DD) of the last period sent, or of the last one ended when it was set. */
+  last_sent_period: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A file of a message kept in the outbox (the development mail viewer offers it). */
+export interface MailOutboxAttachmentTable {
+  id: Generated<number>;
+  mail_id: number;
+  filename: string;
+  mime: string;
+  content_base64: string;
 }

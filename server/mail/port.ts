@@ -5,6 +5,14 @@ export interface MailMessage {
   subject: string;
   /** Plain text; links are written out in full. */
   text: string;
+  /** Files sent with it (a scheduled report's XLSX). */
+  attachments?: readonly MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /**
@@ -19,4 +27,9 @@ export interface Mailer {
    * with it); SMTP ignores it.
    */
   send(db: Db, message: MailMessage): Promise<void>;
+  /**
+   * Sends one message and waits until it is handed over (kept in the outbox, or accepted by the SMTP server);
+   * throws when it is not, so that a caller outside any request (a scheduled report) can try again later.
+   */
+  deliver(db: Db, message: MailMessage): Promise<void>;
 }

@@ -10,10 +10,24 @@ import type { Mailer, MailMessage } from './port';
  */
 export function smtpMailer(url: string, from: string, log: Logger): Mailer {
   const transport = createTransport(url);
+  const mailOf = (message: MailMessage) => ({
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    attachments: message.attachments?.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: a.content,
+    })),
+  });
   return {
     kind: 'smtp',
+    async deliver(_db, message: MailMessage) {
+      await transport.sendMail(mailOf(message));
+    },
     async send(_db, message: MailMessage) {
-      transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text }).catch((err) => {
+      transport.sendMail(mailOf(message)).catch((err) => {
         log.error(
           { err: { message: err instanceof Error ? err.message : String(err) }, subject: message.subject },
           'mail not sent',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailSettings } from '../main';
 import { freshServer } from '../test-support';
+import { outboxMailer } from './outbox';
 
 describe('the development mail viewer', () => {
   let s: Awaited<ReturnType<typeof freshServer>>;
@@ -31,6 +32,26 @@ describe('the development mail viewer', () => {
     expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:4178\/verify-email\/token\/[A-Za-z0-9_-]{43}">/);
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it("lists a message's attachments and downloads each (a scheduled report's XLSX)", async () => {
+    const content = Buffer.from('PK\u0003\u0004 not really a workbook');
+    await outboxMailer(s.clock).deliver(s.db, {
+      to: 'files@example.test',
+      subject: 'Your weekly report',
+      text: 'Attached.',
+      attachments: [{ filename: 'report "1".xlsx', contentType: 'application/vnd.ms-excel', content }],
+    });
+    const html = await (await s.app.request('/dev/mail?to=files@example.test')).text();
+    const link = /<a href="(\/dev\/mail\/attachments\/\d+)" download="report &quot;1&quot;.xlsx">/.exec(html);
+    expect(link, html).not.toBeNull();
+    const file = await s.app.request(link?.[1] ?? '');
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/vnd.ms-excel');
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="report__1_.xlsx"');
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(content);
+    expect((await s.app.request('/dev/mail/attachments/999999')).status).toBe(404);
+    expect((await off.app.request(link?.[1] ?? '')).status).toBe(404);
   });
 
   it('is not served unless asked for', async () => {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Db } from '../db/database';
-import { readOutbox } from './outbox';
+import { readOutbox, readOutboxAttachment, readOutboxAttachments } from './outbox';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
@@ -21,12 +21,25 @@ function linkify(text: string): string {
 export async function mailViewer(c: Context, db: Db): Promise<Response> {
   const to = c.req.query('to')?.slice(0, 254);
   const mails = await readOutbox(db, { to, limit: 50 });
+  const files = await readOutboxAttachments(
+    db,
+    mails.map((m) => m.id),
+  );
+  const filesOf = (id: number) => {
+    const mine = files.filter((f) => f.mail_id === id);
+    if (mine.length === 0) return '';
+    const links = mine.map(
+      (f) =>
+        `<li><a href="/dev/mail/attachments/${f.id}" download="${escapeHtml(f.filename)}">${escapeHtml(f.filename)}</a></li>`,
+    );
+    return `\n  <p class="meta">Attachments:</p>\n  <ul>${links.join('')}</ul>`;
+  };
   const items = mails
     .map(
       (m) => `<article>
   <h2>${escapeHtml(m.subject)}</h2>
   <p class="meta">To <strong>${escapeHtml(m.to_address)}</strong> · ${escapeHtml(m.created_at)}</p>
-  <pre>${linkify(m.body)}</pre>
+  <pre>${linkify(m.body)}</pre>${filesOf(m.id)}
 </article>`,
     )
     .join('\n');
@@ -52,4 +65,19 @@ ${items || '<p>No mail yet.</p>'}
 </body>
 </html>`;
   return c.html(html, 200, { 'Cache-Control': 'no-store' });
+}
+
+/** One file of an outbox message, downloaded from the viewer (served under the same conditions as the viewer). */
+export async function mailAttachment(c: Context, db: Db): Promise<Response> {
+  const id = Number(c.req.param('id'));
+  const file = Number.isSafeInteger(id) && id > 0 ? await readOutboxAttachment(db, id) : undefined;
+  if (!file) return c.text('No such attachment.', 404, { 'Cache-Control': 'no-store' });
+  return new Response(new Uint8Array(file.content), {
+    headers: {
+      'Content-Type': file.mime,
+      'Content-Disposition': `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
 }

@@ -1,5 +1,6 @@
 import type { Router } from '../contract/router';
 import { logPage } from '../domain/listings/listings';
+import { SCHEDULE_OFF, SCHEDULE_SAVED, saveSchedule, scheduleOf } from '../domain/report-schedules';
 import {
   dashboardReport,
   type HistoryFilters,
@@ -138,6 +139,17 @@ export function reportsRoutes({ route }: Router) {
     const o = await readable(db, sellerId, query.order_id);
     const data = await logPage(db, sellerId, o.listing_id, { page: query.page ?? 1, per_page: query.per_page ?? 50 });
     return { status: 200, body: { success: true, data } };
+  });
+
+  route('/reports/schedule', 'get', async ({ user }, { db }) => ({
+    status: 200,
+    body: { success: true, data: await scheduleOf(db, user) },
+  }));
+
+  route('/reports/schedule', 'put', async ({ user, body }, { db, clock }) => {
+    await saveSchedule(db, user, body, clock.now());
+    const message = body.frequency === 'off' ? SCHEDULE_OFF : SCHEDULE_SAVED;
+    return { status: 200, body: { success: true, message, data: await scheduleOf(db, user) } };
   });
 
   route('/reports/save-notes', 'post', async ({ user, body }, { db, clock }) => {
