@@ -17,12 +17,19 @@ export interface DrawOptions {
 }
 
 /** The most labels the category axis of a vertical chart shows (every n-th bar's label). */
-const MOST_LABELS = 8;
+const MOST_LABELS = 5;
 
 function optionsOf(bars: readonly Bar[], o: DrawOptions): BarChartOptions {
   const every = Math.max(1, Math.ceil(bars.length / MOST_LABELS));
-  const money = (value: string | number | Date) => o.format(Number(value));
-  const values = { showGrid: !o.compact, showLabel: !o.compact, onlyInteger: true, labelInterpolationFnc: money };
+  // an axis tick is a round amount: its '.00' says nothing there (the table and the titles keep it)
+  const money = (value: string | number | Date) => o.format(Number(value)).replace(/\.00$/, '');
+  const values = {
+    showGrid: !o.compact,
+    showLabel: !o.compact,
+    onlyInteger: true,
+    scaleMinSpace: o.horizontal ? 72 : 32,
+    labelInterpolationFnc: money,
+  };
   const labels = { showGrid: false, showLabel: !o.compact };
   return {
     height: `${o.height}px`,
@@ -30,7 +37,7 @@ function optionsOf(bars: readonly Bar[], o: DrawOptions): BarChartOptions {
     horizontalBars: o.horizontal,
     // a horizontal chart draws the first bar at the bottom: reversed, the first (highest) is on top
     reverseData: o.horizontal,
-    chartPadding: o.compact ? { top: 2, right: 0, bottom: 0, left: 0 } : { top: 8, right: 16, bottom: 0, left: 0 },
+    chartPadding: o.compact ? { top: 2, right: 0, bottom: 0, left: 0 } : { top: 16, right: 24, bottom: 0, left: 0 },
     axisX: o.horizontal
       ? { ...values, offset: 24 }
       : {
