@@ -1,4 +1,4 @@
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { type ActorRefFrom, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { createListMachine } from './list.machine';
 import { type NotifyEvent, notifyError } from './notify';
 import {
@@ -58,6 +58,8 @@ export const deliveryCockpitMachine = createListMachine<SalesOrderRow, SalesList
   errorMessage: () => SALES_LOAD_ERROR,
 });
 
+type OrdersRef = ActorRefFrom<typeof salesOrdersMachine>;
+
 export interface SalesInput {
   status: SalesStatus;
 }
@@ -114,14 +116,19 @@ export const salesMachine = setup({
       filters: ({ context, event }) => (event.type === 'filters.changed' ? event.filters : context.filters),
     }),
     storeSort: assign({ sort: ({ context, event }) => (event.type === 'sort.changed' ? event.sort : context.sort) }),
-    filterList: enqueueActions(({ context, enqueue }) =>
-      enqueue.sendTo('orders', { type: 'filters.changed', filters: { ...context.filters, status: context.status } }),
-    ),
-    sortList: enqueueActions(({ context, enqueue }) =>
-      enqueue.sendTo('orders', { type: 'sort.changed', sort: context.sort }),
-    ),
+    // the lists as they run, by their system ids (the test model has no children to resolve a name against)
+    filterList: enqueueActions(({ context, enqueue, system }) => {
+      const orders: OrdersRef | undefined = system.get('salesOrders');
+      if (orders)
+        enqueue.sendTo(orders, { type: 'filters.changed', filters: { ...context.filters, status: context.status } });
+    }),
+    sortList: enqueueActions(({ context, enqueue, system }) => {
+      const orders: OrdersRef | undefined = system.get('salesOrders');
+      if (orders) enqueue.sendTo(orders, { type: 'sort.changed', sort: context.sort });
+    }),
     reloadLists: enqueueActions(({ enqueue, system }) => {
-      enqueue.sendTo('orders', { type: 'list.refreshed' });
+      const orders: OrdersRef | undefined = system.get('salesOrders');
+      if (orders) enqueue.sendTo(orders, { type: 'list.refreshed' });
       const cockpit = system.get('deliveryCockpit');
       if (cockpit) enqueue.sendTo(cockpit, { type: 'list.refreshed' });
     }),
