@@ -208,6 +208,16 @@ describe('reports: overview, history, export, the dashboard report', () => {
     const page2 = await history(`${q1}&per_page=4&page=2`);
     expect(page2.orders.map((o) => o.booking_no)).toEqual(['RPT-D', 'RPT-G']);
     expect(page2.meta).toMatchObject({ current_page: 2, last_page: 2, total: 6 });
+    // the count (read from the orders alone when there is no text) is the filtered list's length
+    for (const f of [
+      'status=cancelled',
+      `match_id=${events[0]}`,
+      `match_id=${events[1]}&status=confirmed`,
+      'currency=EUR',
+    ]) {
+      const h = await history(`${q1}&${f}&per_page=100`);
+      expect(h.meta.total, f).toBe(h.orders.length);
+    }
   });
 
   it('the export holds exactly the filtered history, typed cells (XLSX read back) and CSV', async () => {

@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OrderStatus } from '../server/db/schema';
+import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
+
+/**
+ * npm run bench:reports (issue 14): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL)
+ * whose demo seller has --orders (default 100,000) more orders placed over the last 365 days, in its listings'
+ * currencies (most GBP, the reports' default), over the six statuses.
+ * 1. The report calls at --connections (default 50) clients for --duration seconds each: the overview of this
+ *    year and of this quarter, the history (first page of the year, a status, a match), events-search and the
+ *    dashboard report (target p99 < 50 ms, as the sales lists).
+ * 2. The export of last month (about 8,000 orders) as XLSX, wall time of the call (target < 3 s).
+ */
+const SELF = import.meta.filename;
+
+/** pending 5%, confirmed 10%, delivered 10%, completed 60%, cancelled 10%, replaced 5%: a year's mix. */
+const MIX: [OrderStatus, number][] = [
+  ['pending', 0.05],
+  ['confirmed', 0.1],
+  ['delivered', 0.1],
+  ['completed', 0.6],
+  ['cancelled', 0.1],
+  ['replaced', 0.05],
+];
+const YEAR_MS = 365 * 86_400_000;
+
+async function prepare(target: string, count: number) {
+  const { openDatabase } = await import('../server/db/database');
+  const { migrateToLatest } = await import('../server/db/migrate');
+  const { seed } = await import('../server/db/seed/index');
+  const { systemClock } = await import('../server/clock');
+  const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
+  const { recountOrderTotals } = await import('../server/domain/sales');
+  const { deadlinesFor } = await import('../server/domain/sales-deadlines');
+  const { sql } = await import('kysely');
+  const db = openDatabase(target);
+  await migrateToLatest(db);
+  await seed(db, systemClock);
+  const now = new Date();
+  const seller = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', 'seller@demo.test')
+    .executeTakeFirstOrThrow();
+  const listings = await db
+    .selectFrom('listings')
+    .innerJoin('events', 'events.id', 'listings.event_id')
+    .select([
+      'listings.id',
+      'listings.event_id',
+      'listings.ticket_type_id',
+      'listings.price',
+      'listings.currency',
+      'events.event_date',
+      'events.event_time',
+    ])
+    .where('listings.seller_id', '=', seller.id)
+    .orderBy('listings.id')
+    .execute();
+  const plan = MIX.flatMap(([status, share]) => Array.from({ length: Math.round(count * share) }, () => status));
+  // the statuses interleaved over the year (a stride through the plan), not one status per stretch of time
+  const stride = 7919; // a prime: coprime with any count not a multiple of it
+  const batch = 500;
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < plan.length; i += batch) {
+      const rows = plan.slice(i, i + batch).map((_, j) => {
+        const n = i + j;
+        const status = plan[(n * stride) % plan.length] as OrderStatus;
+        const l = listings[n % listings.length] as (typeof listings)[number];
+        // spread evenly over the last 365 days, newest first
+        const created = new Date(now.getTime() - Math.floor((n / plan.length) * YEAR_MS) - 1000).toISOString();
+        const quantity = 1 + (n % 4);
+        const deadlines = deadlinesFor(status, {
+          created_at: created,
+          event_date: l.event_date,
+          event_time: l.event_time,
+        });
+        return {
+          booking_no: `BR${String(n).padStart(8, '0')}`,
+          listing_id: l.id,
+          seller_id: seller.id,
+          event_id: l.event_id,
+          quantity,
+          amount: l.price * quantity,
+          currency: l.currency,
+          status,
+          created_at: created,
+          updated_at: created,
+          event_date: l.event_date,
+          event_time: l.event_time,
+          ticket_type_id: l.ticket_type_id,
+          delivered: status === 'delivered' || status === 'completed' ? quantity : 0,
+          ...deadlines,
+          // the housekeeping would cancel old pending orders while the bench runs: their 48 hours start now
+          ...(status === 'pending' ? { accept_by: new Date(now.getTime() + 24 * 3_600_000).toISOString() } : {}),
+        };
+      });
+      await trx.insertInto('orders').values(rows).execute();
+    }
+  });
+  await recountOrderTotals(db, seller.id);
+  await sql`ANALYZE`.execute(db);
+  const token = newToken();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: seller.id,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  // the match with the most GBP orders: the history's match filter
+  const top = await db
+    .selectFrom('orders')
+    .select(['event_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('seller_id', '=', seller.id)
+    .where('currency', '=', 'GBP')
+    .groupBy('event_id')
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await db.destroy();
+  return { token, matchId: top.event_id, matchOrders: Number(top.n) };
+}
+
+async function main() {
+  const seconds = num('duration', 10);
+  const connections = num('connections', 50);
+  const orders = num('orders', 100_000);
+  const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-reports-'));
+  const { target, drop } = await freshTarget(dir, 'sbbench_reports');
+  try {
+    console.info(`bench:reports on ${engine}: preparing ${orders} orders of the demo seller over a year...`);
+    const setup = await prepare(target, orders);
+    const { child: server, base } = await startRealServer(SELF, dir, target, 'warn');
+    try {
+      const autocannon = (await import('autocannon')).default;
+      const run = async (path: string, duration: number) =>
+        (await autocannon({
+          url: `${base}/api${path}`,
+          headers: { authorization: `Bearer ${setup.token}` },
+          connections,
+          duration,
+          timeout: 30,
+        })) as unknown as {
+          requests: { total: number };
+          latency: { p50: number; p99: number };
+          non2xx: number;
+          errors: number;
+        };
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const year = `date_from=${day(Date.now() - YEAR_MS + 86_400_000)}&date_to=${day(Date.now())}`;
+      const paths = [
+        '/reports/overview?period=year_to_date',
+        '/reports/overview?period=this_quarter',
+        `/reports/history?${year}`,
+        `/reports/history?${year}&status=cancelled`,
+        `/reports/history?${year}&match_id=${setup.matchId}`,
+        '/reports/events-search?q=united',
+        '/dashboard/reports',
+      ];
+      console.info(`  (the match filter: match ${setup.matchId}, ${setup.matchOrders} GBP orders in the year)`);
+      // autocannon leaves its last requests with the server when it stops: the next run starts once one more
+      // request is answered after them (on SQLite the server answers one request at a time)
+      const drain = async () => {
+        const started = performance.now();
+        await fetch(`${base}/api/reports/events-search`, { headers: { authorization: `Bearer ${setup.token}` } });
+        return performance.now() - started;
+      };
+      await run(paths[0] as string, 2);
+      await drain();
+      for (const path of paths) {
+        const r = await run(path, seconds);
+        const drained = await drain();
+        console.info(
+          `  ${path} (${connections} clients, ${seconds} s): ${(r.requests.total / seconds).toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms${r.non2xx + r.errors ? ` (${r.non2xx + r.errors} failed)` : ''}; target p99 < 50 ms: ${r.requests.total > 0 && r.latency.p99 < 50 ? 'met' : 'missed (or no answer within the run)'}; the server caught up ${(drained / 1000).toFixed(1)} s after`,
+        );
+      }
+      for (const query of ['period=last_month', 'period=last_month&status=completed']) {
+        const started = performance.now();
+        const res = await fetch(`${base}/api/reports/export?${query}&format=xlsx`, {
+          headers: { authorization: `Bearer ${setup.token}` },
+        });
+        const body = (await res.json()) as { data?: { rows: number; size: number } };
+        const ms = performance.now() - started;
+        console.info(
+          `  export xlsx (${query}): ${body.data?.rows ?? 0} rows, ${((body.data?.size ?? 0) / 1024).toFixed(0)} KB in ${ms.toFixed(0)} ms, ${res.status}; target < 3 s: ${res.status === 200 && ms < 3_000 ? 'met' : 'missed'}`,
+        );
+      }
+    } finally {
+      await stopChild(server);
+    }
+  } finally {
+    await drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (argOf('serve') === 'real') await serveReal();
+else await main();
