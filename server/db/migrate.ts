@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019-sales-sort-indexes';
 import * as m0021 from './migrations/0021-two-factor-sessions';
 import * as m0022 from './migrations/0022-referrals-contacts-partner';
 import * as m0023 from './migrations/0023-report-schedules';
+import * as m0025 from './migrations/0025-listing-counts';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0021-two-factor-sessions': m0021,
   '0022-referrals-contacts-partner': m0022,
   '0023-report-schedules': m0023,
+  '0025-listing-counts': m0025,
 };
 
 /** The migrations' names in the order they apply. */

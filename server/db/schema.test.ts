@@ -376,6 +376,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['file_id'],
   ),
   listing_templates: table<Database['listing_templates']>()(['listing_id', 'template_id'], []),
+  listing_counts: table<Database['listing_counts']>()(['seller_id', 'status', 'listings'], []),
   account_tokens: table<Database['account_tokens']>()(
     ['token_hash', 'user_id', 'purpose', 'created_at', 'expires_at', 'used_at'],
     ['used_at'],

@@ -48,6 +48,7 @@ export interface Database {
   order_deliveries: OrderDeliveryTable;
   additional_templates: AdditionalTemplateTable;
   listing_templates: ListingTemplateTable;
+  listing_counts: ListingCountTable;
   account_tokens: AccountTokenTable;
   request_limits: RequestLimitTable;
   mail_outbox: MailOutboxTable;
@@ -687,6 +688,13 @@ export interface AdditionalTemplateTable {
 export interface ListingTemplateTable {
   listing_id: number;
   template_id: number;
+}
+
+/** How many listings a seller has in each status (migration 0025), kept by triggers on `listings`. */
+export interface ListingCountTable {
+  seller_id: number;
+  status: string;
+  listings: number;
 }
 
 /** A seller's payout bank account (migration 0018): IBAN and BIC normalised; removed ones keep their row. */

@@ -309,6 +309,17 @@ export interface ListFilters {
   sort?: ListingSort;
 }
 
+/** The seller's listings of `status`, or not deleted, from the kept counts (migration 0025): one or two rows. */
+async function keptListingCount(db: Db, sellerId: number, status?: ListingStatus): Promise<number> {
+  const row = await db
+    .selectFrom('listing_counts')
+    .select((eb) => eb.fn.sum<number>('listings').as('n'))
+    .where('seller_id', '=', sellerId)
+    .where('status', status ? '=' : '<>', status ?? 'deleted')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function listMyListings(
   db: Db,
   sellerId: number,
@@ -326,7 +337,10 @@ export async function listMyListings(
   if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
   if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
   if (filters.q) q = q.where(matchText(filters.q));
+  // no filter but the status: the total is the kept count (migration 0025), not a count of the seller's rows;
   // the count needs the match only for the match's filters: otherwise it is read from the seller's index alone
+  const keptCount =
+    !filters.match_id && !filters.ticket_type_id && !filters.q && !filters.date_from && !filters.date_to;
   let counted = db
     .selectFrom('listings')
     .where('listings.seller_id', '=', sellerId)
@@ -334,9 +348,11 @@ export async function listMyListings(
   if (filters.match_id) counted = counted.where('listings.event_id', '=', filters.match_id);
   if (filters.ticket_type_id) counted = counted.where('listings.ticket_type_id', '=', filters.ticket_type_id);
   const needsMatch = filters.q !== undefined || filters.date_from !== undefined || filters.date_to !== undefined;
-  const total = Number(
-    (await (needsMatch ? q : counted).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-  );
+  const total = keptCount
+    ? await keptListingCount(db, sellerId, filters.status)
+    : Number(
+        (await (needsMatch ? q : counted).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+      );
   let page = paging.page ?? 1;
   let rowsQuery = q.select(listingColumns);
   const direction = spec.desc ? 'desc' : 'asc';
