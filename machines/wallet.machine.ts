@@ -177,9 +177,12 @@ export const walletMachine = setup({
   },
   actions: {
     storeDetails: assign((_, details: WalletDetails) => ({ details })),
-    reloadLists: enqueueActions(({ enqueue }) => {
-      enqueue.sendTo('deposits', { type: 'list.refreshed' });
-      enqueue.sendTo('transactions', { type: 'list.refreshed' });
+    // the histories as they run, by their system ids (the test model has no children to resolve a name against)
+    reloadLists: enqueueActions(({ enqueue, system }) => {
+      for (const id of ['walletDeposits', 'walletTransactions']) {
+        const list = system.get(id);
+        if (list) enqueue.sendTo(list, { type: 'list.refreshed' });
+      }
     }),
     // the notification badge: an approval or a rejection wrote the seller a notification
     tellCounts: enqueueActions(({ system, enqueue }) => {
