@@ -127,17 +127,21 @@ test.describe('sales', () => {
       await expect(drawer.getByText(/^Status: Awaiting Delivery/)).toBeVisible();
     });
 
-    await test.step('the seller uploads the PDF ticket: the order is delivered', async () => {
-      const upload = drawer.getByRole('form', { name: 'Upload e-tickets' });
-      await upload.locator('input[type=file]').setInputFiles({
-        name: 'ticket-1.pdf',
-        mimeType: 'application/pdf',
-        buffer: ONE_PAGE_PDF,
-      });
-      await upload.getByRole('button', { name: 'Upload tickets' }).click();
+    await test.step('the order waits in the delivery cockpit; its one-click Upload sends the PDF: the order is delivered', async () => {
+      await page.keyboard.press('Escape');
+      await expect(drawer).toBeHidden();
+      await goInside(page, '/sales/confirmed', 'Sales: Awaiting Delivery');
+      const cockpit = page.getByRole('region', { name: 'Delivery cockpit' });
+      const upload = cockpit.getByLabel(`Upload tickets for ${bookingNo}`);
+      // a file that is not a PDF is named in the cockpit, and nothing opens
+      await upload.setInputFiles({ name: 'ticket-1.txt', mimeType: 'text/plain', buffer: Buffer.from('not a pdf') });
+      await expect(cockpit.getByRole('alert')).toHaveText('Invalid file type. Allowed types: pdf');
+      await expect(drawer).toBeHidden();
+      await upload.setInputFiles({ name: 'ticket-1.pdf', mimeType: 'application/pdf', buffer: ONE_PAGE_PDF });
       await expect(drawer.getByText(/^Status: Delivered/)).toBeVisible();
       await page.keyboard.press('Escape');
       await expect(drawer).toBeHidden();
+      await expect(cockpit.getByTestId(`cockpit-${bookingNo}`)).toHaveCount(0);
     });
 
     await test.step('it is listed under Delivered, and the list exports as CSV with it', async () => {
@@ -150,5 +154,48 @@ test.describe('sales', () => {
 
     await test.step('the buyer finds the ticket delivered in the purchase history and downloads it', () =>
       downloadAsRival(browser, bookingNo));
+  });
+});
+
+test.describe('the delivery cockpit', () => {
+  actAs('seller');
+
+  const HOUR = 3_600_000;
+  // the theme's tokens: error is danger (#b91c1c), warning #b45309
+  const RED = 'rgb(185, 28, 28)';
+  const AMBER = 'rgb(180, 83, 9)';
+
+  test('an order due within 24 hours is red, within 72 hours amber, later neither', async ({ page }) => {
+    await openAs(page, 'seller', '/sales/confirmed');
+    const first = page.getByRole('list', { name: 'Orders by delivery deadline' }).getByRole('listitem').first();
+    const id = (await first.getAttribute('data-testid')) ?? '';
+    const deadline = Date.parse((await first.locator('time').getAttribute('datetime')) ?? '');
+    expect(Number.isFinite(deadline), `the deadline of ${id}`).toBe(true);
+    const item = page.getByTestId(id);
+
+    /** The browser's clock `hours` before that deadline, then Awaiting Delivery drawn again (in the app). */
+    const at = async (hours: number) => {
+      await page.clock.setFixedTime(deadline - hours * HOUR);
+      await goInside(page, '/sales/pending', 'Sales: Pending');
+      await goInside(page, '/sales/confirmed', 'Sales: Awaiting Delivery');
+      await expect(item).toBeVisible();
+      return item.evaluate((li) => ({
+        border: getComputedStyle(li).borderLeftColor,
+        text: getComputedStyle(li.querySelector('time')?.parentElement ?? li).color,
+      }));
+    };
+
+    const urgent = await at(5);
+    await expect(item).toHaveAttribute('data-tone', 'urgent');
+    await expect(item.getByText(/Due in 5 h/)).toBeVisible();
+    expect(urgent).toEqual({ border: RED, text: RED });
+
+    const soon = await at(48);
+    await expect(item).toHaveAttribute('data-tone', 'soon');
+    expect(soon).toEqual({ border: AMBER, text: AMBER });
+
+    const later = await at(100);
+    await expect(item).toHaveAttribute('data-tone', 'later');
+    for (const colour of [later.border, later.text]) expect([RED, AMBER]).not.toContain(colour);
   });
 });

@@ -32,10 +32,12 @@ export interface SalesOrderContext {
   progress: number | null;
   /** The server's refusal of the last change, shown in the drawer. */
   error: string | null;
+  /** Files the seller picked before the order loaded (the delivery cockpit's one-click upload). */
+  queued: Delivery | null;
 }
 
 export type SalesOrderEvent =
-  | { type: 'order.opened'; id: number }
+  | { type: 'order.opened'; id: number; delivery?: Delivery }
   | { type: 'order.closed' }
   | { type: 'order.retried' }
   | { type: 'order.accepted' }
@@ -166,8 +168,18 @@ export const salesOrderMachine = setup({
       logs: null,
       error: null,
       reason: '',
+      queued: ({ event }) => (event.type === 'order.opened' ? (event.delivery ?? null) : null),
     }),
-    closeOrder: assign({ id: null, order: null, logs: null, error: null, reason: '', progress: null }),
+    closeOrder: assign({ id: null, order: null, logs: null, error: null, reason: '', progress: null, queued: null }),
+    /**
+     * The files picked in the cockpit go out as soon as the order has loaded, as if sent from the drawer: the
+     * same guard decides (an order delivered meanwhile refuses them, and the drawer shows it as it is).
+     */
+    sendQueued: enqueueActions(({ context, enqueue }) => {
+      if (!context.queued) return;
+      enqueue.raise({ type: 'delivery.sent', delivery: context.queued });
+      enqueue.assign({ queued: null });
+    }),
     storeOrder: assign((_, params: { order: SalesOrder }) => ({ order: params.order })),
     storeLogs: assign((_, params: { logs: OrderLogs }) => ({ logs: params.logs })),
     storeReason: assign({ reason: ({ event }) => (event.type === 'decline.confirmed' ? event.reason.trim() : '') }),
@@ -201,7 +213,7 @@ export const salesOrderMachine = setup({
   },
 }).createMachine({
   id: 'salesOrder',
-  context: { id: null, order: null, logs: null, reason: '', progress: null, error: null },
+  context: { id: null, order: null, logs: null, reason: '', progress: null, error: null, queued: null },
   initial: 'closed',
   states: {
     closed: {
@@ -224,7 +236,7 @@ export const salesOrderMachine = setup({
             input: ({ context }) => ({ id: context.id ?? 0 }),
             onDone: {
               target: 'ready',
-              actions: { type: 'storeOrder', params: ({ event }) => ({ order: event.output }) },
+              actions: [{ type: 'storeOrder', params: ({ event }) => ({ order: event.output }) }, 'sendQueued'],
             },
             onError: 'failed',
           },

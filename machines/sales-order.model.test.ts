@@ -91,6 +91,8 @@ const pdf = new File(['%PDF-1.7'], 'tickets.pdf', { type: 'application/pdf' });
 const events = [
   { type: 'order.opened', id: 41 },
   { type: 'order.opened', id: 42 },
+  // the delivery cockpit's one-click upload: the order opens with the files picked
+  { type: 'order.opened', id: 43, delivery: { kind: 'pdf', files: [pdf], mode: 'split' } },
   { type: 'order.closed' },
   { type: 'order.retried' },
   { type: 'order.accepted' },
@@ -166,6 +168,7 @@ describe('sales order drawer statechart, model-based', () => {
       context.order?.order.delivered ?? null,
       context.order?.order.ticket_type_id ?? null,
       context.id,
+      context.queued !== null,
     ],
     invariant:
       'the open order, its loaded details, the decline reason sent and the upload progress are what the state shows; only the toasts of the drawer appear',
@@ -192,7 +195,11 @@ describe('sales order drawer statechart, model-based', () => {
           expect(context.order).toBeNull();
           expect(control.pending('loadOrder')?.input).toEqual({ id: context.id });
         }
-        if (real.matches({ open: 'ready' })) expect(context.order).not.toBeNull();
+        if (real.matches({ open: 'ready' })) {
+          expect(context.order).not.toBeNull();
+          // files picked before the order loaded are sent once it has, never kept
+          expect(context.queued).toBeNull();
+        }
         if (real.matches({ open: { ready: { work: 'delivering' } } })) {
           expect(context.progress).not.toBeNull();
           expect((control.pending('deliver')?.input as { id: number } | undefined)?.id).toBe(context.id);
@@ -271,5 +278,24 @@ describe('sales order drawer statechart', () => {
     expect(drawer.getSnapshot().context.progress).toBe(42);
     await control.settle({ type: 'xstate.done.actor.deliver', output: delivered });
     expect(drawer.getSnapshot().context.progress).toBeNull();
+  });
+
+  it('files picked in the delivery cockpit go out once the order loads, and only while it awaits delivery', async () => {
+    const picked = { kind: 'pdf', files: [pdf], mode: 'split' } as const;
+    const { drawer, control, heard } = inSystem();
+    drawer.send({ type: 'order.opened', id: 41, delivery: picked });
+    await control.settle({ type: 'xstate.done.actor.loadOrder', output: confirmed });
+    expect(control.pending('deliver')?.input).toMatchObject({ id: 41, delivery: picked });
+    expect(drawer.getSnapshot().context.queued).toBeNull();
+    await control.settle({ type: 'xstate.done.actor.deliver', output: delivered });
+    expect(heard).toContainEqual({ to: 'sales', type: 'order.changed' });
+
+    // delivered meanwhile (another tab): nothing is sent, the drawer shows the order as it is
+    drawer.send({ type: 'order.closed' });
+    drawer.send({ type: 'order.opened', id: 42, delivery: picked });
+    await control.settle({ type: 'xstate.done.actor.loadOrder', output: delivered });
+    await flush();
+    expect(control.pending('deliver')).toBeUndefined();
+    expect(drawer.getSnapshot().context.queued).toBeNull();
   });
 });

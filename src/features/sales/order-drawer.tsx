@@ -17,7 +17,7 @@ import { type DrawerRef, Section, useDrawer } from './sales-context';
 import { dateTime, matchWhen, money, TONE_COLOURS, toneOf } from './sales-format';
 
 /** The contract's limits on delivery files (5 MB, the spec's default). */
-const PDF_RULES: FileRules = { types: ['pdf'], maxMb: 5 };
+export const PDF_RULES: FileRules = { types: ['pdf'], maxMb: 5 };
 const PROOF_RULES: FileRules = { types: ['pdf', 'jpg', 'jpeg', 'png'], maxMb: 5 };
 const PASS_RULES: FileRules = { types: ['pkpass'], maxMb: 5 };
 
@@ -261,7 +261,7 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
 }
 
 /** Checks every file against the rules; the first refusal's message, or null. */
-const refusalOf = (files: readonly File[], rules: FileRules) => {
+export const refusalOf = (files: readonly File[], rules: FileRules) => {
   for (const f of files) {
     const problem = checkFile(f, rules);
     if (problem) return problem;

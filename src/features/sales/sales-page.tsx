@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { useLocation, useSearch } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -15,14 +15,14 @@ import { SALES_STATUS_LABELS, type SalesStatus } from '../../../machines/sales-s
 import { matchRoute } from '../../app/route-access';
 import { useViewActor } from '../../app/view-actor';
 import { saveFile } from '../../lib/save-file';
-import { Button } from '../../ui/button';
+import { Button, button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES } from '../../ui/ticket-type-icon';
 import { byDeadline, deadlineText } from './deadline';
-import { OrderDrawer } from './order-drawer';
+import { OrderDrawer, PDF_RULES, refusalOf } from './order-drawer';
 import { SalesContext, useDrawer, useSales } from './sales-context';
 import { dateTime, matchWhen, money, TONE_COLOURS, toneOf } from './sales-format';
 
@@ -227,8 +227,12 @@ function Cockpit() {
                   alignItems: 'center',
                   gap: '3',
                   justifyContent: 'space-between',
-                  borderLeft: '4px solid',
-                  borderColor: tone === 'soon' ? 'warning' : tone === 'later' || tone === 'none' ? 'border' : 'error',
+                  // longhands: with the `borderLeft` shorthand, its currentColor won over `borderColor` in the
+                  // stylesheet, so no deadline was ever red or amber in a browser (the e2e caught it; jsdom cannot)
+                  borderLeftWidth: '4px',
+                  borderLeftStyle: 'solid',
+                  borderLeftColor:
+                    tone === 'soon' ? 'warning' : tone === 'later' || tone === 'none' ? 'border' : 'error',
                   pl: '3',
                   py: '1',
                 })}
@@ -238,16 +242,35 @@ function Cockpit() {
                     {o.booking_no} · {o.match_name}
                   </span>
                   <span className={TONE_COLOURS[tone]}>
-                    {deadlineText(o.deliver_by, now)} ({dateTime(o.deliver_by)}) · {o.delivered} of {o.quantity}{' '}
-                    delivered
+                    {deadlineText(o.deliver_by, now)} (
+                    <time dateTime={o.deliver_by ?? undefined}>{dateTime(o.deliver_by)}</time>) · {o.delivered} of{' '}
+                    {o.quantity} delivered
                   </span>
                 </span>
-                <Button
-                  aria-label={`Upload tickets for ${o.booking_no}`}
-                  onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
-                >
-                  Upload
-                </Button>
+                {o.delivery_method === 'pdf' ? (
+                  <PdfPicker
+                    bookingNo={o.booking_no}
+                    onPicked={(files) =>
+                      drawer?.send({
+                        type: 'order.opened',
+                        id: o.booking_id,
+                        // one file for several tickets is read as a page per ticket, as the drawer offers
+                        delivery: {
+                          kind: 'pdf',
+                          files,
+                          mode: files.length === 1 && o.quantity - o.delivered > 1 ? 'split' : 'per_ticket',
+                        },
+                      })
+                    }
+                  />
+                ) : (
+                  <Button
+                    aria-label={`Upload tickets for ${o.booking_no}`}
+                    onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
+                  >
+                    Upload
+                  </Button>
+                )}
               </li>
             );
           })}
@@ -256,6 +279,47 @@ function Cockpit() {
     </section>
   );
 }
+
+/**
+ * The cockpit's one-click upload of PDF e-tickets: the button is the file picker, and the files picked go out at
+ * once in the order's drawer, which shows their progress and the server's answer. A file the rules refuse (not a
+ * PDF, over 5 MB) is named here and nothing is sent. Other delivery methods open the drawer instead.
+ */
+function PdfPicker({ bookingNo, onPicked }: { bookingNo: string; onPicked: (files: File[]) => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <span className={css({ display: 'grid', justifyItems: 'end', gap: '1' })}>
+      <label className={pickerButton}>
+        Upload
+        <input
+          type="file"
+          accept=".pdf,application/pdf"
+          multiple
+          aria-label={`Upload tickets for ${bookingNo}`}
+          className={css({ srOnly: true })}
+          onChange={(e) => {
+            const files = [...(e.currentTarget.files ?? [])];
+            e.currentTarget.value = '';
+            const refusal = refusalOf(files, PDF_RULES);
+            setProblem(refusal);
+            if (!refusal && files.length > 0) onPicked(files);
+          }}
+        />
+      </label>
+      {problem ? (
+        <span role="alert" className={css({ color: 'error', fontSize: 'sm', overflowWrap: 'anywhere' })}>
+          {problem}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+// the kit's primary button, on the label that opens the picker (an input's own button cannot be styled so)
+const pickerButton = cx(
+  button(),
+  css({ _focusWithin: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '2px' } }),
+);
 
 function Filters() {
   const sales = useSales();
