@@ -23,7 +23,7 @@ async function kept(db: Db) {
 }
 
 type Op =
-  | { kind: 'insert'; seller: number; status: number; available: number }
+  | { kind: 'insert'; seller: number; status: number; available: number; rows?: number }
   | { kind: 'sell'; pick: number }
   | { kind: 'status'; pick: number; status: number }
   | { kind: 'edit'; pick: number; price: number }
@@ -82,6 +82,8 @@ describe('listing_counts (migration 0025): kept by triggers on listings', () => 
       seller: fc.nat(1),
       status: fc.nat(1),
       available: fc.nat(4),
+      // several rows in one statement, of both sellers and statuses (Postgres counts an insert per statement)
+      rows: fc.integer({ min: 1, max: 3 }),
     }),
     fc.record({ kind: fc.constant('sell' as const), pick: fc.nat() }),
     fc.record({ kind: fc.constant('status' as const), pick: fc.nat(), status: fc.nat(2) }),
@@ -92,11 +94,10 @@ describe('listing_counts (migration 0025): kept by triggers on listings', () => 
 
   async function apply(db: Db, op: Op) {
     if (op.kind === 'insert') {
-      const status = STATUSES[op.status] as string;
-      await db
-        .insertInto('listings')
-        .values({
-          seller_id: sellers[op.seller] as number,
+      const rows = Array.from({ length: op.rows ?? 1 }, (_, k) => {
+        const status = STATUSES[(op.status + k) % 2] as string;
+        return {
+          seller_id: sellers[(op.seller + k) % 2] as number,
           event_id: event,
           category: 'Count test',
           ticket_block: 'A',
@@ -109,8 +110,9 @@ describe('listing_counts (migration 0025): kept by triggers on listings', () => 
           currency: 'GBP',
           status,
           created_at: '2026-01-01T00:00:00.000Z',
-        })
-        .execute();
+        };
+      });
+      await db.insertInto('listings').values(rows).execute();
       return;
     }
     const mine = await db

@@ -9,7 +9,8 @@ import { engineOf } from '../database';
  *
  * Triggers on `listings` keep it on both engines, in the writer's own transaction, whatever writes a listing
  * (Add Inventory, a bulk upload, the seed, a deletion, a publish or unpublish): an insert adds one to its
- * (seller, status) row, a delete takes one away, an update that changes the seller or the status moves one.
+ * (seller, status) row (on Postgres once per statement, from its transition table), a delete takes one away, an
+ * update that changes the seller or the status moves one.
  * The purchase changes `available` only, which fires none of them. A deleted listing is counted under
  * `deleted`; the list's total is the sum of the other statuses.
  */
@@ -32,17 +33,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql
       .raw(`CREATE FUNCTION listings_count() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        ${take}
-      END IF;
-      IF TG_OP IN ('INSERT', 'UPDATE') THEN
+      ${take}
+      IF TG_OP = 'UPDATE' THEN
         ${add('NEW')}
       END IF;
       RETURN NULL;
     END $$`)
       .execute(db);
-    await sql`CREATE TRIGGER listings_count_insert AFTER INSERT ON listings
-      FOR EACH ROW EXECUTE FUNCTION listings_count()`.execute(db);
+    // inserts once per statement, from its transition table: a bulk upload's 200-row statements add to the
+    // seller's row 25 times for 5,000 listings, not 5,000 times (each a new version of that row on Postgres)
+    await sql
+      .raw(`CREATE FUNCTION listings_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO listing_counts (seller_id, status, listings)
+        SELECT seller_id, status, COUNT(*) FROM inserted GROUP BY seller_id, status
+        ON CONFLICT (seller_id, status) DO UPDATE SET listings = listing_counts.listings + excluded.listings;
+      RETURN NULL;
+    END $$`)
+      .execute(db);
+    await sql`CREATE TRIGGER listings_count_insert AFTER INSERT ON listings REFERENCING NEW TABLE AS inserted
+      FOR EACH STATEMENT EXECUTE FUNCTION listings_count_inserted()`.execute(db);
     await sql`CREATE TRIGGER listings_count_update AFTER UPDATE OF seller_id, status ON listings
       FOR EACH ROW WHEN (OLD.seller_id IS DISTINCT FROM NEW.seller_id OR OLD.status IS DISTINCT FROM NEW.status)
       EXECUTE FUNCTION listings_count()`.execute(db);
