@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import {
   type AnyActorRef,
   type AnyActorScope,
@@ -247,10 +248,12 @@ const setsOf = new Map<string, number>();
  * test file, written by `npm run flows:export` (FLOWS_WRITE=1) and otherwise checked by one test per machine.
  */
 function tellStories(machineId: string, options: ModelOptions, paths: ModelPath[]) {
-  const { testPath, currentTestName } = expect.getState();
+  const { testPath } = expect.getState();
   // paths made inside a test (the harness's own tests) are not a machine's stories; nor are those of a
-  // machine that is not exported as a flow (a test-only machine)
-  if (!testPath || currentTestName || !isExportedFlow(machineId)) return;
+  // machine that is not exported as a flow (a test-only machine). Asked of the runner, not of `expect`'s
+  // state: with one module graph per worker (isolate: false) that still names the previous file's last test
+  // while the next file is collected, and the stories of every file but a worker's first went unchecked.
+  if (!testPath || getCurrentTest() || !isExportedFlow(machineId)) return;
   const set = (setsOf.get(machineId) ?? 0) + 1;
   setsOf.set(machineId, set);
   gatherStories(
