@@ -19,6 +19,7 @@ import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Drawer } from '../../ui/drawer';
 import { Skeleton } from '../../ui/skeleton';
+import { ScheduledReports } from './report-schedule';
 
 type ReportRef = ActorRefFrom<typeof reportHistoryMachine>;
 type ListRef = ActorRefFrom<typeof reportHistoryListMachine>;
@@ -79,6 +80,7 @@ export default function ReportHistoryPage() {
         <Filters />
         <Overview />
         <History />
+        <ScheduledReports />
         <OrderDetails />
       </div>
     </ReportContext.Provider>

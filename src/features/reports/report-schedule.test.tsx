@@ -1,0 +1,101 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeStore } from '../../../machines/testing/fake-store';
+import { Session } from '../../app/session';
+import { fakeApi, reply } from '../../lib/testing/fake-api';
+import { ScheduledReports } from './report-schedule';
+
+vi.mock('../../../openapi/client', async (real) => ({
+  ...(await real<typeof import('../../../openapi/client')>()),
+  api: (await import('../../lib/testing/fake-api')).fakeApi.client,
+}));
+
+const NOW = Date.now();
+
+function OnceLoggedIn() {
+  const loaded = Session.useSelector((s) => s.context.account !== null);
+  return loaded ? <ScheduledReports /> : null;
+}
+
+const off = { frequency: 'off', currency: 'GBP', recipient: null, next_period: null, updated_at: null };
+
+function renderControl(firstRead: () => unknown) {
+  fakeApi.on('GET /settings/my-account', () => ({
+    id: 7,
+    email: 'seller@demo.test',
+    first_name: 'Sam',
+    last_name: 'Seller',
+    user_type: 'sellers',
+    kyc_status: 1,
+    currency: 'GBP',
+    user_token: 'u7',
+    team_owner_id: null,
+    created_at: '2026-01-01T00:00:00Z',
+  }));
+  fakeApi.on('GET /account/roles-permissions', () => ({
+    user_type: 'sellers',
+    permissions: [{ name: 'reports', is_can_access: 1 }],
+  }));
+  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeApi.on('GET /reports/schedule', firstRead);
+  fakeApi.on('PUT /reports/schedule', (call) => {
+    const body = call.body as { frequency: string; currency?: string };
+    if (body.frequency === 'off') return off;
+    return {
+      frequency: body.frequency,
+      currency: body.currency ?? 'GBP',
+      recipient: 'seller@demo.test',
+      next_period: { date_from: '2026-11-23', date_to: '2026-11-29' },
+      updated_at: '2026-11-23T06:00:00.000Z',
+    };
+  });
+  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
+  return render(
+    <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
+      <OnceLoggedIn />
+    </Session.Provider>,
+  );
+}
+
+describe('report history › scheduled reports', () => {
+  beforeEach(() => fakeApi.reset());
+  afterEach(() => fakeApi.reset());
+
+  it('starts Off; Weekly in EUR is saved and says which period goes next, to whom; Off turns it off', async () => {
+    const user = userEvent.setup();
+    renderControl(() => off);
+    const frequency = await screen.findByRole('combobox', { name: 'Email me the report' });
+    expect(frequency).toHaveValue('off');
+    expect(screen.getByText('No report is emailed.')).toBeVisible();
+    const currency = screen.getByRole('combobox', { name: 'Currency' });
+    expect(currency).toBeDisabled();
+    await user.selectOptions(frequency, 'weekly');
+    await user.selectOptions(currency, 'EUR');
+    await user.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(await screen.findByText(/sent to seller@demo\.test once it is over/)).toBeVisible();
+    expect(screen.getByText(/\(EUR\)/)).toBeVisible();
+    const puts = () => fakeApi.calls.filter((c) => c.method === 'PUT').map((c) => c.body);
+    expect(puts()).toEqual([{ frequency: 'weekly', currency: 'EUR' }]);
+    // the form starts again from what was stored
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Email me the report' })).toHaveValue('weekly'));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Email me the report' }), 'off');
+    await user.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(await screen.findByText('No report is emailed.')).toBeVisible();
+    expect(puts()).toHaveLength(2);
+    expect(puts()[1]).toMatchObject({ frequency: 'off' });
+  });
+
+  it('a failed read says so with Retry, which reads again', async () => {
+    const user = userEvent.setup();
+    let reads = 0;
+    renderControl(() => {
+      reads++;
+      return reads === 1 ? reply(500, { success: false, message: 'boom' }) : off;
+    });
+    expect(await screen.findByText('Failed to fetch data')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('combobox', { name: 'Email me the report' })).toHaveValue('off');
+    expect(reads).toBe(2);
+  });
+});

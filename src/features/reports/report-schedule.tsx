@@ -1,0 +1,158 @@
+import { useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { css } from 'styled-system/css';
+import type { ActorRefFrom } from 'xstate';
+import {
+  type ReportSchedule,
+  type ReportScheduleValues,
+  type reportScheduleFormMachine,
+  reportScheduleMachine,
+  SCHEDULE_LOAD_ERROR,
+} from '../../../machines/report-schedule.machine';
+import { useViewActor } from '../../app/view-actor';
+import { formatDate } from '../../lib/format-date';
+import { Button } from '../../ui/button';
+import { Skeleton } from '../../ui/skeleton';
+
+const FREQUENCIES: ReadonlyArray<{ value: ReportScheduleValues['frequency']; label: string }> = [
+  { value: 'off', label: 'Off' },
+  { value: 'weekly', label: 'Weekly' },
+  { value: 'monthly', label: 'Monthly' },
+];
+const CURRENCIES: ReadonlyArray<NonNullable<ReportScheduleValues['currency']>> = ['GBP', 'EUR', 'USD', 'AED'];
+
+const muted = css({ fontSize: 'sm', color: 'fg.muted' });
+const field = css({ display: 'grid', gap: '1', fontSize: 'sm' });
+const control = css({
+  height: '36px',
+  px: '2',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'md',
+  bg: 'bg',
+});
+const errorText = css({ color: 'error', fontSize: 'sm' });
+const card = css({
+  bg: 'bg',
+  borderRadius: 'lg',
+  p: { base: '4', desktop: '5' },
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  gap: '3',
+  minWidth: 0,
+  overflowWrap: 'anywhere',
+});
+
+/** Report history › Scheduled reports: a weekly or monthly email with the period's report attached as XLSX. */
+export function ScheduledReports() {
+  const page = useViewActor(reportScheduleMachine, 'report-schedule');
+  const loading = useSelector(page, (s) => s?.hasTag('loading') ?? true);
+  const failed = useSelector(page, (s) => s?.matches('failed') ?? false);
+  const schedule = useSelector(page, (s) => s?.context.schedule ?? null);
+  const form = useSelector(
+    page,
+    (s) => s?.children.reportScheduleForm as ActorRefFrom<typeof reportScheduleFormMachine> | undefined,
+  );
+  return (
+    <section aria-labelledby="scheduled-reports-title" className={card}>
+      <h2 id="scheduled-reports-title" className={css({ fontSize: 'md', fontWeight: 'bold' })}>
+        Scheduled reports
+      </h2>
+      <p className={muted}>
+        Get the report by email: weekly (Monday to Sunday) or monthly, sent once the period is over (UTC), with the
+        period's orders attached as an XLSX file, as Export XLSX makes it.
+      </p>
+      {failed && page ? (
+        <div role="alert" className={css({ display: 'grid', gap: '3', justifyItems: 'start' })}>
+          <p className={css({ color: 'error' })}>{SCHEDULE_LOAD_ERROR}</p>
+          <Button tone="secondary" onClick={() => page.send({ type: 'retry' })}>
+            Retry
+          </Button>
+        </div>
+      ) : loading || !form || !schedule ? (
+        <div role="status" aria-label="Loading your scheduled reports">
+          <Skeleton height="36px" />
+        </div>
+      ) : (
+        <ScheduleForm form={form} schedule={schedule} />
+      )}
+    </section>
+  );
+}
+
+function ScheduleForm({
+  form,
+  schedule,
+}: {
+  form: ActorRefFrom<typeof reportScheduleFormMachine>;
+  schedule: ReportSchedule;
+}) {
+  const values = useSelector(form, (s) => s.context.values) as ReportScheduleValues;
+  const errors = useSelector(form, (s) => s.context.errors);
+  const submitting = useSelector(form, (s) => s.hasTag('submitting'));
+  const refusal = useSelector(form, (s) => (s.hasTag('error') ? s.context.formError : null));
+  const set = (name: keyof ReportScheduleValues, value: string) =>
+    form.send({ type: 'field.changed', field: name, value });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.send({ type: 'form.submitted' });
+  };
+  return (
+    <form noValidate onSubmit={submit} className={css({ display: 'grid', gap: '4' })} aria-busy={submitting}>
+      {refusal ? (
+        <div role="alert" className={errorText}>
+          {refusal}
+        </div>
+      ) : null}
+      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'end' })}>
+        <label className={field}>
+          Email me the report
+          <select
+            name="frequency"
+            className={control}
+            value={values.frequency}
+            aria-invalid={errors.frequency ? true : undefined}
+            onChange={(e) => set('frequency', e.target.value)}
+          >
+            {FREQUENCIES.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+          {errors.frequency ? <span className={errorText}>{errors.frequency}</span> : null}
+        </label>
+        <label className={field}>
+          Currency
+          <select
+            name="currency"
+            className={control}
+            value={values.currency ?? 'GBP'}
+            disabled={values.frequency === 'off'}
+            aria-invalid={errors.currency ? true : undefined}
+            onChange={(e) => set('currency', e.target.value)}
+          >
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          {errors.currency ? <span className={errorText}>{errors.currency}</span> : null}
+        </label>
+        <Button type="submit" busy={submitting}>
+          Save schedule
+        </Button>
+      </div>
+      {schedule.frequency !== 'off' && schedule.next_period ? (
+        <p className={muted}>
+          Next: the report of {formatDate(schedule.next_period.date_from)} to {formatDate(schedule.next_period.date_to)}{' '}
+          ({schedule.currency}), sent to {schedule.recipient} once it is over.
+        </p>
+      ) : (
+        <p className={muted}>No report is emailed.</p>
+      )}
+      {schedule.updated_at ? <span className={muted}>Last saved {formatDate(schedule.updated_at)}</span> : null}
+    </form>
+  );
+}
