@@ -53,4 +53,18 @@ test.describe('report history', () => {
     expect(lines[0]).toContain('Order number');
     expect(lines).toHaveLength(total + 1);
   });
+
+  test('scheduled reports: Weekly is saved and says what goes next, to whom; Off turns it off', async ({ page }) => {
+    await openAs(page, 'seller', '/report-history');
+    const section = page.getByRole('region', { name: 'Scheduled reports' });
+    const frequency = section.getByRole('combobox', { name: 'Email me the report' });
+    await frequency.selectOption('weekly');
+    await section.getByRole('button', { name: 'Save schedule' }).click();
+    await expect(page.getByText('Scheduled reports saved.')).toBeVisible();
+    await expect(section).toContainText('sent to seller@demo.test once it is over');
+    await section.getByRole('combobox', { name: 'Email me the report' }).selectOption('off');
+    await section.getByRole('button', { name: 'Save schedule' }).click();
+    await expect(page.getByText('Scheduled reports turned off.')).toBeVisible();
+    await expect(section).toContainText('No report is emailed.');
+  });
 });
