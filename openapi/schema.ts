@@ -1303,7 +1303,7 @@ export interface paths {
         get?: never;
         /**
          * Edit a listing
-         * @description Changes the fields given (at least one); each changed field writes an inventory log row (old and new value). The rules of a new listing hold for the result (see ListingInput), and the quantity may not go below the tickets already sold plus those held in buyers' carts (422 on /body/quantity, saying how many). The quantity's change moves the tickets on sale by the same amount. A listing of a match that has taken place cannot be changed (409). Another seller's listing, or a deleted one, answers 404. PUT: sending the same fields again changes nothing and logs nothing.
+         * @description Changes the fields given (at least one); each changed field writes an inventory log row (old and new value). The rules of a new listing hold for the result (see ListingInput), and the quantity may not go below the tickets already sold plus those held in buyers' carts (422 on /body/quantity, saying how many). The quantity's change moves the tickets on sale by the same amount. A listing of a match that has taken place cannot be changed (409). Another seller's listing, or a deleted one, answers 404, and so does another seller's template in `template_ids`. PUT: sending the same fields again changes nothing and logs nothing.
          */
         put: operations["updateMyListingsTicket"];
         post?: never;
@@ -6202,6 +6202,8 @@ export interface components {
             restrictions?: components["schemas"]["ListingRestriction"][];
             /** @description Notes for the buyer; null clears them. */
             notes?: string | null;
+            /** @description The seller's additional templates the listing carries from now on, each once (422 otherwise), in place of the ones it had; empty for none. An id that is not one of the seller's templates answers 404 (Template not found.) and changes nothing. The listing's current ones are its `additional_template_ids`. */
+            template_ids?: components["schemas"]["Id"][];
         };
         /** @description One of the seller's listings with its match. `id`, `ticket_id` and `sNo` are the same id (the spec's sell ticket id). `quantity` = `sold` + `held` + `available` + the tickets kept off sale while unpublished. */
         MyListing: {
