@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../openapi/client';
 import { type AdminDeposit, type AdminProof, adminDepositsMachine } from './admin-deposits.machine';
+import { depositRow } from './testing/deposits';
 import { modelPaths, replay, uncovered } from './testing/model';
 import { startWithStandIns } from './testing/stand-ins';
 
 const request: AdminDeposit = {
+  ...depositRow({ deposit_id: 3, reference: 'SBP000009-03', proof: { name: 'receipt.pdf', kind: 'pdf', size: 8 } }),
   id: 3,
-  deposit_id: 3,
   seller_id: 9,
   seller_name: 'Sam Seller',
   seller_email: 'seller@demo.test',
-  amount: 5_000,
-  currency: 'GBP',
-  payment_transfer_by: 'ONLINE',
-  notes: null,
-  reference: 'SBP000009-03',
-  status: 'pending',
-  status_label: 'pending admin approval',
-  rejection_reason: null,
-  proof: { name: 'receipt.pdf', kind: 'pdf', size: 8 },
-  created_at: '2026-11-23T08:00:00.000Z',
-  expected_by: '2026-11-24T08:00:00.000Z',
-  decided_at: null,
 };
 const proof: AdminProof = {
   name: 'receipt.pdf',

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventObject } from 'xstate';
 import { ApiError } from '../openapi/client';
+import { depositRow } from './testing/deposits';
 import { modelPaths, replay, uncovered } from './testing/model';
 import { startWithStandIns } from './testing/stand-ins';
 import {
@@ -27,27 +28,11 @@ const waiting = details(5_000);
 const decided = details(0, 5_000);
 const another = details(7_000, 5_000);
 
-const deposit = (over: Partial<WalletDeposit> = {}): WalletDeposit => ({
-  deposit_id: 7,
-  amount: 5_000,
-  currency: 'GBP',
-  payment_transfer_by: 'ONLINE',
-  notes: null,
-  reference: 'SBP000001-23',
-  status: 'pending',
-  status_label: 'pending admin approval',
-  rejection_reason: null,
-  proof: null,
-  created_at: '2026-11-23T08:00:00.000Z',
-  expected_by: '2026-11-24T08:00:00.000Z',
-  decided_at: null,
-  ...over,
-});
-const withoutProof = deposit();
+const withoutProof = depositRow();
 const receipt = { name: 'receipt.pdf', kind: 'pdf', size: 8 };
-const approvedWithProof = deposit({ deposit_id: 8, status: 'approved', status_label: 'approved', proof: receipt });
+const approvedWithProof = depositRow({ deposit_id: 8, status: 'approved', status_label: 'approved', proof: receipt });
 /** Decided without a proof: none can be added any more. */
-const rejectedWithoutProof = deposit({
+const rejectedWithoutProof = depositRow({
   deposit_id: 9,
   status: 'rejected',
   status_label: 'rejected',
