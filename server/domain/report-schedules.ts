@@ -176,7 +176,8 @@ export async function scheduledReportMail(
  * conditional update (the period moves forward only where it still holds the older value): of two processes one
  * claims it, the other updates nothing and sends nothing. A send that fails gives the claim back (the same
  * conditional update the other way), so the next run tries again; a process that dies between the claim and the
- * send loses that email rather than risking a second one. The recipient must still work for the seller.
+ * send loses that email rather than risking a second one. The recipient must still work for the seller and, a
+ * team member, still hold the `reports` permission.
  * Answers how many emails went out.
  */
 export async function sendDueReports(db: Db, mailer: Mailer, now: Date, log?: Logger): Promise<number> {
@@ -207,10 +208,22 @@ export async function sendDueReports(db: Db, mailer: Mailer, now: Date, log?: Lo
       ]),
     )
     .where('users.deleted_at', 'is', null)
+    // the seller itself, or a member of its team that may still read its reports (a member whose `reports`
+    // permission was taken away gets no more of them)
     .where((eb) =>
       eb.or([
         eb('users.id', '=', eb.ref('report_schedules.seller_id')),
-        eb('users.team_owner_id', '=', eb.ref('report_schedules.seller_id')),
+        eb.and([
+          eb('users.team_owner_id', '=', eb.ref('report_schedules.seller_id')),
+          eb.exists(
+            eb
+              .selectFrom('user_permissions')
+              .select('user_permissions.user_id')
+              .whereRef('user_permissions.user_id', '=', 'users.id')
+              .where('user_permissions.permission_name', '=', 'reports')
+              .where('user_permissions.is_can_access', '=', 1),
+          ),
+        ]),
       ]),
     )
     .orderBy('report_schedules.id')

@@ -289,4 +289,41 @@ describe('scheduled reports', () => {
     expect(await mailsTo('newseller@demo.test')).toHaveLength(2);
     expect(await mailsTo('seller@demo.test')).toEqual([]);
   });
+
+  it("a team member's schedule stops while the member may not read reports, and goes on once it may again", async () => {
+    const reports = (on: 0 | 1) =>
+      s.db
+        .updateTable('user_permissions')
+        .set({ is_can_access: on })
+        .where('user_id', '=', userId.member as number)
+        .where('permission_name', '=', 'reports')
+        .execute();
+    const [row] = await s.db
+      .selectFrom('user_permissions')
+      .select('is_can_access')
+      .where('user_id', '=', userId.member as number)
+      .where('permission_name', '=', 'reports')
+      .execute();
+    if (!row) {
+      await s.db
+        .insertInto('user_permissions')
+        .values({ user_id: userId.member as number, permission_name: 'reports', is_can_access: 0 })
+        .execute();
+    }
+    await reports(1);
+    token.member = await s.loginAs('member@demo.test');
+    const saved = await put('member', { frequency: 'weekly' });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.recipient).toBe('member@demo.test');
+    await reports(0);
+    at('2026-12-07T00:00:00.000Z');
+    await tick(); // newseller's weekly schedule sends its week too
+    expect(await mailsTo('member@demo.test')).toEqual([]);
+    await reports(1);
+    expect(await tick()).toBe(1);
+    expect(await tick()).toBe(0);
+    expect((await mailsTo('member@demo.test')).map((m) => m.subject)).toEqual([
+      'Your weekly report: 2026-11-30 to 2026-12-06',
+    ]);
+  });
 });
