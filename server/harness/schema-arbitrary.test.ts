@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { judge, samples, stringSlots } from './cases';
 import { type Doc, modelOf, readContract, resolveRefs, type Schema } from './contract-model';
+import { withoutOptionalPublicIds } from './idor';
 import { deleteIn, fieldsOf, fieldVariants, MISSING, setIn, sizedPattern, validArbitrary } from './schema-arbitrary';
 import { createValidators } from './validators';
 
@@ -119,6 +120,14 @@ describe('requests from the contract', () => {
       const accepted = list.filter((p) => judge(op, p, v).kind === 'accept').length;
       expect(accepted, op.operationId).toBeGreaterThan(15);
     }
+  });
+
+  it('the IDOR base leaves out optional public ids (a random match id names no match) and keeps the rest', () => {
+    const op = model.built.find((o) => o.operationId === 'addTradeTracking');
+    if (!op) throw new Error('addTradeTracking is not built');
+    const parts = { path: {}, query: {}, headers: {}, json: { step: 'search', match_id: 987654, booking_id: 5 } };
+    expect(withoutOptionalPublicIds(op, parts).json).toEqual({ step: 'search', booking_id: 5 });
+    expect(parts.json.match_id).toBe(987654);
   });
 
   it('finds the string slots the naughty strings go into', () => {
