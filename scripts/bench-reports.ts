@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OrderStatus } from '../server/db/schema';
-import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
+import { argOf, freshTarget, num, seedSellerOrders, serveReal, startRealServer, stopChild } from './bench-support';
 
 /**
  * npm run bench:reports (issue 14): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL)
@@ -27,97 +27,20 @@ const MIX: [OrderStatus, number][] = [
 const YEAR_MS = 365 * 86_400_000;
 
 async function prepare(target: string, count: number) {
-  const { openDatabase } = await import('../server/db/database');
-  const { migrateToLatest } = await import('../server/db/migrate');
-  const { seed } = await import('../server/db/seed/index');
-  const { systemClock } = await import('../server/clock');
-  const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
-  const { recountOrderTotals } = await import('../server/domain/sales');
-  const { deadlinesFor } = await import('../server/domain/sales-deadlines');
-  const { sql } = await import('kysely');
-  const db = openDatabase(target);
-  await migrateToLatest(db);
-  await seed(db, systemClock);
-  const now = new Date();
-  const seller = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'seller@demo.test')
-    .executeTakeFirstOrThrow();
-  const listings = await db
-    .selectFrom('listings')
-    .innerJoin('events', 'events.id', 'listings.event_id')
-    .select([
-      'listings.id',
-      'listings.event_id',
-      'listings.ticket_type_id',
-      'listings.price',
-      'listings.currency',
-      'events.event_date',
-      'events.event_time',
-    ])
-    .where('listings.seller_id', '=', seller.id)
-    .orderBy('listings.id')
-    .execute();
-  const plan = MIX.flatMap(([status, share]) => Array.from({ length: Math.round(count * share) }, () => status));
-  // the statuses interleaved over the year (a stride through the plan), not one status per stretch of time
   const stride = 7919; // a prime: coprime with any count not a multiple of it
-  const batch = 500;
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < plan.length; i += batch) {
-      const rows = plan.slice(i, i + batch).map((_, j) => {
-        const n = i + j;
-        const status = plan[(n * stride) % plan.length] as OrderStatus;
-        const l = listings[n % listings.length] as (typeof listings)[number];
-        // spread evenly over the last 365 days, newest first
-        const created = new Date(now.getTime() - Math.floor((n / plan.length) * YEAR_MS) - 1000).toISOString();
-        const quantity = 1 + (n % 4);
-        const deadlines = deadlinesFor(status, {
-          created_at: created,
-          event_date: l.event_date,
-          event_time: l.event_time,
-        });
-        return {
-          booking_no: `BR${String(n).padStart(8, '0')}`,
-          listing_id: l.id,
-          seller_id: seller.id,
-          event_id: l.event_id,
-          quantity,
-          amount: l.price * quantity,
-          currency: l.currency,
-          status,
-          created_at: created,
-          updated_at: created,
-          event_date: l.event_date,
-          event_time: l.event_time,
-          ticket_type_id: l.ticket_type_id,
-          delivered: status === 'delivered' || status === 'completed' ? quantity : 0,
-          ...deadlines,
-          // the housekeeping would cancel old pending orders while the bench runs: their 48 hours start now
-          ...(status === 'pending' ? { accept_by: new Date(now.getTime() + 24 * 3_600_000).toISOString() } : {}),
-        };
-      });
-      await trx.insertInto('orders').values(rows).execute();
-    }
+  const { db, sellerId, token } = await seedSellerOrders(target, count, {
+    mix: MIX,
+    prefix: 'BR',
+    // the statuses interleaved over the year (a stride through the plan), not one status per stretch of time
+    statusOf: (n, plan) => plan[(n * stride) % plan.length] as OrderStatus,
+    // spread evenly over the last 365 days, newest first
+    placedAt: (n, total, now) => now - Math.floor((n / total) * YEAR_MS) - 1000,
   });
-  await recountOrderTotals(db, seller.id);
-  await sql`ANALYZE`.execute(db);
-  const token = newToken();
-  await db
-    .insertInto('auth_tokens')
-    .values({
-      token_hash: hashToken(token),
-      user_id: seller.id,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
-      revoked_at: null,
-    })
-    .execute();
   // the match with the most GBP orders: the history's match filter
   const top = await db
     .selectFrom('orders')
     .select(['event_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('seller_id', '=', seller.id)
+    .where('seller_id', '=', sellerId)
     .where('currency', '=', 'GBP')
     .groupBy('event_id')
     .orderBy('n', 'desc')

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
+import type { OrderStatus } from '../server/db/schema';
+import { argOf, freshTarget, num, seedSellerOrders, serveReal, startRealServer, stopChild } from './bench-support';
 
 /**
  * npm run bench:sales (issue 12): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL)
@@ -13,7 +14,7 @@ import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from '
 const SELF = import.meta.filename;
 
 /** 100,000 orders: pending 10%, confirmed 30%, delivered 20%, completed 25%, cancelled 10%, replaced 5%. */
-const MIX: [string, number][] = [
+const MIX: [OrderStatus, number][] = [
   ['pending', 0.1],
   ['confirmed', 0.3],
   ['delivered', 0.2],
@@ -23,94 +24,18 @@ const MIX: [string, number][] = [
 ];
 
 async function prepare(target: string, count: number) {
-  const { openDatabase } = await import('../server/db/database');
-  const { migrateToLatest } = await import('../server/db/migrate');
-  const { seed } = await import('../server/db/seed/index');
-  const { systemClock } = await import('../server/clock');
-  const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
-  const { recountOrderTotals } = await import('../server/domain/sales');
-  const { deadlinesFor } = await import('../server/domain/sales-deadlines');
-  const { sql } = await import('kysely');
-  const db = openDatabase(target);
-  await migrateToLatest(db);
-  await seed(db, systemClock);
-  const now = new Date();
-  const seller = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'seller@demo.test')
-    .executeTakeFirstOrThrow();
-  const listings = await db
-    .selectFrom('listings')
-    .innerJoin('events', 'events.id', 'listings.event_id')
-    .select([
-      'listings.id',
-      'listings.event_id',
-      'listings.ticket_type_id',
-      'listings.price',
-      'listings.currency',
-      'events.event_date',
-      'events.event_time',
-    ])
-    .where('listings.seller_id', '=', seller.id)
-    .orderBy('listings.id')
-    .execute();
-  const plan = MIX.flatMap(([status, share]) => Array.from({ length: Math.round(count * share) }, () => status));
-  const batch = 500;
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < plan.length; i += batch) {
-      const rows = plan.slice(i, i + batch).map((status, j) => {
-        const n = i + j;
-        const l = listings[n % listings.length] as (typeof listings)[number];
-        const created = new Date(now.getTime() - (n % 400) * 3_600_000 - n * 1000).toISOString();
-        const quantity = 1 + (n % 4);
-        const deadlines = deadlinesFor(status as 'pending', {
-          created_at: created,
-          event_date: l.event_date,
-          event_time: l.event_time,
-        });
-        return {
-          booking_no: `BN${String(n).padStart(8, '0')}`,
-          listing_id: l.id,
-          seller_id: seller.id,
-          event_id: l.event_id,
-          quantity,
-          amount: l.price * quantity,
-          currency: l.currency,
-          status: status as 'pending',
-          created_at: created,
-          updated_at: created,
-          event_date: l.event_date,
-          event_time: l.event_time,
-          ticket_type_id: l.ticket_type_id,
-          delivered: status === 'delivered' || status === 'completed' ? quantity : 0,
-          ...deadlines,
-          // the housekeeping would cancel old pending orders while the bench runs: their 48 hours start now
-          ...(status === 'pending' ? { accept_by: new Date(now.getTime() + 24 * 3_600_000).toISOString() } : {}),
-        };
-      });
-      await trx.insertInto('orders').values(rows).execute();
-    }
+  const { db, sellerId, token } = await seedSellerOrders(target, count, {
+    mix: MIX,
+    prefix: 'BN',
+    // a few hundred hours back, a second apart
+    placedAt: (n, _total, now) => now - (n % 400) * 3_600_000 - n * 1000,
   });
-  await recountOrderTotals(db, seller.id);
-  await sql`ANALYZE`.execute(db);
-  const token = newToken();
-  await db
-    .insertInto('auth_tokens')
-    .values({
-      token_hash: hashToken(token),
-      user_id: seller.id,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
-      revoked_at: null,
-    })
-    .execute();
   const exportRows = Number(
     (
       await db
         .selectFrom('orders')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('seller_id', '=', seller.id)
+        .where('seller_id', '=', sellerId)
         .where('status', '=', 'cancelled')
         .executeTakeFirstOrThrow()
     ).n,

@@ -1,10 +1,11 @@
 /**
- * What the benchmark scripts (bench-api, bench-purchase, bench-search) share: their options, the real server in
- * a child process of their own, a free port and a fresh database.
+ * What the benchmark scripts share: their options, the real server in a child process of their own, a free port,
+ * a fresh database, and the demo seller's extra orders (bench:sales, bench:reports).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import type { OrderStatus } from '../server/db/schema';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -107,4 +108,104 @@ export async function freshTarget(dir: string, prefix: string) {
       await again.destroy();
     },
   };
+}
+
+/** How a bench lays out the demo seller's extra orders: its status mix, each order's status and placing time. */
+export interface OrderLayout {
+  /** [status, share of the orders] */
+  mix: readonly (readonly [OrderStatus, number])[];
+  /** The booking number's prefix (a bench's own, so that two benches' orders never collide). */
+  prefix: string;
+  /** The status of order `n` of the plan (the plan lists each status's share in a row); default: plan[n]. */
+  statusOf?: (n: number, plan: readonly OrderStatus[]) => OrderStatus;
+  /** When order `n` of `total` was placed, in ms, given the bench's start. */
+  placedAt: (n: number, total: number, now: number) => number;
+}
+
+/**
+ * Migrates and seeds `target`, then gives the demo seller `count` more orders over its listings as `layout` says
+ * (quantities 1 to 4, deadlines by the sales rules, a pending order's 48 hours starting now so that the
+ * housekeeping does not cancel them mid-run), recounts its kept totals, ANALYZEs, and logs it in. The caller
+ * reads what else it needs from the open `db` and destroys it. Used by bench:sales and bench:reports.
+ */
+export async function seedSellerOrders(target: string, count: number, layout: OrderLayout) {
+  const { openDatabase } = await import('../server/db/database');
+  const { migrateToLatest } = await import('../server/db/migrate');
+  const { seed } = await import('../server/db/seed/index');
+  const { systemClock } = await import('../server/clock');
+  const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
+  const { recountOrderTotals } = await import('../server/domain/sales');
+  const { deadlinesFor } = await import('../server/domain/sales-deadlines');
+  const { sql } = await import('kysely');
+  const db = openDatabase(target);
+  await migrateToLatest(db);
+  await seed(db, systemClock);
+  const now = new Date();
+  const seller = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', 'seller@demo.test')
+    .executeTakeFirstOrThrow();
+  const listings = await db
+    .selectFrom('listings')
+    .innerJoin('events', 'events.id', 'listings.event_id')
+    .select([
+      'listings.id',
+      'listings.event_id',
+      'listings.ticket_type_id',
+      'listings.price',
+      'listings.currency',
+      'events.event_date',
+      'events.event_time',
+    ])
+    .where('listings.seller_id', '=', seller.id)
+    .orderBy('listings.id')
+    .execute();
+  const plan = layout.mix.flatMap(([status, share]) => Array.from({ length: Math.round(count * share) }, () => status));
+  const statusOf = layout.statusOf ?? ((n: number, p: readonly OrderStatus[]) => p[n] as OrderStatus);
+  const batch = 500;
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < plan.length; i += batch) {
+      const rows = plan.slice(i, i + batch).map((_, j) => {
+        const n = i + j;
+        const status = statusOf(n, plan);
+        const l = listings[n % listings.length] as (typeof listings)[number];
+        const created = new Date(layout.placedAt(n, plan.length, now.getTime())).toISOString();
+        const quantity = 1 + (n % 4);
+        return {
+          booking_no: `${layout.prefix}${String(n).padStart(8, '0')}`,
+          listing_id: l.id,
+          seller_id: seller.id,
+          event_id: l.event_id,
+          quantity,
+          amount: l.price * quantity,
+          currency: l.currency,
+          status,
+          created_at: created,
+          updated_at: created,
+          event_date: l.event_date,
+          event_time: l.event_time,
+          ticket_type_id: l.ticket_type_id,
+          delivered: status === 'delivered' || status === 'completed' ? quantity : 0,
+          ...deadlinesFor(status, { created_at: created, event_date: l.event_date, event_time: l.event_time }),
+          ...(status === 'pending' ? { accept_by: new Date(now.getTime() + 24 * 3_600_000).toISOString() } : {}),
+        };
+      });
+      await trx.insertInto('orders').values(rows).execute();
+    }
+  });
+  await recountOrderTotals(db, seller.id);
+  await sql`ANALYZE`.execute(db);
+  const token = newToken();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: seller.id,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  return { db, sellerId: seller.id, token };
 }
