@@ -55,27 +55,37 @@ describe('housekeeping', () => {
     const warn = vi.fn();
     const log = { warn, debug: () => {} } as unknown as import('./logger').Logger;
     const seen: Date[] = [];
-    registerPrune('test: broken', async () => {
-      throw new Error('broken task');
-    });
-    registerPrune('test: counting', async (_db, now) => {
-      seen.push(now);
-      return 7;
-    });
-    expect(registeredPrunes()).toEqual(expect.arrayContaining(['login throttle', 'test: broken', 'test: counting']));
-    const deleted = await runHousekeeping(fresh.db, clock, log);
-    expect(deleted['test: counting']).toBe(7);
-    expect(deleted).not.toHaveProperty('test: broken');
-    expect(seen).toEqual([clock.now()]);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ task: 'test: broken' }), 'housekeeping task failed');
+    const taken = [
+      registerPrune('test: broken', async () => {
+        throw new Error('broken task');
+      }),
+      registerPrune('test: counting', async (_db, now) => {
+        seen.push(now);
+        return 7;
+      }),
+    ];
+    try {
+      expect(registeredPrunes()).toEqual(expect.arrayContaining(['login throttle', 'test: broken', 'test: counting']));
+      const deleted = await runHousekeeping(fresh.db, clock, log);
+      expect(deleted['test: counting']).toBe(7);
+      expect(deleted).not.toHaveProperty('test: broken');
+      expect(seen).toEqual([clock.now()]);
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ task: 'test: broken' }), 'housekeeping task failed');
+    } finally {
+      for (const take of taken) take();
+    }
+    // taken away: the other test files of this worker's shared registry never run them
+    expect(registeredPrunes()).not.toEqual(expect.arrayContaining(['test: broken']));
+    expect(registeredPrunes()).not.toContain('test: counting');
   });
 
   it('runs at start and then on an unref’d timer, never two runs at once', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let takeSlow = () => {};
     try {
       let runs = 0;
       let release = () => {};
-      registerPrune('test: slow', async () => {
+      takeSlow = registerPrune('test: slow', async () => {
         runs += 1;
         await new Promise<void>((resolve) => {
           release = resolve;
@@ -100,6 +110,10 @@ describe('housekeeping', () => {
       if (timer?.hasRef) expect(timer.hasRef()).toBe(false);
     } finally {
       vi.useRealTimers();
+      takeSlow();
     }
+    // a task that never ends, left registered, would hang every later housekeeping run of this worker (it did:
+    // main.test's server never closed when this file had run before it in the same worker)
+    expect(registeredPrunes()).not.toContain('test: slow');
   });
 });

@@ -12,10 +12,15 @@ const tasks = new Map<string, PruneTask>();
 /**
  * Adds a prune task to the ones housekeeping runs (at start and every few minutes). Tasks must be safe to run
  * in several processes at once (a conditional DELETE is), since every server process runs them. Registering a
- * name again replaces its task.
+ * name again replaces its task. Answers a function that takes the task away again (if it is still this one):
+ * a server that closes takes away the tasks that hold its own things (its uploads folder, its mailer), and a
+ * test its own tasks, since the registry lives as long as the process (the node tests share one per worker).
  */
-export function registerPrune(name: string, task: PruneTask): void {
+export function registerPrune(name: string, task: PruneTask): () => void {
   tasks.set(name, task);
+  return () => {
+    if (tasks.get(name) === task) tasks.delete(name);
+  };
 }
 
 export function registeredPrunes(): string[] {

@@ -79,14 +79,18 @@ export async function startServer(overrides: Partial<Config> = {}) {
   const closeServer = () => new Promise<void>((done) => server.close(() => done()));
 
   let db: ReturnType<typeof openDatabase> | undefined;
+  // the housekeeping tasks that hold this server's own things, taken away again when it closes
+  const unregister: Array<() => void> = [];
   try {
     db = openDatabase(config.databaseUrl ?? config.databaseFile);
     const applied = await migrateToLatest(db);
     const { createdUsers } = await seed(db, systemClock);
     const uploads = join(config.dataDir, 'uploads');
-    registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now));
     const mailer = mailerFrom(process.env, systemClock, log);
-    registerPrune('scheduled reports', (database, now) => sendDueReports(database, mailer, now, log));
+    unregister.push(
+      registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now)),
+      registerPrune('scheduled reports', (database, now) => sendDueReports(database, mailer, now, log)),
+    );
     const housekeeping = startHousekeeping(db, systemClock, log);
     const listening = server.address();
     const boundPort = typeof listening === 'object' && listening ? listening.port : config.port;
@@ -109,11 +113,13 @@ export async function startServer(overrides: Partial<Config> = {}) {
     const close = async () => {
       await closeServer();
       await housekeeping.stop();
+      for (const take of unregister) take();
       await openDb.destroy();
     };
     // db: the open database, for a process that serves a second app beside this one (e2e/server.ts)
     return { config, port, close, applied, createdUsers, db: openDb };
   } catch (error) {
+    for (const take of unregister) take();
     await closeServer();
     await db?.destroy();
     throw error;
