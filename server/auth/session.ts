@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { components } from '../../openapi/schema';
 import type { Clock } from '../clock';
-import { type Db, engineOf } from '../db/database';
+import { type Db, directSqlite, engineOf } from '../db/database';
 import { prepared } from '../db/prepared';
 import type { UserType } from '../db/schema';
 import { NO_SOCKET_CLIENT } from './client';
@@ -282,23 +282,63 @@ export async function authenticate(db: Db, clock: Clock, authorization: string |
   const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(authorization ?? '');
   if (!match?.[1]) return null;
   const tokenHash = hashToken(match[1]);
-  // one query, built and compiled once: it runs on every secured call
   const now = clock.now();
+  // SQLite outside a transaction: the database's version now, before the query that runs at once after it
+  const connection = directSqlite(db);
+  const version = connection?.version();
+  const known = connection ? knownCallersOf(connection) : undefined;
+  if (known) {
+    const kept = known.get(tokenHash);
+    if (
+      kept &&
+      kept.version === version &&
+      kept.expiresAt > now.getTime() &&
+      kept.usedAt > now.getTime() - LAST_USED_EVERY_MS
+    )
+      return kept.user;
+  }
+  // one query, built and compiled once: it runs on every secured call
   const row = await callerByToken.takeFirst(db, { tokenHash, now: now.toISOString() });
   if (!row) return null;
-  const { owner_kyc_status, owner_reason, permission_names, last_used_at, ...profile } = row;
-  if (!last_used_at || Date.parse(last_used_at) <= now.getTime() - LAST_USED_EVERY_MS) {
-    await touchSession.execute(db, { tokenHash, now: now.toISOString() });
-  }
+  const { owner_kyc_status, owner_reason, permission_names, last_used_at, expires_at, ...profile } = row;
+  const usedAt = last_used_at ? Date.parse(last_used_at) : Number.NEGATIVE_INFINITY;
+  const touch = usedAt <= now.getTime() - LAST_USED_EVERY_MS;
+  if (touch) await touchSession.execute(db, { tokenHash, now: now.toISOString() });
   const inherits = profile.user_type === 'team_members' && owner_kyc_status !== null;
-  return {
+  const user: AuthUser = Object.freeze({
     ...profile,
     tokenHash,
     seller_kyc_status: inherits ? Number(owner_kyc_status) : profile.kyc_status,
     seller_kyc_rejection_reason: inherits ? owner_reason : profile.kyc_rejection_reason,
     permissions: new Set(permission_names ? (permission_names.split(',') as PermissionName[]) : []),
-  };
+  });
+  // kept only when read at `version` (a touch is a write, so the next call reads again and keeps that)
+  if (known && version !== undefined && !touch) {
+    if (known.size >= KNOWN_CALLERS_LIMIT) known.clear();
+    known.set(tokenHash, { user, version, expiresAt: Date.parse(expires_at), usedAt });
+  }
+  return user;
 }
+
+/**
+ * The callers of this process by database connection and token hash, each with the database version it was
+ * read at (SQLite only): a secured call whose token was read at the database's current version needs no query,
+ * since no row it was read from can have changed (a logout, a revoked session, a permission or KYC decision, a deleted user, by
+ * this process or another, each moves the version). The clock is still checked: expiry, and the session's
+ * last use written once a minute. On Postgres every call reads (other processes write without our knowing).
+ */
+type KnownCallers = Map<string, { user: AuthUser; version: string; expiresAt: number; usedAt: number }>;
+const knownCallers = new WeakMap<object, KnownCallers>();
+function knownCallersOf(connection: object): KnownCallers {
+  let known = knownCallers.get(connection);
+  if (!known) {
+    known = new Map();
+    knownCallers.set(connection, known);
+  }
+  return known;
+}
+/** Bounds the memory of a flood of distinct valid tokens: the map starts again when full. */
+const KNOWN_CALLERS_LIMIT = 10_000;
 
 /**
  * The caller behind a token hash, with its allowed permissions as one comma-separated list (permission names
@@ -317,6 +357,7 @@ const callerByToken = prepared((db, $: { tokenHash: string; now: string }) => {
       ...userColumns,
       'owner.kyc_status as owner_kyc_status',
       'auth_tokens.last_used_at',
+      'auth_tokens.expires_at',
       'owner.kyc_rejection_reason as owner_reason',
       eb
         .selectFrom('user_permissions')

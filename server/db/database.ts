@@ -31,7 +31,39 @@ export function openDatabase(target: string, options: OpenOptions = {}): Db {
     pool.on('error', () => {});
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(target) }) });
+  const database = openSqlite(target);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  direct.set(db, database);
+  return db;
+}
+
+/** The SQLite connection under each Kysely instance that openDatabase made (not its transactions). */
+const direct = new WeakMap<object, SqliteConnection>();
+
+export interface SqliteConnection {
+  prepare(text: string): SQLite.Statement;
+  /** True while a transaction is open on the connection (another request's, between its statements). */
+  readonly inTransaction: boolean;
+  /**
+   * Changes whenever the database may have changed: a row written through this connection (SQLite's
+   * total_changes(), counted as the statement runs, triggers included) or a commit by another connection or
+   * process (PRAGMA data_version). What was read at one version is still what the database holds while the
+   * version stays the same (server/auth/session.ts keeps its callers by it).
+   */
+  version(): string;
+  close(): void;
+}
+
+/**
+ * The SQLite connection to run a statement on directly, synchronously, without Kysely's executor: only for
+ * the database itself (never a transaction of it) and only while no transaction is open on the connection, so
+ * that the statement reads and writes committed state exactly as Kysely would once its turn came. Kysely's
+ * path (a connection lock, a driver, promises) costs as much as the small statement itself on hot paths
+ * (server/db/prepared.ts uses it); undefined on Postgres, in a transaction, or while one is open.
+ */
+export function directSqlite(db: object): SqliteConnection | undefined {
+  const connection = direct.get(db);
+  return connection && !connection.inTransaction ? connection : undefined;
 }
 
 /**
@@ -39,7 +71,7 @@ export function openDatabase(target: string, options: OpenOptions = {}): Db {
  * power cut, foreign keys enforced. Statements are prepared once per SQL text and kept (better-sqlite3
  * would otherwise parse and plan the same query on every call).
  */
-function openSqlite(file: string) {
+function openSqlite(file: string): SqliteConnection {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -47,6 +79,7 @@ function openSqlite(file: string) {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const cache = new Map<string, SQLite.Statement>();
+  const versionNow = sqlite.prepare("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
   return {
     prepare(text: string) {
       let statement = cache.get(text);
@@ -57,6 +90,12 @@ function openSqlite(file: string) {
         cache.set(text, statement);
       }
       return statement;
+    },
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
+    version() {
+      return versionNow.get() as string;
     },
     close() {
       cache.clear();

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import { type Db, type Engine, engineOf } from './database';
+import { type Db, directSqlite, type Engine, engineOf, type SqliteConnection } from './database';
 
 /** Stands in for a value while a prepared query is built; replaced by the caller's value on each run. */
 class Slot {
@@ -53,15 +53,31 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
       }),
     };
   }
+  /**
+   * On SQLite outside any transaction the statement runs on the connection at once (server/db/database.ts
+   * directSqlite): the same statement Kysely's SQLite driver would run, without its lock, driver and promises.
+   */
+  function runOn(connection: SqliteConnection, db: Db, args: A): { rows: Row<Q>[]; changes: number } {
+    const query = bind(db, args);
+    const statement = connection.prepare(query.sql);
+    if (statement.reader) return { rows: statement.all(query.parameters) as Row<Q>[], changes: 0 };
+    return { rows: [], changes: statement.run(query.parameters).changes };
+  }
   return {
     async execute(db: Db, args: A): Promise<Row<Q>[]> {
+      const connection = directSqlite(db);
+      if (connection) return runOn(connection, db, args).rows;
       return (await db.executeQuery(bind(db, args))).rows;
     },
     async takeFirst(db: Db, args: A): Promise<Row<Q> | undefined> {
+      const connection = directSqlite(db);
+      if (connection) return runOn(connection, db, args).rows[0];
       return (await db.executeQuery(bind(db, args))).rows[0];
     },
     /** Rows changed by an insert, update or delete without RETURNING. */
     async affected(db: Db, args: A): Promise<bigint> {
+      const connection = directSqlite(db);
+      if (connection) return BigInt(runOn(connection, db, args).changes);
       return (await db.executeQuery(bind(db, args))).numAffectedRows ?? 0n;
     },
   };
