@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from './clock';
 import { type Contract, loadContract } from './contract/contract';
 import { type AppEnv, createRouter, type Deps, type Router } from './contract/router';
@@ -10,6 +9,7 @@ import type { Db } from './db/database';
 import { type ESign, esignFrom } from './esign';
 import { envelopeOf, HttpError, MESSAGES } from './http/errors';
 import { ClientClosedRequest } from './http/multipart';
+import { apiAnswer } from './http/respond';
 import { SECURITY_HEADERS } from './http/security-headers';
 import { builtApp } from './http/static';
 import type { Logger } from './logger';
@@ -89,18 +89,20 @@ export function createApp(options: AppOptions) {
   };
   const app = new Hono<AppEnv>();
 
-  // Everything a response carries whatever it is: set before the handler, so that its response is built with
-  // them once (headers set on a finished response make Hono copy the response for each one).
+  // The request id and the log line of every request; the headers of every answer: an API answer gets them as
+  // one plain object (server/http/respond.ts), anything else (the app's files) before its handler, so that its
+  // response is built with them once (headers set on a finished response make Hono copy it for each one).
   app.use('*', async (c, next) => {
     const offered = c.req.header('x-request-id');
     // a client's own id is trusted only from a proxy we trust; otherwise it would forge our log lines
     const requestId = options.trustProxy && offered && /^[\w.:-]{1,64}$/.test(offered) ? offered : randomUUID();
     c.set('requestId', requestId);
-    c.header('X-Request-Id', requestId);
-    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
     const isApi = c.req.path === '/api' || c.req.path.startsWith('/api/');
-    if (!isApi) return next();
-    c.header('Cache-Control', 'no-store');
+    if (!isApi) {
+      c.header('X-Request-Id', requestId);
+      for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+      return next();
+    }
     const started = performance.now();
     await next();
     deps.log.info(
@@ -158,20 +160,20 @@ export function createApp(options: AppOptions) {
     });
   }
   router.bindPlanned();
-  api.get('/health', (c) => c.json({ success: true, message: 'ok' }));
+  api.get('/health', (c) => apiAnswer(c, { success: true, message: 'ok' }, 200));
   app.route('/api', api);
 
   const onError = (err: Error, c: import('hono').Context<AppEnv>) => {
     if (err instanceof HttpError) {
-      return c.json(envelopeOf(err), err.status as ContentfulStatusCode, err.headers);
+      return apiAnswer(c, envelopeOf(err), err.status, err.headers);
     }
     if (err instanceof ClientClosedRequest) {
       // nobody is there to read an answer: not a failure of ours, so no stack and no 5xx in the logs
       deps.log.info({ reqId: c.get('requestId'), path: c.req.path }, 'the client closed the request');
-      return c.body(null, 499 as ContentfulStatusCode);
+      return apiAnswer(c, null, 499);
     }
     deps.log.error({ reqId: c.get('requestId'), err }, 'unhandled error');
-    return c.json({ success: false, message: MESSAGES.unexpected }, 500);
+    return apiAnswer(c, { success: false, message: MESSAGES.unexpected }, 500);
   };
   app.onError(onError);
   api.onError(onError);
@@ -188,11 +190,13 @@ export function createApp(options: AppOptions) {
         new RegExp(`^${op.routePath.replace(/:[^/]+/g, '[^/]+')}$`).test(sub),
       );
       if (other.length > 0) {
-        c.header('Allow', other.map((op) => op.method.toUpperCase()).join(', '));
-        return c.json({ success: false, message: `${c.req.method} is not allowed on ${path}.` }, 405);
+        return apiAnswer(c, { success: false, message: `${c.req.method} is not allowed on ${path}.` }, 405, {
+          Allow: other.map((op) => op.method.toUpperCase()).join(', '),
+        });
       }
     }
-    return c.json({ success: false, message: `There is nothing at ${c.req.method} ${path}.` }, 404);
+    const missing = { success: false, message: `There is nothing at ${c.req.method} ${path}.` };
+    return path === '/api' || path.startsWith('/api/') ? apiAnswer(c, missing, 404) : c.json(missing, 404);
   });
 
   return app;

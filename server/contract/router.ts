@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { paths } from '../../openapi/schema';
 import { type AuthUser, authenticate } from '../auth/session';
 import type { Clock } from '../clock';
@@ -9,6 +8,7 @@ import { claimKey, type KeyOf, keepReply, requestHash } from '../db/idempotency'
 import { inTransaction } from '../db/transaction';
 import { HttpError, MESSAGES, tooLarge } from '../http/errors';
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
+import { apiAnswer } from '../http/respond';
 import type { Logger } from '../logger';
 import type { Contract, FieldError, HttpMethod, Operation } from './contract';
 
@@ -329,7 +329,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
           keepFiles = committedFiles;
         }
         reply = check(op, reply);
-        return c.json(reply.body as never, reply.status as ContentfulStatusCode, reply.headers);
+        return apiAnswer(c, reply.body, reply.status, reply.headers);
       } catch (error) {
         if (deps.validateResponses && error instanceof HttpError && !op.responses.has(String(error.status))) {
           deps.log.error({ operationId: op.operationId, status: error.status }, 'an undeclared status was thrown');
