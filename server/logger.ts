@@ -42,5 +42,10 @@ export function createLogger(
     const colorize = destination ? false : Boolean(process.stdout.isTTY);
     return pino(options, prettyStream(destination ?? process.stdout, colorize));
   }
-  return destination ? pino(options, destination as pino.DestinationStream) : pino(options);
+  // stdout written asynchronously: a line waits for no write of its own (a burst of requests goes out in a few
+  // writes), and pino writes what is left when the process exits
+  return pino(
+    options,
+    (destination as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: false }),
+  );
 }

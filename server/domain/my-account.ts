@@ -1,6 +1,7 @@
 import type { components } from '../../openapi/schema';
 import type { AuthUser } from '../auth/session';
 import type { Db } from '../db/database';
+import { prepared } from '../db/prepared';
 import { HttpError, MESSAGES } from '../http/errors';
 
 export type Account = components['schemas']['Account'];
@@ -19,9 +20,9 @@ export const MY_ACCOUNT_MESSAGES = {
 const kyc = (n: number): KycStatus => (n === 1 || n === 2 ? n : 0);
 const invalid = (path: string, message: string) => new HttpError(422, MESSAGES.validation, [{ path, message }]);
 
-/** The caller's account as getMyAccount and updateMyAccount answer it (the session's user plus My Account's details). */
-export async function myAccount(db: Db, user: AuthUser): Promise<Account> {
-  const details = await db
+/** My Account's details of a user: built once, read on every opening of My Account and the profile. */
+const accountDetails = prepared((db, $: { id: number }) =>
+  db
     .selectFrom('users')
     .select([
       'first_name',
@@ -33,8 +34,13 @@ export async function myAccount(db: Db, user: AuthUser): Promise<Account> {
       'city_id',
       'language',
     ])
-    .where('id', '=', user.id)
-    .executeTakeFirstOrThrow();
+    .where('id', '=', $.id),
+);
+
+/** The caller's account as getMyAccount and updateMyAccount answer it (the session's user plus My Account's details). */
+export async function myAccount(db: Db, user: AuthUser): Promise<Account> {
+  const details = await accountDetails.takeFirst(db, { id: user.id });
+  if (!details) throw new Error(`user ${user.id} has no row`);
   return {
     id: user.id,
     email: user.email,
