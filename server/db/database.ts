@@ -79,7 +79,9 @@ function openSqlite(file: string): SqliteConnection {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const cache = new Map<string, SQLite.Statement>();
-  const versionNow = sqlite.prepare("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
+  // two statements: the pragma as a table (one query) costs 7.5 us, the two apart 4.5 (the pragma's read lock)
+  const changes = sqlite.prepare('SELECT total_changes()').pluck();
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     prepare(text: string) {
       let statement = cache.get(text);
@@ -95,7 +97,7 @@ function openSqlite(file: string): SqliteConnection {
       return sqlite.inTransaction;
     },
     version() {
-      return versionNow.get() as string;
+      return `${changes.get()}:${dataVersion.get()}`;
     },
     close() {
       cache.clear();
