@@ -258,6 +258,15 @@ export async function requestPasswordReset(db: Db, clock: Clock, mail: AccountMa
 }
 
 /**
+ * Ends the user's two-factor login challenges still waiting for a code: each was opened by the password that is
+ * being replaced, so that a login begun with the old password cannot end in a session after the change (a
+ * password change ends every other session; a half-done login is one too).
+ */
+async function endLoginChallenges(trx: Db, userId: number): Promise<void> {
+  await trx.deleteFrom('two_factor_challenges').where('user_id', '=', userId).execute();
+}
+
+/**
  * Sets a new password with a reset token. The token is checked before the (costly) hash and used after it, in
  * one conditional update, so a token works once even when two calls race. Every session of the account ends,
  * its address counts as verified (the link reached the inbox) and any login lock on it is lifted: the owner's
@@ -292,6 +301,7 @@ export async function resetPassword(
       .where('revoked_at', 'is', null)
       .execute();
     await retireTokens(trx, userId, 'reset', now);
+    await endLoginChallenges(trx, userId);
     await trx
       .updateTable('login_failures')
       .set({ failed_logins: 0, locked_until: null })
@@ -359,6 +369,7 @@ export async function changePassword(
       .where('expires_at', '>', now.toISOString())
       .executeTakeFirst();
     await retireTokens(trx, user.id, 'reset', now);
+    await endLoginChallenges(trx, user.id);
     await logActivity(trx, clock, user.id, 'password_changed', 'Password changed');
     return Number(revoked.numUpdatedRows ?? 0);
   });
