@@ -322,4 +322,16 @@ describe('two-factor login (TOTP, recovery codes)', () => {
     s.clock.advance(30_000);
     expect((await codeLogin(after)).status).toBe(200);
   });
+
+  it('log out everywhere also ends the login challenges waiting for a code', async () => {
+    const email = 'kyc@demo.test';
+    const { token, secret } = await turnOn(email);
+    const open = await call('POST', '/auth/login', { email, password: DEMO_PASSWORD });
+    expect(open.status).toBe(202);
+    const { challenge } = open.body.data as { challenge: string };
+    expect((await call('POST', '/auth/sessions/logout-others', undefined, token)).status).toBe(200);
+    s.clock.advance(30_000);
+    expect((await call('POST', '/auth/login/two-factor', { challenge, code: codeAt(secret) })).status).toBe(404);
+    expect((await call('GET', '/auth/two-factor', undefined, token)).status).toBe(200);
+  });
 });
