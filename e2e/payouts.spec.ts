@@ -33,8 +33,8 @@ async function addPayoutAccount(page: Page, holder: string) {
   await expect(added).not.toContainText(IBAN);
 }
 
-/** The back office marks the payout sent; it leaves the queue. */
-async function markSentAsAdmin(browser: Browser, reference: string) {
+/** The back office marks the payout sent, or failed with a reason; it leaves the queue either way. */
+async function decideAsAdmin(browser: Browser, reference: string, decision: { failed: string } | 'sent') {
   const context = await browser.newContext({ storageState: stateFile('admin') });
   const page = await context.newPage();
   try {
@@ -42,17 +42,32 @@ async function markSentAsAdmin(browser: Browser, reference: string) {
     await goInside(page, '/admin/payouts', 'Payout requests');
     const row = page.getByRole('row', { name: `Payout ${reference}` });
     await expect(row).toBeVisible();
-    await row.getByRole('button', { name: `Mark sent ${reference}` }).click();
+    if (decision === 'sent') {
+      await row.getByRole('button', { name: `Mark sent ${reference}` }).click();
+    } else {
+      await row.getByRole('button', { name: `Mark failed ${reference}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Mark payout failed' });
+      const confirm = dialog.getByRole('button', { name: 'Mark failed' });
+      await expect(confirm).toBeDisabled();
+      await dialog.getByLabel('Reason (the seller reads it)').fill(decision.failed);
+      await confirm.click();
+      await expect(dialog).toBeHidden();
+    }
     await expect(row).toBeHidden();
   } finally {
     await context.close();
   }
 }
 
+/** An amount as shown ('£1,234.50', 'AED 1,234.50') in minor units. */
+const minorOf = (shown: string) => Math.round(Number(shown.replace(/[^\d.]/g, '')) * 100);
+
 test.describe('payouts', () => {
   actAs('seller');
 
-  test('the seller adds a payout account, requests a payout of the available balance; the back office marks it sent and the seller sees it paid', async ({
+  // Each run pays out the minimum (20.00) of one currency's balance, not all of it, so the spec can run again
+  // and again on one database (--repeat-each) until the demo's earnings are spent.
+  test('the seller adds a payout account and requests 20.00; the back office marks it failed (the money comes back), then a second one sent, and the seller sees it paid', async ({
     page,
     browser,
   }) => {
@@ -63,43 +78,94 @@ test.describe('payouts', () => {
       addPayoutAccount(page, holder));
 
     const history = page.getByRole('region', { name: 'Payout history' });
-    const reference = await test.step('Payouts: the seller sees the balance and requests a payout of it', async () => {
+    const balances = page.getByRole('region', { name: 'Balances' });
+    /** The available balance shown for `currency`, in minor units. */
+    const availableIn = async (currency: string) =>
+      minorOf(
+        (await balances
+          .getByRole('row', { name: `${currency} balance` })
+          .getByRole('cell')
+          .nth(1)
+          .textContent()) ?? '',
+      );
+    /** Requests 20.00 in `currency` (after trying less than the minimum); answers the new payout's reference. */
+    const requestMinimum = async (currency: string, symbol: string) => {
+      const row = balances.getByRole('row', { name: `${currency} balance` });
+      const available = ((await row.getByRole('cell').nth(1).textContent()) ?? '').trim();
+      await row.getByRole('button', { name: `Request payout in ${currency}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Request payout' });
+      const amount = dialog.getByLabel(`Amount (${currency})`);
+      // it starts at the whole available balance
+      expect(minorOf(await amount.inputValue())).toBe(minorOf(available));
+      await amount.fill('19.99');
+      await expect(dialog.getByText(`The smallest payout is ${symbol}20.00.`)).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Confirm payout' })).toBeDisabled();
+      await amount.fill('20');
+      await expect(dialog).toContainText(`Pay out ${symbol}20.00. After the ${symbol}1.00 fee, ${symbol}19.00 reaches`);
+      await dialog.getByRole('button', { name: 'Confirm payout' }).click();
+      await expect(dialog).toBeHidden();
+      // the newest payout heads the history: this one, in progress, for 20.00
+      const newest = history.getByRole('row', { name: /^Payout \S+$/ }).first();
+      await expect(newest.getByRole('cell').nth(4)).toHaveText('In progress');
+      await expect(newest.getByRole('cell').nth(2)).toHaveText(`${symbol}20.00`);
+      await expect(newest).toContainText('5432');
+      const reference = ((await newest.getByRole('cell').first().textContent()) ?? '').trim();
+      expect(reference).not.toBe('');
+      return reference;
+    };
+
+    const { currency, symbol, before } = await test.step('Payouts: the seller sees its balances', async () => {
       // the wallet links to Payouts, beside Top up
       await goInside(page, '/reports/wallet', 'Wallet');
       await page.getByRole('region', { name: 'SB Pay balance' }).getByRole('link', { name: 'Payouts' }).click();
       await expect(page).toHaveURL(/\/reports\/payouts$/);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payouts');
       await expect(page.getByRole('region', { name: 'Payout bank account' })).toContainText(holder);
-      const balances = page.getByRole('region', { name: 'Balances' });
       // a currency whose available balance reaches the minimum (the demo's completed sales)
-      const row = balances
-        .getByRole('row', { name: /^[A-Z]{3} balance$/ })
-        .filter({ has: page.getByRole('button', { name: /^Request payout in [A-Z]{3}$/, disabled: false }) })
-        .first();
-      await expect(row).toBeVisible();
-      const request = row.getByRole('button', { name: /^Request payout in [A-Z]{3}$/ });
-      const available = ((await row.getByRole('cell').nth(1).textContent()) ?? '').trim();
-      expect(available).toMatch(/\d/);
-      await request.click();
-      const dialog = page.getByRole('dialog', { name: 'Request payout' });
-      await expect(dialog).toContainText(`Pay out ${available}, your available balance.`);
-      await dialog.getByRole('button', { name: 'Confirm payout' }).click();
-      await expect(dialog).toBeHidden();
-      // the newest payout heads the history: this one, in progress, for the whole available balance
-      const newest = history.getByRole('row', { name: /^Payout \S+$/ }).first();
-      await expect(newest.getByRole('cell').nth(4)).toHaveText('In progress');
-      await expect(newest.getByRole('cell').nth(2)).toHaveText(available);
-      await expect(newest).toContainText('5432');
-      return ((await newest.getByRole('cell').first().textContent()) ?? '').trim();
+      const request = balances.getByRole('button', { name: /^Request payout in [A-Z]{3}$/, disabled: false }).first();
+      await expect(request).toBeVisible();
+      const currency = ((await request.textContent()) ?? '').replace(/^Request payout in /, '').trim();
+      expect(currency).toMatch(/^[A-Z]{3}$/);
+      const shown = (
+        (await balances
+          .getByRole('row', { name: `${currency} balance` })
+          .getByRole('cell')
+          .nth(1)
+          .textContent()) ?? ''
+      ).trim();
+      return { currency, symbol: shown.replace(/[\d.,]+$/, ''), before: minorOf(shown) };
     });
-    expect(reference).not.toBe('');
 
-    await test.step('the back office marks it sent', () => markSentAsAdmin(browser, reference));
+    const failed = await test.step('requests 20.00: it is in progress and the balance is 20.00 less', async () => {
+      const reference = await requestMinimum(currency, symbol);
+      await expect.poll(() => availableIn(currency)).toBe(before - 2_000);
+      return reference;
+    });
 
-    await test.step('the seller reloads Payouts and sees it paid', async () => {
+    await test.step('the back office marks it failed with a reason', () =>
+      decideAsAdmin(browser, failed, { failed: 'The bank returned it: account closed' }));
+
+    await test.step('the seller reloads: failed, with the reason, and the 20.00 is available again', async () => {
       await page.reload();
-      const row = history.getByRole('row', { name: `Payout ${reference}` });
+      const row = history.getByRole('row', { name: `Payout ${failed}` });
+      await expect(row.getByRole('cell').nth(4)).toHaveText('Failed');
+      await expect.poll(() => availableIn(currency)).toBe(before);
+      await row.getByRole('button', { name: `Details of ${failed}` }).click();
+      const details = page.getByRole('dialog', { name: `Payout ${failed}` });
+      await expect(details).toContainText('The bank returned it: account closed');
+      await details.getByRole('button', { name: /close/i }).first().click();
+      await expect(details).toBeHidden();
+    });
+
+    const sent = await test.step('requests 20.00 again', () => requestMinimum(currency, symbol));
+
+    await test.step('the back office marks it sent', () => decideAsAdmin(browser, sent, 'sent'));
+
+    await test.step('the seller reloads Payouts and sees it paid, its balance 20.00 less', async () => {
+      await page.reload();
+      const row = history.getByRole('row', { name: `Payout ${sent}` });
       await expect(row.getByRole('cell').nth(4)).toHaveText('Paid');
+      await expect.poll(() => availableIn(currency)).toBe(before - 2_000);
     });
   });
 });

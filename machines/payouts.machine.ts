@@ -47,6 +47,8 @@ export type PayoutsEvent =
   | { type: 'summary.retried' }
   | { type: 'summary.reload' }
   | { type: 'request.opened'; currency: CurrencyCode }
+  /** The amount typed in the dialog, in minor units (null: not an amount). */
+  | { type: 'request.amountChanged'; amount: number | null }
   | { type: 'request.submitted' }
   | { type: 'request.cancelled' }
   | { type: 'bank.opened' }
@@ -62,8 +64,9 @@ const newKey = () => `payout-${crypto.randomUUID()}`;
 
 /**
  * The Payouts page (reports/payouts): the balances (available from the ledger, pending, in flight), the payout
- * bank account and its change (password-confirmed), 'Request payout' of the available balance (at least the
- * minimum, one idempotency key per intended payout), the history (a list machine child), a payout's details
+ * bank account and its change (password-confirmed), 'Request payout' of an amount (the whole available balance
+ * unless the seller types less; at least the minimum, at most the balance; one idempotency key per intended
+ * payout, so a changed amount takes a new key), the history (a list machine child), a payout's details
  * with the orders it covers, and the exports. Failed payout calls are logged and shown in place, never toasted.
  */
 export const payoutsMachine = setup({
@@ -122,6 +125,13 @@ export const payoutsMachine = setup({
         const balance = context.summary?.balances.find((b) => b.currency === event.currency);
         return { currency: event.currency, amount: balance?.available ?? 0 };
       },
+      problem: null,
+    }),
+    changeAmount: assign({
+      ask: ({ context, event }) =>
+        event.type === 'request.amountChanged' && context.ask
+          ? { ...context.ask, amount: event.amount ?? 0 }
+          : context.ask,
       problem: null,
     }),
     forgetAsk: assign({ ask: null, problem: null, fieldErrors: [] }),
@@ -184,8 +194,11 @@ export const payoutsMachine = setup({
       states: {
         idle: { on: { 'request.opened': { target: 'confirming', actions: 'pickCurrency' } } },
         confirming: {
-          description: 'The dialog: the available balance, the fee, what reaches the bank; Request payout.',
+          description:
+            'The dialog: the amount (the available balance unless changed), the fee, what reaches the bank; Confirm payout.',
           on: {
+            // another amount is another intended payout: a key sent with the earlier amount is not reused
+            'request.amountChanged': { actions: ['changeAmount', 'renewKey'] },
             'request.submitted': { guard: 'canRequest', target: 'requesting' },
             'request.cancelled': { target: 'idle', actions: 'forgetAsk' },
           },

@@ -67,6 +67,8 @@ const events = [
   { type: 'summary.retried' },
   { type: 'summary.reload' },
   { type: 'request.opened', currency: 'GBP' },
+  { type: 'request.amountChanged', amount: 2_500 },
+  { type: 'request.amountChanged', amount: 50_001 },
   { type: 'request.submitted' },
   { type: 'request.cancelled' },
   { type: 'bank.opened' },
@@ -147,5 +149,22 @@ describe('payouts statechart', () => {
     await control.settle({ type: 'xstate.done.actor.loadSummary', output: poor });
     actor.send({ type: 'request.opened', currency: 'GBP' });
     expect(actor.getSnapshot().can({ type: 'request.submitted' })).toBe(false);
+  });
+
+  it('sends the amount typed, renewing the key when the amount changes; none below the minimum or above the balance', async () => {
+    const { actor, control } = start();
+    await control.settle({ type: 'xstate.done.actor.loadSummary', output: summary });
+    actor.send({ type: 'request.opened', currency: 'GBP' });
+    expect(actor.getSnapshot().context.ask).toEqual({ currency: 'GBP', amount: 50_000 });
+    const opened = actor.getSnapshot().context.idempotencyKey;
+    for (const amount of [null, 1_999, 50_001]) {
+      actor.send({ type: 'request.amountChanged', amount });
+      expect(actor.getSnapshot().can({ type: 'request.submitted' })).toBe(false);
+    }
+    actor.send({ type: 'request.amountChanged', amount: 2_000 });
+    const key = actor.getSnapshot().context.idempotencyKey;
+    expect(key).not.toBe(opened);
+    actor.send({ type: 'request.submitted' });
+    expect(control.pending('requestPayout')?.input).toEqual({ currency: 'GBP', amount: 2_000, key });
   });
 });

@@ -80,9 +80,14 @@ export async function listSessions(db: Db, clock: Clock, user: AuthUser): Promis
   }));
 }
 
-/** Ends every session of the caller but the current one, at once; answers how many ended. */
+/**
+ * Ends every session of the caller but the current one, at once, and the two-factor logins still waiting for a
+ * code (a half-done login elsewhere would otherwise end in a session after it); answers how many sessions ended.
+ */
 export async function endOtherSessions(db: Db, clock: Clock, user: AuthUser): Promise<number> {
   const now = clock.now().toISOString();
+  // the call is x-transaction: both statements commit together
+  await db.deleteFrom('two_factor_challenges').where('user_id', '=', user.id).execute();
   const result = await db
     .updateTable('auth_tokens')
     .set({ revoked_at: now })

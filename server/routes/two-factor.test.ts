@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../db/seed/index';
+import { readOutbox } from '../mail/outbox';
 import { freshServer } from '../test-support';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
@@ -287,5 +288,50 @@ describe('two-factor login (TOTP, recovery codes)', () => {
     s.clock.advance(30_000);
     const byCode = await call('POST', '/auth/two-factor/disable', { code: codeAt(again.secret) }, again.token);
     expect(byCode.status).toBe(200);
+  });
+
+  it('a login challenge made before the password was changed, or reset, no longer logs in', async () => {
+    const email = 'rejected@demo.test';
+    const { token, secret } = await turnOn(email);
+    const codeLogin = (challenge: string) =>
+      call('POST', '/auth/login/two-factor', { challenge, code: codeAt(secret) });
+    const passwordLogin = async (password: string) => {
+      const res = await call('POST', '/auth/login', { email, password });
+      expect(res.status).toBe(202);
+      return (res.body.data as { challenge: string }).challenge;
+    };
+    // someone who knows the password has a challenge open when the owner changes the password in settings
+    const beforeChange = await passwordLogin(DEMO_PASSWORD);
+    const changed = 'Changed-pass-1';
+    const change = { current_password: DEMO_PASSWORD, password: changed, password_confirmation: changed };
+    expect((await call('POST', '/auth/change-password', change, token)).status).toBe(200);
+    s.clock.advance(30_000);
+    expect((await codeLogin(beforeChange)).status).toBe(404);
+    // the same with a reset by the emailed link
+    const beforeReset = await passwordLogin(changed);
+    expect((await call('POST', '/auth/password/reset-request', { email })).status).toBe(200);
+    const [mail] = await readOutbox(s.db, { to: email });
+    const resetToken = /\/reset-password\/token\/([A-Za-z0-9_-]+)/.exec(mail?.body ?? '')?.[1];
+    const reset = 'Reset-pass-12';
+    const resetBody = { token: resetToken, password: reset, password_confirmation: reset };
+    expect((await call('POST', '/auth/reset-password', resetBody)).status).toBe(200);
+    s.clock.advance(30_000);
+    expect((await codeLogin(beforeReset)).status).toBe(404);
+    // a challenge made with the new password logs in
+    const after = await passwordLogin(reset);
+    s.clock.advance(30_000);
+    expect((await codeLogin(after)).status).toBe(200);
+  });
+
+  it('log out everywhere also ends the login challenges waiting for a code', async () => {
+    const email = 'kyc@demo.test';
+    const { token, secret } = await turnOn(email);
+    const open = await call('POST', '/auth/login', { email, password: DEMO_PASSWORD });
+    expect(open.status).toBe(202);
+    const { challenge } = open.body.data as { challenge: string };
+    expect((await call('POST', '/auth/sessions/logout-others', undefined, token)).status).toBe(200);
+    s.clock.advance(30_000);
+    expect((await call('POST', '/auth/login/two-factor', { challenge, code: codeAt(secret) })).status).toBe(404);
+    expect((await call('GET', '/auth/two-factor', undefined, token)).status).toBe(200);
   });
 });

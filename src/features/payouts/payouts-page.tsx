@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, useEffect } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import { blobOf } from '../../../machines/file-blob';
@@ -11,7 +11,7 @@ import {
 } from '../../../machines/payouts.machine';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
-import { formatMoney } from '../../lib/money';
+import { currencyExponent, formatMinorUnits, formatMoney, parseMinorUnits } from '../../lib/money';
 import { saveFile } from '../../lib/save-file';
 import { routes } from '../../routes';
 import { Button } from '../../ui/button';
@@ -270,21 +270,67 @@ function History({ payouts }: { payouts: PayoutsRef }) {
 function RequestDialog({ payouts }: { payouts: PayoutsRef }) {
   const open = useSelector(payouts, (s) => !s.matches({ request: 'idle' }));
   const ask = useSelector(payouts, (s) => s.context.ask);
+  if (!open || !ask) return null;
+  // a dialog of its own per opening, so that the amount field starts from the balance each time
+  return <RequestForm payouts={payouts} currency={ask.currency} />;
+}
+
+function RequestForm({ payouts, currency }: { payouts: PayoutsRef; currency: PayoutBalance['currency'] }) {
+  const ask = useSelector(payouts, (s) => s.context.ask);
   const fee = useSelector(payouts, (s) => s.context.summary?.fee ?? 0);
+  const minimum = useSelector(payouts, (s) => s.context.summary?.minimum ?? 0);
+  const available = useSelector(
+    payouts,
+    (s) => s.context.summary?.balances.find((b) => b.currency === currency)?.available ?? 0,
+  );
   const account = useSelector(payouts, (s) => s.context.summary?.bank_account ?? null);
   const problem = useSelector(payouts, (s) => s.context.problem);
   const busy = useSelector(payouts, (s) => s.hasTag('requesting'));
   const can = useSelector(payouts, (s) => s.can({ type: 'request.submitted' }));
-  if (!open || !ask) return null;
+  const exponent = currencyExponent(currency);
+  const [text, setText] = useState(() => formatMinorUnits(available, exponent, { grouping: false }));
+  const amount = ask?.amount ?? 0;
+  const typed = parseMinorUnits(text, exponent);
+  const money = (minor: number) => formatMoney({ minor, currency });
+  const amountError =
+    typed === null
+      ? 'Enter an amount, such as 25.00.'
+      : typed < minimum
+        ? `The smallest payout is ${money(minimum)}.`
+        : typed > available
+          ? `You can pay out at most ${money(available)}, your available balance.`
+          : null;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    payouts.send({ type: 'request.submitted' });
+  };
   return (
     <Modal open title="Request payout" onClose={() => payouts.send({ type: 'request.cancelled' })}>
-      <div className={css({ display: 'grid', gap: '3' })}>
+      <form onSubmit={submit} className={css({ display: 'grid', gap: '3' })} noValidate>
         <p>
-          Pay out {formatMoney({ minor: ask.amount, currency: ask.currency })}, your available balance. After the{' '}
-          {formatMoney({ minor: fee, currency: ask.currency })} fee,{' '}
-          {formatMoney({ minor: Math.max(0, ask.amount - fee), currency: ask.currency })} reaches{' '}
-          {account ? `${account.holder_name}, ${account.iban_masked}` : 'your bank account'}.
+          Available: {money(available)}. Pay out all of it or less, at least {money(minimum)}.
         </p>
+        <TextField
+          label={`Amount (${currency})`}
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          maxLength={20}
+          value={text}
+          error={amountError}
+          onChange={(e) => {
+            const next = e.currentTarget.value;
+            setText(next);
+            payouts.send({ type: 'request.amountChanged', amount: parseMinorUnits(next, exponent) });
+          }}
+        />
+        {amountError === null ? (
+          <p aria-live="polite">
+            Pay out {money(amount)}. After the {money(fee)} fee, {money(Math.max(0, amount - fee))} reaches{' '}
+            {account ? `${account.holder_name}, ${account.iban_masked}` : 'your bank account'}.
+          </p>
+        ) : null}
         {problem ? (
           <p role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
             {problem}
@@ -294,16 +340,11 @@ function RequestDialog({ payouts }: { payouts: PayoutsRef }) {
           <Button tone="secondary" onClick={() => payouts.send({ type: 'request.cancelled' })}>
             Cancel
           </Button>
-          <Button
-            tone="primary"
-            busy={busy}
-            disabled={!can}
-            onClick={() => payouts.send({ type: 'request.submitted' })}
-          >
+          <Button tone="primary" type="submit" busy={busy} disabled={!can}>
             Confirm payout
           </Button>
         </div>
-      </div>
+      </form>
     </Modal>
   );
 }
