@@ -279,7 +279,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
                 return user;
               },
             } as HandlerInput<unknown>,
-            { ...deps, db },
+            db === deps.db ? deps : { ...deps, db },
           ] as const;
 
         let reply: AnyReply;
