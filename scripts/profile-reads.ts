@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { CompiledQuery } from 'kysely';
 import { argOf, num, SALES_BENCH_LAYOUT, seedSearchListings, seedSellerOrders } from './bench-support';
 
 /**
@@ -56,8 +57,10 @@ if ((await migrateToLatest(db)).length > 0) await sql`ANALYZE`.execute(db);
 // --queries: the CPU time of each statement (by its text) the calls ran, most expensive first
 const perQuery = new Map<string, { n: number; us: number }>();
 if (argOf('queries')) {
-  const run = db.executeQuery.bind(db);
-  db.executeQuery = (async (query: import('kysely').CompiledQuery) => {
+  // the executor runs every statement, built (query builders) or prepared (db.executeQuery)
+  const executor = db.getExecutor();
+  const run = executor.executeQuery.bind(executor);
+  executor.executeQuery = (async (query: CompiledQuery) => {
     const before = process.cpuUsage();
     try {
       return await run(query);
@@ -69,7 +72,7 @@ if (argOf('queries')) {
       q.us += used.user + used.system;
       perQuery.set(text, q);
     }
-  }) as typeof run;
+  }) as typeof executor.executeQuery;
 }
 const app = createApp({ db, clock: systemClock, log: createLogger('warn', 'json') });
 const only = argOf('only');
