@@ -1,8 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OrderStatus } from '../server/db/schema';
-import { argOf, freshTarget, num, seedSellerOrders, serveReal, startRealServer, stopChild } from './bench-support';
+import {
+  argOf,
+  freshTarget,
+  num,
+  SALES_BENCH_LAYOUT,
+  seedSellerOrders,
+  serveReal,
+  startRealServer,
+  stopChild,
+} from './bench-support';
 
 /**
  * npm run bench:sales (issue 12): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL)
@@ -13,23 +21,8 @@ import { argOf, freshTarget, num, seedSellerOrders, serveReal, startRealServer, 
  */
 const SELF = import.meta.filename;
 
-/** 100,000 orders: pending 10%, confirmed 30%, delivered 20%, completed 25%, cancelled 10%, replaced 5%. */
-const MIX: [OrderStatus, number][] = [
-  ['pending', 0.1],
-  ['confirmed', 0.3],
-  ['delivered', 0.2],
-  ['completed', 0.25],
-  ['cancelled', 0.1],
-  ['replaced', 0.05],
-];
-
 async function prepare(target: string, count: number) {
-  const { db, sellerId, token } = await seedSellerOrders(target, count, {
-    mix: MIX,
-    prefix: 'BN',
-    // a few hundred hours back, a second apart
-    placedAt: (n, _total, now) => now - (n % 400) * 3_600_000 - n * 1000,
-  });
+  const { db, sellerId, token } = await seedSellerOrders(target, count, SALES_BENCH_LAYOUT);
   const exportRows = Number(
     (
       await db

@@ -122,6 +122,23 @@ export interface OrderLayout {
   placedAt: (n: number, total: number, now: number) => number;
 }
 
+/** 100,000 orders: pending 10%, confirmed 30%, delivered 20%, completed 25%, cancelled 10%, replaced 5%. */
+const SALES_MIX: [OrderStatus, number][] = [
+  ['pending', 0.1],
+  ['confirmed', 0.3],
+  ['delivered', 0.2],
+  ['completed', 0.25],
+  ['cancelled', 0.1],
+  ['replaced', 0.05],
+];
+
+/** bench:sales's orders: the mix above, placed a few hundred hours back, a second apart. */
+export const SALES_BENCH_LAYOUT: OrderLayout = {
+  mix: SALES_MIX,
+  prefix: 'BN',
+  placedAt: (n, _total, now) => now - (n % 400) * 3_600_000 - n * 1000,
+};
+
 /**
  * Migrates and seeds `target`, then gives the demo seller `count` more orders over its listings as `layout` says
  * (quantities 1 to 4, deadlines by the sales rules, a pending order's 48 hours starting now so that the
@@ -208,4 +225,119 @@ export async function seedSellerOrders(target: string, count: number, layout: Or
     })
     .execute();
   return { db, sellerId: seller.id, token };
+}
+
+/**
+ * bench:search's database: migrates and seeds `target`, adds `count` listings in bulk over the upcoming matches
+ * from the four demo sellers, and logs the seller in; answers its token and the URLs to measure.
+ */
+export async function seedSearchListings(target: string, count: number) {
+  const { openDatabase, engineOf } = await import('../server/db/database');
+  const { migrateToLatest } = await import('../server/db/migrate');
+  const { seed } = await import('../server/db/seed/index');
+  const { systemClock } = await import('../server/clock');
+  const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
+  const { sql } = await import('kysely');
+  const db = openDatabase(target);
+  await migrateToLatest(db);
+  await seed(db, systemClock);
+  const now = new Date();
+  const ids = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', 'in', ['tickets4u@demo.test', 'fanzone@demo.test', 'rival@demo.test', 'seller@demo.test'])
+    .execute();
+  const idOf = (email: string) => (ids.find((u) => u.email === email) as { id: number }).id;
+  const sellers = [
+    idOf('tickets4u@demo.test'),
+    idOf('fanzone@demo.test'),
+    idOf('rival@demo.test'),
+    idOf('seller@demo.test'),
+  ];
+  const events = await db
+    .selectFrom('events')
+    .select('id')
+    .where('event_date', '>=', now.toISOString().slice(0, 10))
+    .orderBy('id')
+    .execute();
+  const currencies = ['GBP', 'GBP', 'GBP', 'GBP', 'EUR', 'USD', 'AED'];
+  const splits = ['any', 'any', 'any', 'pairs', 'avoid_single', 'all_together'];
+  let x = 12345;
+  const rnd = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  };
+  const batch = engineOf(db) === 'postgres' ? 2000 : 500;
+  for (let done = 0; done < count; done += batch) {
+    const rows = Array.from({ length: Math.min(batch, count - done) }, (_, i) => {
+      const quantity = 1 + rnd(12);
+      return {
+        seller_id: sellers[rnd(sellers.length)] as number,
+        event_id: (events[(done + i) % events.length] as { id: number }).id,
+        category: `Category ${rnd(6)}`,
+        ticket_block: `Block ${rnd(130)}`,
+        row: String(1 + rnd(30)),
+        ticket_type_id: 1 + rnd(6),
+        quantity,
+        available: quantity,
+        split_type: splits[rnd(splits.length)] as string,
+        price: (8 + rnd(80)) * 500,
+        currency: currencies[rnd(currencies.length)] as string,
+        created_at: now.toISOString(),
+      };
+    });
+    await db.insertInto('listings').values(rows).execute();
+  }
+  if (engineOf(db) === 'postgres') await sql`ANALYZE`.execute(db);
+  else await sql`ANALYZE`.execute(db);
+  const token = newToken();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: idOf('seller@demo.test'),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  const busiest = await db
+    .selectFrom('listings')
+    .select(['event_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('event_id')
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const listing = await db
+    .selectFrom('listings')
+    .select('id')
+    .where('event_id', '=', busiest.event_id)
+    .where('seller_id', '<>', idOf('seller@demo.test'))
+    .where('available', '>', 0)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const total = await db
+    .selectFrom('listings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  await db.destroy();
+  const from = now.toISOString().slice(0, 10);
+  const to = new Date(now.getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    token,
+    listings: Number(total.n),
+    busiest: { id: busiest.event_id, listings: Number(busiest.n) },
+    urls: [
+      ['search', '/api/purchase/lmt-trade/events-search?per_page=20'],
+      [
+        'search filtered',
+        `/api/purchase/lmt-trade/events-search?team=a&competition=league&date_from=${from}&date_to=${to}`,
+      ],
+      ['search deep page', '/api/purchase/lmt-trade/events-search?page=3&per_page=20'],
+      ['event page', `/api/purchase/lmt-trade/events/${busiest.event_id}?per_page=20`],
+      ['event quantity', `/api/purchase/lmt-trade/events/${busiest.event_id}?quantity=2&sort=price_desc&currency=EUR`],
+      ['listing', `/api/purchase/lmt-trade/tickets/${listing.id}?quantity=1`],
+    ] as const,
+  };
 }

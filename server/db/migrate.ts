@@ -23,6 +23,8 @@ import * as m0021 from './migrations/0021-two-factor-sessions';
 import * as m0022 from './migrations/0022-referrals-contacts-partner';
 import * as m0023 from './migrations/0023-report-schedules';
 import * as m0025 from './migrations/0025-listing-counts';
+import * as m0026 from './migrations/0026-event-page-index';
+import * as m0027 from './migrations/0027-sales-match-index';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +51,8 @@ const migrations: Record<string, Migration> = {
   '0022-referrals-contacts-partner': m0022,
   '0023-report-schedules': m0023,
   '0025-listing-counts': m0025,
+  '0026-event-page-index': m0026,
+  '0027-sales-match-index': m0027,
 };
 
 /** The migrations' names in the order they apply. */

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { allowedOrderActions, nextOrderStatus, type OrderActor, type OrderEvent } from '../../machines/order.machine';
 import { type components, orderStatusValues } from '../../openapi/schema';
 import type { Db } from '../db/database';
-import type { OrderStatus } from '../db/schema';
+import { prepared } from '../db/prepared';
+import type { Database, OrderStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { HttpError } from '../http/errors';
 import type { Payments } from '../payments/port';
@@ -176,40 +177,47 @@ export interface SalesFilters {
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 24 * HOUR).toISOString().slice(0, 10);
 
-function filtered(db: Db, sellerId: number, f: SalesFilters) {
-  let q = ordersQuery(db).where('orders.seller_id', '=', sellerId);
-  if (f.status) q = q.where('orders.status', '=', f.status);
-  if (f.currency) q = q.where('orders.currency', '=', f.currency);
-  if (f.ticket_type_id) q = q.where('orders.ticket_type_id', '=', f.ticket_type_id);
-  if (f.booking_no) {
-    q = q.where(sql<boolean>`lower(orders.booking_no) LIKE ${`${f.booking_no.toLowerCase()}%`}`);
-  }
+/** The list's conditions, on `orders` alone: the count reads no other table (nor, by match, the orders' rows). */
+function conditions(eb: ExpressionBuilder<Database, 'orders'>, sellerId: number, f: SalesFilters) {
+  const all: Expression<SqlBool>[] = [eb('orders.seller_id', '=', sellerId)];
+  if (f.status) all.push(eb('orders.status', '=', f.status));
+  if (f.currency) all.push(eb('orders.currency', '=', f.currency));
+  if (f.ticket_type_id) all.push(eb('orders.ticket_type_id', '=', f.ticket_type_id));
+  if (f.booking_no) all.push(sql<SqlBool>`lower(orders.booking_no) LIKE ${`${f.booking_no.toLowerCase()}%`}`);
   if (f.q) {
     // the matching matches first (a few of the catalogue), then the orders of those: each order is checked
     // against that set instead of its match's four texts being lowered and searched for every order
     const text = f.q;
-    q = q.where('orders.event_id', 'in', (eb) =>
-      eb
-        .selectFrom('events')
-        .select('events.id')
-        .where((w) =>
-          w.or([
-            contains('events.name', text),
-            contains('events.home_team', text),
-            contains('events.away_team', text),
-            contains('events.tournament', text),
-          ]),
-        ),
+    all.push(
+      eb(
+        'orders.event_id',
+        'in',
+        eb
+          .selectFrom('events')
+          .select('events.id')
+          .where((w) =>
+            w.or([
+              contains('events.name', text),
+              contains('events.home_team', text),
+              contains('events.away_team', text),
+              contains('events.tournament', text),
+            ]),
+          ),
+      ),
     );
   }
   if (f.date_field === 'match_date') {
-    if (f.date_from) q = q.where('orders.event_date', '>=', f.date_from);
-    if (f.date_to) q = q.where('orders.event_date', '<=', f.date_to);
+    if (f.date_from) all.push(eb('orders.event_date', '>=', f.date_from));
+    if (f.date_to) all.push(eb('orders.event_date', '<=', f.date_to));
   } else {
-    if (f.date_from) q = q.where('orders.created_at', '>=', f.date_from);
-    if (f.date_to) q = q.where('orders.created_at', '<', nextDay(f.date_to));
+    if (f.date_from) all.push(eb('orders.created_at', '>=', f.date_from));
+    if (f.date_to) all.push(eb('orders.created_at', '<', nextDay(f.date_to)));
   }
-  return q;
+  return eb.and(all);
+}
+
+function filtered(db: Db, sellerId: number, f: SalesFilters) {
+  return ordersQuery(db).where((eb) => conditions(eb, sellerId, f));
 }
 
 const hasFilters = (f: SalesFilters) =>
@@ -238,33 +246,74 @@ export function sorted<Q extends ReturnType<typeof filtered>>(q: Q, sort: SalesS
 }
 
 /** One page of a sales list, and how many orders all its pages hold. */
+/** The unfiltered lists (a status or all, one sort), prepared once each: built, they cost more than they run. */
+const statusPages = new Map<string, ReturnType<typeof statusPageQuery>>();
+const statusPageQuery = (sort: SalesSort, all: boolean) =>
+  prepared((db, $: { seller: number; status: OrderStatus; limit: number; offset: number }) =>
+    sorted(
+      ordersQuery(db)
+        .select(orderColumns)
+        .where('orders.seller_id', '=', $.seller)
+        .$if(!all, (q) => q.where('orders.status', '=', $.status)),
+      sort,
+    )
+      .limit($.limit)
+      .offset($.offset),
+  );
+const keptStatusTotal = prepared((db, $: { seller: number; status: OrderStatus }) =>
+  db
+    .selectFrom('seller_order_totals')
+    .select((eb) => eb.fn.sum<number>('orders').as('n'))
+    .where('seller_id', '=', $.seller)
+    .where('status', '=', $.status),
+);
+const keptTotal = prepared((db, $: { seller: number }) =>
+  db
+    .selectFrom('seller_order_totals')
+    .select((eb) => eb.fn.sum<number>('orders').as('n'))
+    .where('seller_id', '=', $.seller),
+);
+
+/** One page of a sales list, and how many orders all its pages hold. */
 export async function salesPage(
   db: Db,
   sellerId: number,
   f: SalesFilters,
   page: { page: number; perPage: number },
 ): Promise<{ orders: SalesOrder[]; total: number }> {
-  const rows = await sorted(filtered(db, sellerId, f).select(orderColumns), f.sort)
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
-    .execute();
-  let total: number;
+  const limit = page.perPage;
+  const offset = (page.page - 1) * page.perPage;
   if (!hasFilters(f)) {
+    const sort = f.sort ?? 'created_desc';
+    const key = `${sort}:${f.status ? 'one' : 'all'}`;
+    let query = statusPages.get(key);
+    if (!query) {
+      query = statusPageQuery(sort, !f.status);
+      statusPages.set(key, query);
+    }
+    // `status` is not read by the all-statuses query: any value stands in for it
+    const status = f.status ?? 'pending';
     // the kept totals (every currency) answer the unfiltered count without counting rows
-    const kept = await db
-      .selectFrom('seller_order_totals')
-      .select((eb) => eb.fn.sum<number>('orders').as('n'))
-      .where('seller_id', '=', sellerId)
-      .$if(f.status !== undefined, (q) => q.where('status', '=', f.status as OrderStatus))
-      .executeTakeFirst();
-    total = Number(kept?.n ?? 0);
-  } else {
-    const counted = await filtered(db, sellerId, f)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
-    total = Number(counted?.n ?? 0);
+    const [rows, kept] = await Promise.all([
+      query.execute(db, { seller: sellerId, status, limit, offset }),
+      f.status
+        ? keptStatusTotal.takeFirst(db, { seller: sellerId, status })
+        : keptTotal.takeFirst(db, { seller: sellerId }),
+    ]);
+    return { orders: rows.map(salesOrderOf), total: Number(kept?.n ?? 0) };
   }
-  return { orders: rows.map(salesOrderOf), total };
+  const rows = await sorted(filtered(db, sellerId, f).select(orderColumns), f.sort)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  // a filtered count (a match search, dates...) reads the orders alone: the joins of the page add nothing to it
+  // (every order has its match, city and listing) and cost three lookups an order
+  const counted = await db
+    .selectFrom('orders')
+    .where((eb) => conditions(eb, sellerId, f))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return { orders: rows.map(salesOrderOf), total: Number(counted?.n ?? 0) };
 }
 
 /** Every order of the filtered list, up to `limit` (the export). */

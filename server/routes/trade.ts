@@ -121,7 +121,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     const found = await findEvent(db, buyer, params.match_id, currency);
     if (!found) throw new HttpError(404, 'Event not found.');
     const page = pageOf(query, 20);
-    const { tickets, total } = await eventListings(db, buyer, params.match_id, query, currency, page);
+    const { tickets, total } = await eventListings(db, buyer, found, query, currency, page);
     return {
       status: 200,
       body: {

@@ -1,6 +1,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
-import type { Db } from '../../db/database';
+import { type Db, engineOf } from '../../db/database';
+import { prepared } from '../../db/prepared';
 import { type CurrencyCode, convert, RATES_PER_GBP, type SplitType, splitList, TICKET_TYPE_NAMES } from './pricing';
 
 export type TradeEvent = components['schemas']['TradeEvent'];
@@ -32,9 +33,11 @@ export function guestFieldsOf(list: string): GuestField[] {
 
 /** A LIKE pattern matching `text` anywhere, with the wildcards in it taken literally. */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `column` (lowered) is like `pattern`, a value or a prepared query's parameter. */
+const like = (column: string, pattern: unknown): Expression<SqlBool> =>
+  sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
 /** `column` contains `text`, case-insensitively (the trade search and the inventory's match search). */
-export const contains = (column: string, text: string): Expression<SqlBool> =>
-  sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${containsPattern(text)} ESCAPE '\\'`;
+export const contains = (column: string, text: string): Expression<SqlBool> => like(column, containsPattern(text));
 
 const todayOf = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -74,16 +77,17 @@ type EventRow = {
 };
 
 /**
- * What other sellers offer for each event: tickets, listings and the lowest price in `currency` (min per
- * listing currency, converted: the rates are fixed, so the cheapest of a currency stays the cheapest).
- *
- * Read from the kept `event_stock` (migration 0009), one row per event, currency and seller, less the buyer's
- * own rows: a buyer never sees its own listings offered, and the figures stay exact however many it has.
+ * A list of ids as one parameter, so that a prepared query keeps one shape whatever the list's length: a JSON
+ * array that SQLite reads with json_each, an integer array on Postgres.
  */
-async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: CurrencyCode) {
-  const stock = new Map<number, { tickets: number; listings: number; min: number | null }>();
-  if (eventIds.length === 0) return stock;
-  const rows = await db
+const idListOf = (db: Db, ids: number[]): unknown => (engineOf(db) === 'postgres' ? ids : JSON.stringify(ids));
+const inIdList = (db: Db, column: string, ids: unknown): Expression<SqlBool> =>
+  engineOf(db) === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = ANY(CAST(${ids} AS integer[]))`
+    : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${ids}))`;
+
+const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
+  db
     .selectFrom('event_stock')
     .select([
       'event_id',
@@ -92,11 +96,25 @@ async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: Cu
       (eb) => eb.fn.sum<number>('listings').as('listings'),
       (eb) => eb.fn.min<number>('min_price').as('min_price'),
     ])
-    .where('event_id', 'in', eventIds)
-    .where('seller_id', '<>', buyerId)
-    .where('listings', '>', 0)
-    .groupBy(['event_id', 'currency'])
-    .execute();
+    .where(inIdList(db, 'event_id', $.events))
+    .where('seller_id', '<>', $.buyer)
+    .where(sql<SqlBool>`listings > 0`)
+    .groupBy(['event_id', 'currency']),
+);
+
+type Stock = { tickets: number; listings: number; min: number | null };
+
+/**
+ * What other sellers offer for each event: tickets, listings and the lowest price in `currency` (min per
+ * listing currency, converted: the rates are fixed, so the cheapest of a currency stays the cheapest).
+ *
+ * Read from the kept `event_stock` (migration 0009), one row per event, currency and seller, less the buyer's
+ * own rows: a buyer never sees its own listings offered, and the figures stay exact however many it has.
+ */
+async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: CurrencyCode) {
+  const stock = new Map<number, Stock>();
+  if (eventIds.length === 0) return stock;
+  const rows = await stockRows.execute(db, { events: idListOf(db, eventIds), buyer: buyerId });
   for (const r of rows) {
     const s = stock.get(r.event_id) ?? { tickets: 0, listings: 0, min: null };
     s.tickets += Number(r.tickets);
@@ -110,11 +128,7 @@ async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: Cu
   return stock;
 }
 
-function tradeEventOf(
-  e: EventRow,
-  stock: { tickets: number; listings: number; min: number | null } | undefined,
-  currency: CurrencyCode,
-): TradeEvent {
+function tradeEventOf(e: EventRow, stock: Stock | undefined, currency: CurrencyCode): TradeEvent {
   return {
     match_id: e.id,
     match_name: e.name,
@@ -142,6 +156,39 @@ export interface EventSearch {
   date_to?: string;
 }
 
+/** The search's filters as one fixed shape: a pattern that matches anything for a filter not given. */
+type SearchArgs = {
+  from: string;
+  to: string;
+  name: string;
+  team: string;
+  competition: string;
+  city: string;
+};
+
+const searched = (db: Db, $: SearchArgs) =>
+  eventsQuery(db)
+    .where('events.event_date', '>=', $.from)
+    .where('events.event_date', '<=', $.to)
+    .where(like('events.name', $.name))
+    .where((eb) => eb.or([like('events.home_team', $.team), like('events.away_team', $.team)]))
+    .where(like('events.tournament', $.competition))
+    .where(like('cities.name', $.city));
+
+const searchCount = prepared((db, $: SearchArgs) => searched(db, $).select((eb) => eb.fn.countAll<number>().as('n')));
+const searchPage = prepared((db, $: SearchArgs & { limit: number; offset: number }) =>
+  searched(db, $)
+    .select(eventColumns)
+    .orderBy('events.event_date')
+    .orderBy('events.event_time')
+    .orderBy('events.id')
+    .limit($.limit)
+    .offset($.offset),
+);
+
+const ANYTHING = '%';
+const patternOf = (text: string | undefined) => (text ? containsPattern(text) : ANYTHING);
+
 /** Upcoming events by the filters, soonest first, a page of them with what other sellers offer. */
 export async function searchEvents(
   db: Db,
@@ -152,26 +199,17 @@ export async function searchEvents(
   now: Date,
 ): Promise<{ events: TradeEvent[]; total: number }> {
   const today = todayOf(now);
-  let q = eventsQuery(db).where('events.event_date', '>=', today);
-  if (filters.name) q = q.where(contains('events.name', filters.name));
-  if (filters.team) {
-    const team = filters.team;
-    q = q.where((eb) => eb.or([contains('events.home_team', team), contains('events.away_team', team)]));
-  }
-  if (filters.competition) q = q.where(contains('events.tournament', filters.competition));
-  if (filters.city) q = q.where(contains('cities.name', filters.city));
-  if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
-  if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
+  const args: SearchArgs = {
+    from: filters.date_from && filters.date_from > today ? filters.date_from : today,
+    to: filters.date_to ?? '9999-12-31',
+    name: patternOf(filters.name),
+    team: patternOf(filters.team),
+    competition: patternOf(filters.competition),
+    city: patternOf(filters.city),
+  };
   const [count, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q
-      .select(eventColumns)
-      .orderBy('events.event_date')
-      .orderBy('events.event_time')
-      .orderBy('events.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
+    searchCount.takeFirst(db, args),
+    searchPage.execute(db, { ...args, limit: page.limit, offset: page.offset }),
   ]);
   const stock = await stockOf(
     db,
@@ -179,27 +217,46 @@ export async function searchEvents(
     buyerId,
     currency,
   );
-  return { events: rows.map((r) => tradeEventOf(r, stock.get(r.id), currency)), total: Number(count.n) };
+  return { events: rows.map((r) => tradeEventOf(r, stock.get(r.id), currency)), total: Number(count?.n ?? 0) };
+}
+
+const eventById = prepared((db, $: { id: number }) =>
+  eventsQuery(db).select(eventColumns).where('events.id', '=', $.id),
+);
+
+/** An event found for a buyer: what the event page shows of it, and its row for the page's listings. */
+export interface FoundEvent {
+  event: TradeEvent;
+  guestFields: GuestField[];
+  row: EventRow;
 }
 
 /** One event with what other sellers offer, or undefined when there is no such event. */
-export async function findEvent(db: Db, buyerId: number, eventId: number, currency: CurrencyCode) {
-  const row = await eventsQuery(db).select(eventColumns).where('events.id', '=', eventId).executeTakeFirst();
+export async function findEvent(
+  db: Db,
+  buyerId: number,
+  eventId: number,
+  currency: CurrencyCode,
+): Promise<FoundEvent | undefined> {
+  const row = await eventById.takeFirst(db, { id: eventId });
   if (!row) return undefined;
   const stock = await stockOf(db, [row.id], buyerId, currency);
-  return { event: tradeEventOf(row, stock.get(row.id), currency), guestFields: guestFieldsOf(row.guest_fields) };
+  return { event: tradeEventOf(row, stock.get(row.id), currency), guestFields: guestFieldsOf(row.guest_fields), row };
 }
+
+const recentRows = prepared((db, $: { user: number }) =>
+  eventsQuery(db)
+    .innerJoin('recently_viewed', 'recently_viewed.event_id', 'events.id')
+    .select(eventColumns)
+    .where('recently_viewed.user_id', '=', $.user)
+    .orderBy('recently_viewed.viewed_at', 'desc')
+    .orderBy('events.id', 'desc')
+    .limit(10),
+);
 
 /** The caller's recently viewed events, newest first (at most 10). */
 export async function recentlyViewed(db: Db, buyerId: number, currency: CurrencyCode): Promise<TradeEvent[]> {
-  const rows = await eventsQuery(db)
-    .innerJoin('recently_viewed', 'recently_viewed.event_id', 'events.id')
-    .select(eventColumns)
-    .where('recently_viewed.user_id', '=', buyerId)
-    .orderBy('recently_viewed.viewed_at', 'desc')
-    .orderBy('events.id', 'desc')
-    .limit(10)
-    .execute();
+  const rows = await recentRows.execute(db, { user: buyerId });
   const stock = await stockOf(
     db,
     rows.map((r) => r.id),
@@ -252,19 +309,40 @@ const listingsQuery = (db: Db) =>
     .innerJoin('cities', 'cities.id', 'events.city_id')
     .innerJoin('countries', 'countries.id', 'events.country_id');
 
+const listingById = prepared((db, $: { id: number; buyer: number }) =>
+  listingsQuery(db).select(listingColumns).where('listings.id', '=', $.id).where('listings.seller_id', '<>', $.buyer),
+);
+
 /** The listing as a buyer may see it: not its own, or undefined. */
 export async function findListing(db: Db, buyerId: number, listingId: number): Promise<ListingRow | undefined> {
-  return (await listingsQuery(db)
-    .select(listingColumns)
-    .where('listings.id', '=', listingId)
-    .where('listings.seller_id', '<>', buyerId)
-    .executeTakeFirst()) as ListingRow | undefined;
+  return (await listingById.takeFirst(db, { id: listingId, buyer: buyerId })) as ListingRow | undefined;
 }
 
 export const unitPriceOf = (l: Pick<ListingRow, 'price' | 'currency'>, currency: CurrencyCode) =>
   convert(l.price, l.currency as CurrencyCode, currency);
 
-export function purchaseListingOf(l: ListingRow, currency: CurrencyCode): PurchaseListing {
+type OwnListing = Pick<
+  ListingRow,
+  | 'id'
+  | 'event_id'
+  | 'available'
+  | 'split_type'
+  | 'category'
+  | 'ticket_block'
+  | 'row'
+  | 'ticket_type_id'
+  | 'price'
+  | 'currency'
+>;
+type ListingEvent = Pick<
+  ListingRow,
+  'name' | 'event_date' | 'event_time' | 'stadium_name' | 'country_name' | 'city_name'
+>;
+
+export const purchaseListingOf = (l: ListingRow, currency: CurrencyCode) => offeredListingOf(l, l, currency);
+
+/** A listing `l` of event `e` as the buyer sees it (the two as separate rows: no merged copy of them is made). */
+function offeredListingOf(l: OwnListing, e: ListingEvent, currency: CurrencyCode): PurchaseListing {
   return {
     sNo: l.id,
     sell_ticket_id: l.id,
@@ -273,12 +351,12 @@ export function purchaseListingOf(l: ListingRow, currency: CurrencyCode): Purcha
     quantity: l.available,
     split_type: l.split_type as SplitType,
     split_list: splitList(l.split_type, l.available),
-    match_name: l.name,
-    match_date: l.event_date,
-    match_time: l.event_time,
-    stadium_name: l.stadium_name,
-    country_name: l.country_name,
-    city_name: l.city_name,
+    match_name: e.name,
+    match_date: e.event_date,
+    match_time: e.event_time,
+    stadium_name: e.stadium_name,
+    country_name: e.country_name,
+    city_name: e.city_name,
     Category: l.category,
     ticket_block: l.ticket_block,
     row: l.row,
@@ -289,53 +367,149 @@ export function purchaseListingOf(l: ListingRow, currency: CurrencyCode): Purcha
   };
 }
 
-/** The price of a listing in GBP terms, for sorting listings of several currencies (SQL). */
-const priceInGbp = sql<number>`(listings.price * 10000.0 / CASE listings.currency ${sql.join(
-  Object.entries(RATES_PER_GBP).map(([code, rate]) => sql`WHEN ${code} THEN ${rate}`),
-  sql` `,
-)} ELSE 10000 END)`;
+/** What the event page needs of a listing; the event's own columns come from the event's row. */
+const ownColumns = [
+  'id',
+  'seller_id',
+  'event_id',
+  'category',
+  'ticket_block',
+  'row',
+  'ticket_type_id',
+  'available',
+  'split_type',
+  'price',
+  'currency',
+] as const;
 
-/** A page of the tickets other sellers offer for an event (only those with some left). */
+type ListingFilters = { quantity?: number; ticket_type_id?: number; sort?: 'price_asc' | 'price_desc' };
+type PageArgs = { event: number; buyer: number; type: number; upTo: number };
+type QuantityArgs = PageArgs & { n: number; pairs: string; single: number };
+type Shape = { desc: boolean; quantity: boolean };
+
+const CURRENCIES = Object.keys(RATES_PER_GBP) as CurrencyCode[];
+
+/**
+ * The event's listings a buyer is offered: other sellers' with tickets left, of one ticket type when `type` is
+ * not 0, and, for a quantity, those that sell exactly `n` by their split rule (pricing.ts's splitList in SQL:
+ * `pairs` is 'pairs' for an even `n`, `single` is n + 1). `available > 0` is written as is, so that both engines
+ * see the partial index listings_event_price (migration 0026) serves the query.
+ */
+function offered(db: Db, $: QuantityArgs, quantity: boolean) {
+  const q = db
+    .selectFrom('listings')
+    .where('event_id', '=', $.event)
+    .where(sql<SqlBool>`available > 0`)
+    .where('seller_id', '<>', $.buyer)
+    .where((eb) => eb.or([sql<SqlBool>`CAST(${$.type} AS integer) = 0`, eb('ticket_type_id', '=', $.type)]));
+  if (!quantity) return q;
+  return q
+    .where('available', '>=', $.n)
+    .where((eb) =>
+      eb.or([
+        eb('split_type', '=', 'any'),
+        eb('split_type', '=', $.pairs),
+        eb.and([eb('split_type', '=', 'all_together'), eb('available', '=', $.n)]),
+        eb.and([eb('split_type', '=', 'avoid_single'), eb('available', '<>', $.single)]),
+      ]),
+    );
+}
+
+/** The price of a listing in GBP terms, for sorting listings of several currencies (SQL). */
+const priceInGbp = (table: string) =>
+  sql<number>`(${sql.ref(`${table}.price`)} * 10000.0 / CASE ${sql.ref(`${table}.currency`)} ${sql.join(
+    Object.entries(RATES_PER_GBP).map(([code, rate]) => sql`WHEN ${sql.lit(code)} THEN ${sql.lit(rate)}`),
+    sql` `,
+  )} ELSE 10000 END)`;
+
+/**
+ * A page of the offered listings by price in GBP terms, which no index holds; but inside one currency that order
+ * is the order of `price`. So the page takes, for each currency, the first `upTo` (offset + limit) listings of an
+ * index range (listings_event_price, read alone), orders those few by the converted price and reads the page's
+ * rows only: the event's other listings are neither read nor sorted.
+ */
+const byCurrency = (shape: Shape) =>
+  prepared((db, $: QuantityArgs & { limit: number; offset: number }) => {
+    const dir = shape.desc ? 'desc' : 'asc';
+    const one = (currency: CurrencyCode) =>
+      db
+        .selectFrom(
+          offered(db, $, shape.quantity)
+            .where('currency', '=', currency)
+            .select(['id', 'price', 'currency'])
+            .orderBy('price', dir)
+            .orderBy('id')
+            .limit($.upTo)
+            .as('c'),
+        )
+        .selectAll();
+    const [first, ...rest] = CURRENCIES.map(one);
+    const firsts = rest.reduce((all, next) => all.unionAll(next), first as NonNullable<typeof first>);
+    const page = db
+      .selectFrom(firsts.as('f'))
+      .select(['f.id', priceInGbp('f').as('gbp')])
+      .orderBy('gbp', dir)
+      .orderBy('f.id')
+      .limit($.limit)
+      .offset($.offset);
+    return db
+      .selectFrom(page.as('p'))
+      .innerJoin('listings', 'listings.id', 'p.id')
+      .select(ownColumns.map((c) => `listings.${c}` as const))
+      .orderBy('p.gbp', dir)
+      .orderBy('p.id');
+  });
+
+const countOffered = (shape: Shape) =>
+  prepared((db, $: QuantityArgs) => offered(db, $, shape.quantity).select((eb) => eb.fn.countAll<number>().as('n')));
+
+const shapes = <T>(make: (shape: Shape) => T) => {
+  const made = new Map<string, T>();
+  return (shape: Shape) => {
+    const key = `${shape.desc}:${shape.quantity}`;
+    let one = made.get(key);
+    if (!one) {
+      one = make(shape);
+      made.set(key, one);
+    }
+    return one;
+  };
+};
+const pageQuery = shapes(byCurrency);
+const countQuery = shapes(countOffered);
+
+/**
+ * A page of the tickets other sellers offer for an event (only those with some left), cheapest first in GBP
+ * terms (or dearest first), then by listing id. The total without filters is the event's kept listing count
+ * (`found.event.listings_count`, from event_stock); with filters it is counted (index only: listings_event_price
+ * carries the filtered columns).
+ */
 export async function eventListings(
   db: Db,
   buyerId: number,
-  eventId: number,
-  filters: { quantity?: number; ticket_type_id?: number; sort?: 'price_asc' | 'price_desc' },
+  found: FoundEvent,
+  filters: ListingFilters,
   currency: CurrencyCode,
   page: { limit: number; offset: number },
 ): Promise<{ tickets: PurchaseListing[]; total: number }> {
-  let q = listingsQuery(db)
-    .where('listings.event_id', '=', eventId)
-    .where('listings.available', '>', 0)
-    .where('listings.seller_id', '<>', buyerId);
-  if (filters.ticket_type_id) q = q.where('listings.ticket_type_id', '=', filters.ticket_type_id);
-  if (filters.quantity) {
-    const n = filters.quantity;
-    // the split rules of pricing.ts's splitList, in SQL
-    q = q
-      .where('listings.available', '>=', n)
-      .where((eb) =>
-        eb.or([
-          eb('listings.split_type', '=', 'any'),
-          ...(n % 2 === 0 ? [eb('listings.split_type', '=', 'pairs')] : []),
-          eb.and([eb('listings.split_type', '=', 'all_together'), eb('listings.available', '=', n)]),
-          eb.and([eb('listings.split_type', '=', 'avoid_single'), eb('listings.available', '<>', n + 1)]),
-        ]),
-      );
-  }
-  const desc = filters.sort === 'price_desc';
-  const [count, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    q
-      .select(listingColumns)
-      .orderBy(priceInGbp, desc ? 'desc' : 'asc')
-      .orderBy('listings.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
+  const n = filters.quantity ?? 0;
+  const shape: Shape = { desc: filters.sort === 'price_desc', quantity: n > 0 };
+  const args: QuantityArgs = {
+    event: found.row.id,
+    buyer: buyerId,
+    type: filters.ticket_type_id ?? 0,
+    upTo: page.offset + page.limit,
+    n,
+    pairs: n % 2 === 0 ? 'pairs' : 'any',
+    single: n + 1,
+  };
+  const filtered = shape.quantity || args.type !== 0;
+  const [rows, counted] = await Promise.all([
+    pageQuery(shape).execute(db, { ...args, limit: page.limit, offset: page.offset }),
+    filtered ? countQuery(shape).takeFirst(db, args) : undefined,
   ]);
   return {
-    tickets: (rows as ListingRow[]).map((r) => purchaseListingOf(r, currency)),
-    total: Number(count.n),
+    tickets: rows.map((r) => offeredListingOf(r, found.row, currency)),
+    total: filtered ? Number(counted?.n ?? 0) : found.event.listings_count,
   };
 }

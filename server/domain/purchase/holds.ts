@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { prepared } from '../../db/prepared';
 import { inTransaction } from '../../db/transaction';
 import { registerPrune } from '../../housekeeping';
 
@@ -66,6 +67,22 @@ export async function expireCart(db: Db, cart: HeldCart, now: Date): Promise<boo
   return true;
 }
 
+const dueQuery = (db: Db, $: { at: string; limit: number }) =>
+  db
+    .selectFrom('carts')
+    .select(['id', 'listing_id', 'quantity'])
+    .where('hold_state', '=', 'holding')
+    .where('expires_at', '<=', $.at)
+    .orderBy('expires_at')
+    .limit($.limit);
+const dueHolds = prepared(dueQuery);
+const dueOfListing = prepared((db, $: { at: string; limit: number; listing: number }) =>
+  dueQuery(db, $).where('listing_id', '=', $.listing),
+);
+const dueOfBuyer = prepared((db, $: { at: string; limit: number; buyer: number }) =>
+  dueQuery(db, $).where('buyer_id', '=', $.buyer),
+);
+
 /**
  * Releases the holds that have ended by `now` (at most `limit`), optionally only those of one listing or one
  * buyer. In a transaction, in it; otherwise each in a small transaction of its own. Answers how many it released.
@@ -76,14 +93,14 @@ export async function releaseDueHolds(
   only: { listingId?: number; buyerId?: number } = {},
   limit = 500,
 ): Promise<number> {
-  let q = db
-    .selectFrom('carts')
-    .select(['id', 'listing_id', 'quantity'])
-    .where('hold_state', '=', 'holding')
-    .where('expires_at', '<=', now.toISOString());
-  if (only.listingId !== undefined) q = q.where('listing_id', '=', only.listingId);
-  if (only.buyerId !== undefined) q = q.where('buyer_id', '=', only.buyerId);
-  const due = await q.orderBy('expires_at').limit(limit).execute();
+  const at = now.toISOString();
+  // every read of the trade area asks first (prepared: building the query cost more than running it)
+  const due =
+    only.listingId !== undefined
+      ? await dueOfListing.execute(db, { at, limit, listing: only.listingId })
+      : only.buyerId !== undefined
+        ? await dueOfBuyer.execute(db, { at, limit, buyer: only.buyerId })
+        : await dueHolds.execute(db, { at, limit });
   let released = 0;
   for (const cart of due) {
     const done = db.isTransaction
