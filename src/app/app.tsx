@@ -12,11 +12,11 @@ import { FullPageLoader } from '../ui/full-page-loader';
 import { sessionWithEarlyProfile } from './early-profile';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
-import { accountPages, preloadRoute, shellModules } from './pages';
+import { accountPages, lazyLoaded, preloadRoute, shellModules } from './pages';
 import { Session } from './session';
 
-const ShellLayout = lazy(shellModules.layout);
-const Gated = lazy(shellModules.gated);
+const ShellLayout = lazyLoaded(shellModules.layout);
+const Gated = lazyLoaded(shellModules.gated);
 const SignupPage = lazy(() => accountPages().then((m) => ({ default: m.SignupPage })));
 const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
