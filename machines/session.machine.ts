@@ -58,6 +58,13 @@ export type SessionEmitted = NotifyEvent;
 
 export const PROFILE_ERROR = 'Error loading account details';
 
+/** The three calls of the profile (the `loadingProfile` state's actors make them; see src/app/early-profile.ts). */
+export const profileCalls = {
+  account: () => api.GET('/settings/my-account'),
+  roles: () => api.GET('/account/roles-permissions'),
+  kyc: () => api.GET('/account/kyc-status'),
+};
+
 const isUnauthorized = (error: unknown) => error instanceof ApiError && error.status === 401;
 const errorOf = (event: { type: string }) => ('error' in event ? event.error : undefined);
 
@@ -83,9 +90,9 @@ export const sessionMachine = setup({
   },
   actors: {
     loginForm: loginFormMachine,
-    loadAccount: fromPromise<Account>(async () => unwrap(await api.GET('/settings/my-account'), PROFILE_ERROR)),
-    loadRoles: fromPromise<Roles>(async () => unwrap(await api.GET('/account/roles-permissions'), PROFILE_ERROR)),
-    loadKyc: fromPromise<Kyc>(async () => unwrap(await api.GET('/account/kyc-status'), PROFILE_ERROR)),
+    loadAccount: fromPromise<Account>(async () => unwrap(await profileCalls.account(), PROFILE_ERROR)),
+    loadRoles: fromPromise<Roles>(async () => unwrap(await profileCalls.roles(), PROFILE_ERROR)),
+    loadKyc: fromPromise<Kyc>(async () => unwrap(await profileCalls.kyc(), PROFILE_ERROR)),
     kycGate: kycGateMachine,
     logout: fromPromise<void>(async () => {
       await api.POST('/auth/logout');

@@ -1,6 +1,7 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { sessionMachine } from '../../machines/session.machine';
 import { cookieSessionStore, isLiveSession } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
 import { inspectFlows } from '../lib/flows-live';
@@ -8,13 +9,14 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { documentTitle, href, paths, routes, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
+import { sessionWithEarlyProfile } from './early-profile';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
-import { accountPages, preloadRoute, shellModules } from './pages';
+import { accountPages, lazyLoaded, preloadRoute, shellModules } from './pages';
 import { Session } from './session';
 
-const ShellLayout = lazy(shellModules.layout);
-const Gated = lazy(shellModules.gated);
+const ShellLayout = lazyLoaded(shellModules.layout);
+const Gated = lazyLoaded(shellModules.gated);
 const SignupPage = lazy(() => accountPages().then((m) => ({ default: m.SignupPage })));
 const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.VerifyEmailPage })));
 const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
@@ -22,14 +24,14 @@ const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.Re
 const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
-// A page opened with a live session: its chunks load now, beside the profile calls, not after them.
-if (typeof window !== 'undefined' && window.location.pathname !== paths.login) {
-  if (isLiveSession(cookieSessionStore.read(), Date.now())) preloadRoute(window.location.pathname);
-}
+// A page opened with a live session: the profile calls go out now, then its chunks load beside them, not after.
+const opensLive = typeof window !== 'undefined' && isLiveSession(cookieSessionStore.read(), Date.now());
+const sessionLogic = opensLive ? sessionWithEarlyProfile() : sessionMachine;
+if (opensLive && window.location.pathname !== paths.login) preloadRoute(window.location.pathname);
 
 export function App() {
   return (
-    <Session.Provider options={{ input: { store: cookieSessionStore }, inspect: inspectFlows }}>
+    <Session.Provider logic={sessionLogic} options={{ input: { store: cookieSessionStore }, inspect: inspectFlows }}>
       <NotifyBridge />
       <Switch>
         <Route path={paths.login}>

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   currencyExponent,
   currencySymbol,
@@ -100,5 +100,20 @@ describe('currencies', () => {
     expect(formatMoney({ minor: 123450, currency: 'GBP' })).toBe('£1,234.50');
     expect(formatMoney({ minor: -500, currency: 'USD' })).toBe('-$5.00');
     expect(formatMoney({ minor: 1000, currency: 'AED' })).toBe('AED 10.00');
+  });
+
+  it('builds the formatters of a currency once, however many amounts it writes', () => {
+    const built = vi.spyOn(Intl, 'NumberFormat');
+    try {
+      for (let minor = 0; minor < 50; minor++) formatMoney({ minor, currency: 'CHF' });
+      expect(formatMoney({ minor: 12345, currency: 'CHF' })).toBe('CHF 123.45');
+      // its exponent and its symbol, each asked of the platform once (not a 'not a code' kept as its own)
+      expect(built).toHaveBeenCalledTimes(2);
+      expect(currencyExponent('XXY')).toBe(2);
+      expect(currencyExponent('XXY')).toBe(2);
+      expect(built).toHaveBeenCalledTimes(3);
+    } finally {
+      built.mockRestore();
+    }
   });
 });
