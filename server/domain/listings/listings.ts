@@ -2,6 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import { type Db, engineOf } from '../../db/database';
+import { prepared } from '../../db/prepared';
 import { HttpError, MESSAGES } from '../../http/errors';
 import type { PageMeta } from '../paging';
 import { contains, eventsQuery } from '../purchase/catalog';
@@ -63,7 +64,8 @@ const eventColumns = [
   'countries.name as country_name',
 ] as const;
 
-const listingColumns = [
+/** A listing's own columns; its match's are read once per match of a page (matchesOf). */
+const ownColumns = [
   'listings.id',
   'listings.event_id',
   'listings.category',
@@ -83,10 +85,12 @@ const listingColumns = [
   'listings.status',
   'listings.created_at',
   'listings.updated_at',
-  ...eventColumns,
 ] as const;
 
-export interface ListingRow {
+const listingColumns = [...ownColumns, ...eventColumns] as const;
+
+/** A listing's own columns (ownColumns). */
+interface OwnRow {
   id: number;
   event_id: number;
   category: string;
@@ -106,6 +110,10 @@ export interface ListingRow {
   status: string;
   created_at: string;
   updated_at: string | null;
+}
+
+/** A listing's match (eventColumns). */
+interface MatchRow {
   match_name: string;
   home_team: string;
   away_team: string;
@@ -116,6 +124,8 @@ export interface ListingRow {
   city_name: string;
   country_name: string;
 }
+
+export type ListingRow = OwnRow & MatchRow;
 
 /** The seller's listings that are not deleted, with their match. */
 const ownListings = (db: Db, sellerId: number) =>
@@ -134,60 +144,102 @@ interface Extras {
   templates: Map<number, number[]>;
 }
 
+/**
+ * A list of listing or match ids as one parameter, so that the queries of a page are prepared (built and compiled
+ * once, server/db/prepared.ts) whatever its length: SQLite reads it with json_each, Postgres as an array.
+ */
+type IdList = string | number[];
+const idList = (db: Db, ids: number[]): IdList => (engineOf(db) === 'postgres' ? ids : JSON.stringify(ids));
+const inIdList = (db: Db, column: string, ids: IdList) =>
+  engineOf(db) === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = ANY(${ids})`
+    : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${ids}))`;
+
+const soldOf = prepared((db, $: { ids: IdList }) =>
+  db
+    .selectFrom('orders')
+    .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
+    .where(inIdList(db, 'listing_id', $.ids))
+    .where('status', '<>', 'cancelled')
+    .groupBy('listing_id'),
+);
+const heldOf = prepared((db, $: { ids: IdList }) =>
+  db
+    .selectFrom('carts')
+    .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
+    .where(inIdList(db, 'listing_id', $.ids))
+    .where('hold_state', '=', 'holding')
+    .groupBy('listing_id'),
+);
+const filesOf = prepared((db, $: { ids: IdList }) =>
+  db
+    .selectFrom('listing_files')
+    .select(['listing_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where(inIdList(db, 'listing_id', $.ids))
+    .groupBy('listing_id'),
+);
+const templatesOf = prepared((db, $: { ids: IdList }) =>
+  db
+    .selectFrom('listing_templates')
+    .select(['listing_id', 'template_id'])
+    .where(inIdList(db, 'listing_id', $.ids))
+    .orderBy('listing_id')
+    .orderBy('template_id'),
+);
+
 /** Tickets sold (orders not cancelled), held in carts, the files and the additional templates of each listing of `ids`. */
 async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
   const out: Extras = { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
   if (ids.length === 0) return out;
+  const list = { ids: idList(db, ids) };
   const [sold, held, files, templates] = await Promise.all([
-    db
-      .selectFrom('orders')
-      .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
-      .where('listing_id', 'in', ids)
-      .where('status', '<>', 'cancelled')
-      .groupBy('listing_id')
-      .execute(),
-    db
-      .selectFrom('carts')
-      .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
-      .where('listing_id', 'in', ids)
-      .where('hold_state', '=', 'holding')
-      .groupBy('listing_id')
-      .execute(),
-    db
-      .selectFrom('listing_files')
-      .select(['listing_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('listing_id', 'in', ids)
-      .groupBy('listing_id')
-      .execute(),
-    db
-      .selectFrom('listing_templates')
-      .select(['listing_id', 'template_id'])
-      .where('listing_id', 'in', ids)
-      .orderBy('listing_id')
-      .orderBy('template_id')
-      .execute(),
+    soldOf.execute(db, list),
+    heldOf.execute(db, list),
+    filesOf.execute(db, list),
+    templatesOf.execute(db, list),
   ]);
-  for (const r of templates)
-    out.templates.set(r.listing_id, [...(out.templates.get(r.listing_id) ?? []), r.template_id]);
+  for (const r of templates) {
+    const kept = out.templates.get(r.listing_id);
+    if (kept) kept.push(r.template_id);
+    else out.templates.set(r.listing_id, [r.template_id]);
+  }
   for (const r of sold) out.sold.set(r.listing_id, Number(r.n));
   for (const r of held) out.held.set(r.listing_id, Number(r.n));
   for (const r of files) out.files.set(r.listing_id, Number(r.n));
   return out;
 }
 
-function toMyListing(r: ListingRow, x: Extras, today: string): MyListing {
+/** The matches of `ids` with their city and country, by id. */
+const matchesById = prepared((db, $: { ids: IdList }) =>
+  db
+    .selectFrom('events')
+    .innerJoin('cities', 'cities.id', 'events.city_id')
+    .innerJoin('countries', 'countries.id', 'events.country_id')
+    .select(['events.id', ...eventColumns])
+    .where(inIdList(db, 'events.id', $.ids)),
+);
+
+/** The match of each row (a page's listings are of a few matches: each is read once, not once a listing). */
+async function matchesOf(db: Db, rows: OwnRow[]): Promise<Map<number, MatchRow>> {
+  const ids = [...new Set(rows.map((r) => r.event_id))];
+  const matches = ids.length === 0 ? [] : await matchesById.execute(db, { ids: idList(db, ids) });
+  return new Map(matches.map((m) => [m.id, m as MatchRow]));
+}
+
+/** A listing as the API gives it: its own row `r`, its match `m` (for a full ListingRow, the same row). */
+function toMyListing(r: OwnRow, m: MatchRow, x: Extras, today: string): MyListing {
   return {
     id: r.id,
     ticket_id: r.id,
     sNo: r.id,
     match_id: r.event_id,
-    match_name: r.match_name,
-    match_date: r.event_date,
-    match_time: r.event_time,
-    tournament: r.tournament,
-    stadium_name: r.stadium_name,
-    city_name: r.city_name,
-    country_name: r.country_name,
+    match_name: m.match_name,
+    match_date: m.event_date,
+    match_time: m.event_time,
+    tournament: m.tournament,
+    stadium_name: m.stadium_name,
+    city_name: m.city_name,
+    country_name: m.country_name,
     Category: r.category,
     ticket_block: r.ticket_block,
     row: r.row,
@@ -208,7 +260,7 @@ function toMyListing(r: ListingRow, x: Extras, today: string): MyListing {
     status: r.status === 'published' ? 'published' : 'unpublished',
     files_count: x.files.get(r.id) ?? 0,
     additional_template_ids: x.templates.get(r.id) ?? [],
-    match_passed: r.event_date < today,
+    match_passed: m.event_date < today,
     created_at: r.created_at,
     updated_at: r.updated_at ?? r.created_at,
   };
@@ -220,7 +272,7 @@ async function toMyListings(db: Db, rows: ListingRow[], now: Date): Promise<MyLi
     rows.map((r) => r.id),
   );
   const today = todayOf(now);
-  return rows.map((r) => toMyListing(r, extras, today));
+  return rows.map((r) => toMyListing(r, r, extras, today));
 }
 
 /** One of the seller's listings (not deleted), or undefined. */
@@ -259,9 +311,10 @@ const SORTS: Record<ListingSort, SortSpec> = {
   price_desc: { columns: ['listings.price'], desc: true },
   quantity_desc: { columns: ['listings.quantity'], desc: true },
 };
-const sortValue = (r: ListingRow, column: string): string | number => {
-  const key = column.split('.')[1] as keyof ListingRow;
-  return r[key] as string | number;
+/** A row's value of a sort column: the listing's own, or its match's (events.*). */
+const sortValue = (r: OwnRow, m: MatchRow, column: string): string | number => {
+  const [table, key] = column.split('.') as [string, string];
+  return (table === 'events' ? m[key as keyof MatchRow] : r[key as keyof OwnRow]) as string | number;
 };
 
 /** A list cursor: the sort it belongs to, the next page's number, and the last row's sort values and id. */
@@ -309,15 +362,93 @@ export interface ListFilters {
   sort?: ListingSort;
 }
 
-/** The seller's listings of `status`, or not deleted, from the kept counts (migration 0025): one or two rows. */
-async function keptListingCount(db: Db, sellerId: number, status?: ListingStatus): Promise<number> {
-  const row = await db
+const keptCountOf = prepared((db, $: { seller: number }) =>
+  db
     .selectFrom('listing_counts')
     .select((eb) => eb.fn.sum<number>('listings').as('n'))
-    .where('seller_id', '=', sellerId)
-    .where('status', status ? '=' : '<>', status ?? 'deleted')
-    .executeTakeFirst();
+    .where('seller_id', '=', $.seller)
+    .where('status', '<>', 'deleted'),
+);
+const keptCountOfStatus = prepared((db, $: { seller: number; status: string }) =>
+  db
+    .selectFrom('listing_counts')
+    .select((eb) => eb.fn.sum<number>('listings').as('n'))
+    .where('seller_id', '=', $.seller)
+    .where('status', '=', $.status),
+);
+
+/** The seller's listings of `status`, or not deleted, from the kept counts (migration 0025): one or two rows. */
+async function keptListingCount(db: Db, sellerId: number, status?: ListingStatus): Promise<number> {
+  const row = status
+    ? await keptCountOfStatus.takeFirst(db, { seller: sellerId, status })
+    : await keptCountOf.takeFirst(db, { seller: sellerId });
   return Number(row?.n ?? 0);
+}
+
+/** Where a page starts: after a cursor's row (its sort values and id), or at an offset. */
+type PageStart = { after: { values: (string | number)[]; id: number } } | { offset: number };
+
+/** The seller's listings (not deleted) that pass `filters`, with their match. */
+function filteredListings(db: Db, sellerId: number, filters: ListFilters) {
+  let q = ownListings(db, sellerId);
+  if (filters.status) q = q.where('listings.status', '=', filters.status);
+  if (filters.match_id) q = q.where('listings.event_id', '=', filters.match_id);
+  if (filters.ticket_type_id) q = q.where('listings.ticket_type_id', '=', filters.ticket_type_id);
+  if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
+  if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
+  if (filters.q) q = q.where(matchText(filters.q));
+  return q;
+}
+
+/** The listings of a page (their own columns), in the order of `sort`, from `start`. */
+function pageQuery(db: Db, sellerId: number, filters: ListFilters, sort: ListingSort, start: PageStart, limit: number) {
+  const spec = SORTS[sort];
+  let rows = filteredListings(db, sellerId, filters).select(ownColumns);
+  const direction = spec.desc ? 'desc' : 'asc';
+  if ('after' in start) {
+    const left = sql.join([...spec.columns.map((c) => sql.ref(c)), sql.ref('listings.id')]);
+    const right = sql.join([...start.after.values, start.after.id]);
+    rows = rows.where(spec.desc ? sql<SqlBool>`(${left}) < (${right})` : sql<SqlBool>`(${left}) > (${right})`);
+  } else {
+    rows = rows.offset(start.offset);
+  }
+  for (const c of spec.columns) rows = rows.orderBy(sql.ref(c), direction);
+  return rows.orderBy('listings.id', direction).limit(limit);
+}
+
+type PageArgs = {
+  seller: number;
+  status: string;
+  limit: number;
+  offset: number;
+  after: number;
+  v0: string | number;
+  v1: string | number;
+};
+type PreparedPage = ReturnType<typeof preparePage>;
+const preparePage = (sort: ListingSort, byStatus: boolean, byCursor: boolean) =>
+  prepared((db, $: PageArgs) =>
+    pageQuery(
+      db,
+      $.seller,
+      byStatus ? { status: $.status as ListingStatus } : {},
+      sort,
+      byCursor
+        ? { after: { values: SORTS[sort].columns.map((_, i) => (i === 0 ? $.v0 : $.v1)), id: $.after } }
+        : { offset: $.offset },
+      $.limit,
+    ),
+  );
+/** The pages of a list filtered by its status at most (Inventory as it opens, and scrolled): prepared per sort. */
+const preparedPages = new Map<string, PreparedPage>();
+function preparedPageOf(sort: ListingSort, byStatus: boolean, byCursor: boolean): PreparedPage {
+  const key = `${sort} ${byStatus} ${byCursor}`;
+  let page = preparedPages.get(key);
+  if (!page) {
+    page = preparePage(sort, byStatus, byCursor);
+    preparedPages.set(key, page);
+  }
+  return page;
 }
 
 export async function listMyListings(
@@ -330,49 +461,54 @@ export async function listMyListings(
   const sort = filters.sort ?? 'match_date';
   const spec = SORTS[sort];
   const perPage = paging.per_page ?? 50;
-  let q = ownListings(db, sellerId);
-  if (filters.status) q = q.where('listings.status', '=', filters.status);
-  if (filters.match_id) q = q.where('listings.event_id', '=', filters.match_id);
-  if (filters.ticket_type_id) q = q.where('listings.ticket_type_id', '=', filters.ticket_type_id);
-  if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
-  if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
-  if (filters.q) q = q.where(matchText(filters.q));
   // no filter but the status: the total is the kept count (migration 0025), not a count of the seller's rows;
   // the count needs the match only for the match's filters: otherwise it is read from the seller's index alone
   const keptCount =
     !filters.match_id && !filters.ticket_type_id && !filters.q && !filters.date_from && !filters.date_to;
-  let counted = db
-    .selectFrom('listings')
-    .where('listings.seller_id', '=', sellerId)
-    .where('listings.status', filters.status ? '=' : '<>', filters.status ?? 'deleted');
-  if (filters.match_id) counted = counted.where('listings.event_id', '=', filters.match_id);
-  if (filters.ticket_type_id) counted = counted.where('listings.ticket_type_id', '=', filters.ticket_type_id);
-  const needsMatch = filters.q !== undefined || filters.date_from !== undefined || filters.date_to !== undefined;
-  const total = keptCount
-    ? await keptListingCount(db, sellerId, filters.status)
-    : Number(
-        (await (needsMatch ? q : counted).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-      );
+  let total: number;
+  if (keptCount) {
+    total = await keptListingCount(db, sellerId, filters.status);
+  } else if (filters.q !== undefined || filters.date_from !== undefined || filters.date_to !== undefined) {
+    const counted = filteredListings(db, sellerId, filters);
+    total = Number((await counted.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  } else {
+    let counted = db
+      .selectFrom('listings')
+      .where('listings.seller_id', '=', sellerId)
+      .where('listings.status', filters.status ? '=' : '<>', filters.status ?? 'deleted');
+    if (filters.match_id) counted = counted.where('listings.event_id', '=', filters.match_id);
+    if (filters.ticket_type_id) counted = counted.where('listings.ticket_type_id', '=', filters.ticket_type_id);
+    total = Number((await counted.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  }
   let page = paging.page ?? 1;
-  let rowsQuery = q.select(listingColumns);
-  const direction = spec.desc ? 'desc' : 'asc';
+  let start: PageStart = { offset: (page - 1) * perPage };
   if (paging.cursor !== undefined) {
     const after = decodeCursor(paging.cursor, sort);
     page = after.page;
-    const left = sql.join([...spec.columns.map((c) => sql.ref(c)), sql.ref('listings.id')]);
-    const right = sql.join([...after.values, after.id]);
-    rowsQuery = rowsQuery.where(
-      spec.desc ? sql<SqlBool>`(${left}) < (${right})` : sql<SqlBool>`(${left}) > (${right})`,
-    );
-  } else {
-    rowsQuery = rowsQuery.offset((page - 1) * perPage);
+    start = { after: { values: after.values, id: after.id } };
   }
-  for (const c of spec.columns) rowsQuery = rowsQuery.orderBy(sql.ref(c), direction);
-  const rows = (await rowsQuery.orderBy('listings.id', direction).limit(perPage).execute()) as ListingRow[];
+  let rows: OwnRow[];
+  if (keptCount) {
+    const values = 'after' in start ? start.after.values : [];
+    rows = (await preparedPageOf(sort, filters.status !== undefined, 'after' in start).execute(db, {
+      seller: sellerId,
+      status: filters.status ?? 'deleted',
+      limit: perPage,
+      offset: 'offset' in start ? start.offset : 0,
+      after: 'after' in start ? start.after.id : 0,
+      v0: values[0] ?? '',
+      v1: values[1] ?? '',
+    })) as OwnRow[];
+  } else {
+    rows = (await pageQuery(db, sellerId, filters, sort, start, perPage).execute()) as OwnRow[];
+  }
   const last = rows.at(-1);
   const more = last !== undefined && page * perPage < total && rows.length === perPage;
+  const ids = rows.map((r) => r.id);
+  const [extras, matches] = await Promise.all([extrasOf(db, ids), matchesOf(db, rows)]);
+  const today = todayOf(now);
   return {
-    tickets: await toMyListings(db, rows, now),
+    tickets: rows.map((r) => toMyListing(r, matches.get(r.event_id) as MatchRow, extras, today)),
     meta: {
       current_page: page,
       last_page: Math.max(1, Math.ceil(total / perPage)),
@@ -383,7 +519,7 @@ export async function listMyListings(
           ? encodeCursor(
               sort,
               page + 1,
-              spec.columns.map((c) => sortValue(last, c)),
+              spec.columns.map((c) => sortValue(last, matches.get(last.event_id) as MatchRow, c)),
               last.id,
             )
           : null,
