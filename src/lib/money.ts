@@ -9,41 +9,37 @@ export interface Money {
   currency: string;
 }
 
-// Each answer is kept per currency code: building an Intl.NumberFormat costs about a millisecond, and a
-// dashboard formats some sixty amounts as its widgets come in (two formatters each, 100+ ms of the page's
-// script on a loaded machine before this cache).
-const exponents = new Map<string, number>();
-const symbols = new Map<string, string>();
+/**
+ * Keeps each answer per currency code: building an Intl.NumberFormat costs about a millisecond, and a dashboard
+ * formats some sixty amounts as its widgets come in (two formatters each, 100+ ms of the page's script on a
+ * loaded machine before this cache).
+ */
+function perCurrency<T>(read: (currency: string) => T): (currency: string) => T {
+  const kept = new Map<string, T>();
+  return (currency) => {
+    if (!kept.has(currency)) kept.set(currency, read(currency));
+    return kept.get(currency) as T;
+  };
+}
 
 /** How many decimals a currency's minor unit has (ISO 4217, from the platform): GBP 2, JPY 0, KWD 3. */
-export function currencyExponent(currency: string): number {
-  let exponent = exponents.get(currency);
-  if (exponent === undefined) {
-    try {
-      exponent =
-        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      exponent = 2;
-    }
-    exponents.set(currency, exponent);
+export const currencyExponent = perCurrency((currency): number => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
   }
-  return exponent;
-}
+});
 
 /** The symbol shown before an amount: '£' for GBP, '$' for USD, 'AED' for AED; the code when unknown. */
-export function currencySymbol(currency: string): string {
-  let symbol = symbols.get(currency);
-  if (symbol === undefined) {
-    try {
-      const parts = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' });
-      symbol = parts.formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
-    } catch {
-      symbol = currency;
-    }
-    symbols.set(currency, symbol);
+export const currencySymbol = perCurrency((currency): string => {
+  try {
+    const parts = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' });
+    return parts.formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
+  } catch {
+    return currency;
   }
-  return symbol;
-}
+});
 
 const AMOUNT = /^(-?)(\d*)(?:\.(\d*))?$/;
 
