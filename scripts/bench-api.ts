@@ -56,14 +56,14 @@ async function serveBare(port: number, sqliteFile: string, pgUrl: string | undef
   const byId = sqlite.prepare(
     'SELECT id, email, first_name, last_name, user_type, kyc_status, currency, created_at FROM users WHERE id = ?',
   );
-  const { SECURITY_HEADERS } = await import('../server/http/security-headers');
+  const { API_SECURITY_HEADERS } = await import('../server/http/security-headers');
   const { randomUUID } = await import('node:crypto');
   const app = new Hono();
   app.get('/json', (c) => c.json({ success: true, message: 'ok' }));
   // the same constant with the headers every answer of the real server carries (security, request id, cache)
   app.get('/json-headers', (c) => {
     c.header('X-Request-Id', randomUUID());
-    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    for (const [name, value] of API_SECURITY_HEADERS) c.header(name, value);
     c.header('Cache-Control', 'no-store');
     return c.json({ success: true, message: 'ok' });
   });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -7,8 +7,9 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** On every secured call: the one-shot hash, without a Hash object of its own. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function newUserToken(): string {

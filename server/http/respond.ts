@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../contract/router';
-import { SECURITY_HEADERS } from './security-headers';
+import { API_SECURITY_HEADERS } from './security-headers';
 
-/** What every answer of the API carries besides its request id: the security headers, no caching, JSON. */
+/** What every answer of the API carries besides its request id: the API's security headers, no caching, JSON. */
 const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  ...Object.fromEntries(SECURITY_HEADERS),
+  ...Object.fromEntries(API_SECURITY_HEADERS),
   'Cache-Control': 'no-store',
   'Content-Type': 'application/json',
 });

@@ -22,6 +22,7 @@ function csp(res: Response): Map<string, string[]> {
   );
 }
 
+/** A page of the app (or one of its files): the page's policy, Stripe's origins allowed. */
 function expectSecurityHeaders(res: Response, label: string) {
   const policy = csp(res);
   expect(policy.get('script-src'), label).toContain('https://js.stripe.com');
@@ -33,6 +34,22 @@ function expectSecurityHeaders(res: Response, label: string) {
   expect(res.headers.get('x-content-type-options'), label).toBe('nosniff');
   expect(res.headers.get('x-frame-options'), label).toBe('DENY');
   expect(res.headers.get('x-request-id'), label).toMatch(/^\S{8,64}$/);
+}
+
+/** An answer of the API: nothing may load or run, nobody may frame it, other origins may not read it. */
+function expectApiSecurityHeaders(res: Response, label: string) {
+  const policy = csp(res);
+  expect(policy.get('default-src'), label).toEqual(["'none'"]);
+  expect(policy.get('frame-ancestors'), label).toEqual(["'none'"]);
+  expect(policy.has('script-src'), label).toBe(false);
+  expect(res.headers.get('x-content-type-options'), label).toBe('nosniff');
+  expect(res.headers.get('x-frame-options'), label).toBe('DENY');
+  expect(res.headers.get('cross-origin-resource-policy'), label).toBe('same-origin');
+  expect(res.headers.get('strict-transport-security'), label).toMatch(/^max-age=\d{8}/);
+  expect(res.headers.get('cache-control'), label).toBe('no-store');
+  expect(res.headers.get('x-request-id'), label).toMatch(/^\S{8,64}$/);
+  // the page's policies have nothing to say on JSON
+  expect(res.headers.get('permissions-policy'), label).toBeNull();
 }
 
 describe('security headers on API answers', () => {
@@ -61,7 +78,7 @@ describe('security headers on API answers', () => {
     ];
     for (const [label, res, status] of answers) {
       expect(res.status, label).toBe(status);
-      expectSecurityHeaders(res, label);
+      expectApiSecurityHeaders(res, label);
       expect(res.headers.get('cache-control'), label).toBe('no-store');
     }
   });
@@ -122,7 +139,7 @@ describe('security headers beside the single-page app', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expectSecurityHeaders(res, 'api 404');
+    expectApiSecurityHeaders(res, 'api 404');
     const wrongMethod = await app.request('/api/auth/login');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');

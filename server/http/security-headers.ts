@@ -41,3 +41,19 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['X-XSS-Protection', '0'],
   ['Permissions-Policy', `camera=(), microphone=(), geolocation=(), payment=(self "${STRIPE_SCRIPT}")`],
 ];
+
+/**
+ * The headers of an API answer (JSON or a file, never a page): OWASP's set for REST answers. An answer of the API
+ * runs no script, loads nothing and is never framed, so the page's policy (Stripe's origins, the referrer, the
+ * browser's features) has nothing to say there: `default-src 'none'` refuses everything should a browser ever
+ * render one, CORP keeps other origins from reading it, nosniff keeps it what its Content-Type says. Five
+ * headers instead of the page's thirteen (about 150 bytes instead of 800) on every call, each name and value
+ * checked by Node on every answer.
+ */
+export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Frame-Options', 'DENY'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+];
