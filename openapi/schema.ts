@@ -8488,7 +8488,7 @@ export interface operations {
                 status?: components["schemas"]["ListingStatus"];
                 /** @description Only listings of this ticket type. */
                 ticket_type_id?: components["schemas"]["TicketTypeId"];
-                /** @description match_date (the match's date and time, soonest first; the default), match_date_desc, created_desc (newest listing first), price_asc, price_desc (price per ticket in the listing's currency), quantity_desc. Ties by the listing's id. */
+                /** @description match_date (the match's date and time, soonest first, two matches at the same time one after the other; the default), match_date_desc, created_desc (newest listing first), price_asc, price_desc (price per ticket in the listing's currency), quantity_desc. Ties by the listing's id. */
                 sort?: components["schemas"]["ListingSort"];
             };
             header?: never;
@@ -8674,7 +8674,7 @@ export interface operations {
                 match_id: components["schemas"]["Id"];
                 status?: components["schemas"]["ListingStatus"];
                 ticket_type_id?: components["schemas"]["TicketTypeId"];
-                /** @description match_date (the match's date and time, soonest first; the default), match_date_desc, created_desc (newest listing first), price_asc, price_desc (price per ticket in the listing's currency), quantity_desc. Ties by the listing's id. */
+                /** @description match_date (the match's date and time, soonest first, two matches at the same time one after the other; the default), match_date_desc, created_desc (newest listing first), price_asc, price_desc (price per ticket in the listing's currency), quantity_desc. Ties by the listing's id. */
                 sort?: components["schemas"]["ListingSort"];
                 /** @description The page to answer, from 1. */
                 page?: number;

@@ -303,9 +303,11 @@ async function soldAndHeld(db: Db, id: number) {
 // The list read, with its keyset cursor
 
 type SortSpec = { columns: string[]; desc: boolean };
+// by match: its date, time and id (two matches at one date and time keep their listings together), which
+// SQLite reads in order from events_date_time and listings_event_seller (migration 0028) without sorting
 const SORTS: Record<ListingSort, SortSpec> = {
-  match_date: { columns: ['events.event_date', 'events.event_time'], desc: false },
-  match_date_desc: { columns: ['events.event_date', 'events.event_time'], desc: true },
+  match_date: { columns: ['events.event_date', 'events.event_time', 'events.id'], desc: false },
+  match_date_desc: { columns: ['events.event_date', 'events.event_time', 'events.id'], desc: true },
   created_desc: { columns: ['listings.created_at'], desc: true },
   price_asc: { columns: ['listings.price'], desc: false },
   price_desc: { columns: ['listings.price'], desc: true },
@@ -313,6 +315,7 @@ const SORTS: Record<ListingSort, SortSpec> = {
 };
 /** A row's value of a sort column: the listing's own, or its match's (events.*). */
 const sortValue = (r: OwnRow, m: MatchRow, column: string): string | number => {
+  if (column === 'events.id') return r.event_id;
   const [table, key] = column.split('.') as [string, string];
   return (table === 'events' ? m[key as keyof MatchRow] : r[key as keyof OwnRow]) as string | number;
 };
@@ -344,7 +347,8 @@ function decodeCursor(cursor: string, sort: ListingSort): { page: number; values
   }
   const values = parsed.slice(2, -1) as unknown[];
   for (const [i, v] of values.entries()) {
-    const numeric = (spec.columns[i] as string).endsWith('price') || (spec.columns[i] as string).endsWith('quantity');
+    const column = spec.columns[i] as string;
+    const numeric = column.endsWith('price') || column.endsWith('quantity') || column.endsWith('.id');
     if (numeric ? !Number.isSafeInteger(v) : typeof v !== 'string' || v.length > 40) {
       throw new BadListCursor('is not a cursor this list gave');
     }
@@ -424,6 +428,7 @@ type PageArgs = {
   after: number;
   v0: string | number;
   v1: string | number;
+  v2: string | number;
 };
 type PreparedPage = ReturnType<typeof preparePage>;
 const preparePage = (sort: ListingSort, byStatus: boolean, byCursor: boolean) =>
@@ -434,7 +439,12 @@ const preparePage = (sort: ListingSort, byStatus: boolean, byCursor: boolean) =>
       byStatus ? { status: $.status as ListingStatus } : {},
       sort,
       byCursor
-        ? { after: { values: SORTS[sort].columns.map((_, i) => (i === 0 ? $.v0 : $.v1)), id: $.after } }
+        ? {
+            after: {
+              values: SORTS[sort].columns.map((_, i) => (i === 0 ? $.v0 : i === 1 ? $.v1 : $.v2)),
+              id: $.after,
+            },
+          }
         : { offset: $.offset },
       $.limit,
     ),
@@ -498,6 +508,7 @@ export async function listMyListings(
       after: 'after' in start ? start.after.id : 0,
       v0: values[0] ?? '',
       v1: values[1] ?? '',
+      v2: values[2] ?? '',
     })) as OwnRow[];
   } else {
     rows = (await pageQuery(db, sellerId, filters, sort, start, perPage).execute()) as OwnRow[];
