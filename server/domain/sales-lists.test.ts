@@ -138,5 +138,30 @@ describe('the sales lists (salesPage)', () => {
       expect(got.total, JSON.stringify(f)).toBe(all.length);
       expect(got.orders.map((o) => o.booking_id)).toEqual(all.slice(10, 20).map((o) => o.booking_id));
     }
+    // the filters against their definitions in code (the page and the export share the SQL above)
+    const rows = await d.db
+      .selectFrom('orders')
+      .select(['booking_no', 'status', 'currency', 'ticket_type_id', 'created_at', 'event_date'])
+      .where('seller_id', '=', seller)
+      .execute();
+    const definitions: [SalesFilters, (o: (typeof rows)[number]) => boolean][] = [
+      [{ status: 'confirmed', currency: 'EUR' }, (o) => o.status === 'confirmed' && o.currency === 'EUR'],
+      [{ ticket_type_id: 2 }, (o) => o.ticket_type_id === 2],
+      [{ booking_no: 'lt0000012' }, (o) => o.booking_no.toLowerCase().startsWith('lt0000012')],
+      // the order's date: the whole of the last day
+      [
+        { status: 'completed', date_from: '2026-03-03', date_to: '2026-03-05' },
+        (o) => o.status === 'completed' && o.created_at >= '2026-03-03' && o.created_at < '2026-03-06',
+      ],
+      [
+        { date_field: 'match_date', date_from: '2026-01-01', date_to: '2026-12-31' },
+        (o) => o.event_date >= '2026-01-01' && o.event_date <= '2026-12-31',
+      ],
+    ];
+    for (const [f, keep] of definitions) {
+      const want = rows.filter(keep).length;
+      expect(want, JSON.stringify(f)).toBeGreaterThan(0);
+      expect((await salesPage(d.db, seller, f, { page: 1, perPage: 10 })).total, JSON.stringify(f)).toBe(want);
+    }
   });
 });

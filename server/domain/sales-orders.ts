@@ -9,7 +9,7 @@ import { HttpError } from '../http/errors';
 import type { Payments } from '../payments/port';
 import { accountOf, postEntry, purchaseEscrowAccount, walletAccount } from './ledger';
 import { notificationLinks, notify } from './notifications';
-import { contains } from './purchase/catalog';
+import { containsPattern, like } from './purchase/catalog';
 import { TICKET_TYPE_NAMES } from './purchase/pricing';
 import { type CurrencyCode, changeOrderStatus } from './sales';
 import { ACCEPT_HOURS, deadlinesFor } from './sales-deadlines';
@@ -177,17 +177,48 @@ export interface SalesFilters {
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 24 * HOUR).toISOString().slice(0, 10);
 
+/**
+ * What a list's conditions compare with, worked out from its filters once: a value, or a prepared query's
+ * parameter standing for one (server/db/prepared.ts). Only the filters given are there.
+ */
+interface Bounds {
+  seller: unknown;
+  status?: unknown;
+  currency?: unknown;
+  ticketType?: unknown;
+  /** lowered, then `%` */
+  bookingPrefix?: unknown;
+  /** a contains pattern (purchase/catalog.ts) */
+  matchPattern?: unknown;
+  /** `orders.event_date` or `orders.created_at` from (inclusive) and to (exclusive for the order's date) */
+  from?: unknown;
+  to?: unknown;
+  byMatchDate: boolean;
+}
+
+function boundsOf(sellerId: number, f: SalesFilters): Bounds {
+  const b: Bounds = { seller: sellerId, byMatchDate: f.date_field === 'match_date' };
+  if (f.status) b.status = f.status;
+  if (f.currency) b.currency = f.currency;
+  if (f.ticket_type_id) b.ticketType = f.ticket_type_id;
+  if (f.booking_no) b.bookingPrefix = `${f.booking_no.toLowerCase()}%`;
+  if (f.q) b.matchPattern = containsPattern(f.q);
+  if (f.date_from) b.from = f.date_from;
+  if (f.date_to) b.to = b.byMatchDate ? f.date_to : nextDay(f.date_to);
+  return b;
+}
+
 /** The list's conditions, on `orders` alone: the count reads no other table (nor, by match, the orders' rows). */
-function conditions(eb: ExpressionBuilder<Database, 'orders'>, sellerId: number, f: SalesFilters) {
-  const all: Expression<SqlBool>[] = [eb('orders.seller_id', '=', sellerId)];
-  if (f.status) all.push(eb('orders.status', '=', f.status));
-  if (f.currency) all.push(eb('orders.currency', '=', f.currency));
-  if (f.ticket_type_id) all.push(eb('orders.ticket_type_id', '=', f.ticket_type_id));
-  if (f.booking_no) all.push(sql<SqlBool>`lower(orders.booking_no) LIKE ${`${f.booking_no.toLowerCase()}%`}`);
-  if (f.q) {
+function conditions(eb: ExpressionBuilder<Database, 'orders'>, b: Bounds) {
+  const all: Expression<SqlBool>[] = [eb('orders.seller_id', '=', b.seller as number)];
+  if (b.status !== undefined) all.push(eb('orders.status', '=', b.status as OrderStatus));
+  if (b.currency !== undefined) all.push(eb('orders.currency', '=', b.currency as CurrencyCode));
+  if (b.ticketType !== undefined) all.push(eb('orders.ticket_type_id', '=', b.ticketType as number));
+  if (b.bookingPrefix !== undefined) all.push(sql<SqlBool>`lower(orders.booking_no) LIKE ${b.bookingPrefix}`);
+  if (b.matchPattern !== undefined) {
     // the matching matches first (a few of the catalogue), then the orders of those: each order is checked
     // against that set instead of its match's four texts being lowered and searched for every order
-    const text = f.q;
+    const pattern = b.matchPattern;
     all.push(
       eb(
         'orders.event_id',
@@ -197,27 +228,81 @@ function conditions(eb: ExpressionBuilder<Database, 'orders'>, sellerId: number,
           .select('events.id')
           .where((w) =>
             w.or([
-              contains('events.name', text),
-              contains('events.home_team', text),
-              contains('events.away_team', text),
-              contains('events.tournament', text),
+              like('events.name', pattern),
+              like('events.home_team', pattern),
+              like('events.away_team', pattern),
+              like('events.tournament', pattern),
             ]),
           ),
       ),
     );
   }
-  if (f.date_field === 'match_date') {
-    if (f.date_from) all.push(eb('orders.event_date', '>=', f.date_from));
-    if (f.date_to) all.push(eb('orders.event_date', '<=', f.date_to));
+  if (b.byMatchDate) {
+    if (b.from !== undefined) all.push(eb('orders.event_date', '>=', b.from as string));
+    if (b.to !== undefined) all.push(eb('orders.event_date', '<=', b.to as string));
   } else {
-    if (f.date_from) all.push(eb('orders.created_at', '>=', f.date_from));
-    if (f.date_to) all.push(eb('orders.created_at', '<', nextDay(f.date_to)));
+    if (b.from !== undefined) all.push(eb('orders.created_at', '>=', b.from as string));
+    if (b.to !== undefined) all.push(eb('orders.created_at', '<', b.to as string));
   }
   return eb.and(all);
 }
 
 function filtered(db: Db, sellerId: number, f: SalesFilters) {
-  return ordersQuery(db).where((eb) => conditions(eb, sellerId, f));
+  const b = boundsOf(sellerId, f);
+  return ordersQuery(db).where((eb) => conditions(eb, b));
+}
+
+/**
+ * A filtered list's page and count, prepared once per shape (which filters, which sort): the same few shapes
+ * (a status and a match search, a date range...) come again and again, and building one costs more than
+ * running it. `$` gives a parameter for each filter of the shape.
+ */
+type FilteredArgs = Omit<Bounds, 'byMatchDate'> & { limit: number; offset: number };
+const filteredShapes = new Map<
+  string,
+  { page: ReturnType<typeof filteredPage>; count: ReturnType<typeof filteredCount> }
+>();
+const slotsOf = (shape: Bounds, $: FilteredArgs): Bounds => {
+  const b: Bounds = { seller: $.seller, byMatchDate: shape.byMatchDate };
+  for (const key of ['status', 'currency', 'ticketType', 'bookingPrefix', 'matchPattern', 'from', 'to'] as const) {
+    if (shape[key] !== undefined) b[key] = $[key];
+  }
+  return b;
+};
+const filteredPage = (shape: Bounds, sort: SalesSort | undefined) =>
+  prepared((db, $: FilteredArgs) => {
+    const b = slotsOf(shape, $);
+    return sorted(
+      ordersQuery(db)
+        .where((eb) => conditions(eb, b))
+        .select(orderColumns),
+      sort,
+    )
+      .limit($.limit)
+      .offset($.offset);
+  });
+// a filtered count (a match search, dates...) reads the orders alone: the joins of the page add nothing to it
+// (every order has its match, city and listing) and cost three lookups an order
+const filteredCount = (shape: Bounds) =>
+  prepared((db, $: FilteredArgs) => {
+    const b = slotsOf(shape, $);
+    return db
+      .selectFrom('orders')
+      .where((eb) => conditions(eb, b))
+      .select((eb) => eb.fn.countAll<number>().as('n'));
+  });
+function filteredQueries(b: Bounds, sort: SalesSort | undefined) {
+  const present = Object.entries(b)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k)
+    .join(',');
+  const key = `${sort ?? ''}|${b.byMatchDate}|${present}`;
+  let queries = filteredShapes.get(key);
+  if (!queries) {
+    queries = { page: filteredPage(b, sort), count: filteredCount(b) };
+    filteredShapes.set(key, queries);
+  }
+  return queries;
 }
 
 const hasFilters = (f: SalesFilters) =>
@@ -302,17 +387,13 @@ export async function salesPage(
     ]);
     return { orders: rows.map(salesOrderOf), total: Number(kept?.n ?? 0) };
   }
-  const rows = await sorted(filtered(db, sellerId, f).select(orderColumns), f.sort)
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  // a filtered count (a match search, dates...) reads the orders alone: the joins of the page add nothing to it
-  // (every order has its match, city and listing) and cost three lookups an order
-  const counted = await db
-    .selectFrom('orders')
-    .where((eb) => conditions(eb, sellerId, f))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirst();
+  const b = boundsOf(sellerId, f);
+  const { page: pageQuery, count } = filteredQueries(b, f.sort);
+  const { byMatchDate: _, ...values } = b;
+  const [rows, counted] = await Promise.all([
+    pageQuery.execute(db, { ...values, limit, offset }),
+    count.takeFirst(db, { ...values, limit, offset }),
+  ]);
   return { orders: rows.map(salesOrderOf), total: Number(counted?.n ?? 0) };
 }
 

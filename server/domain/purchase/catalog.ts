@@ -32,9 +32,9 @@ export function guestFieldsOf(list: string): GuestField[] {
 }
 
 /** A LIKE pattern matching `text` anywhere, with the wildcards in it taken literally. */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** `column` (lowered) is like `pattern`, a value or a prepared query's parameter. */
-const like = (column: string, pattern: unknown): Expression<SqlBool> =>
+export const like = (column: string, pattern: unknown): Expression<SqlBool> =>
   sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
 /** `column` contains `text`, case-insensitively (the trade search and the inventory's match search). */
 export const contains = (column: string, text: string): Expression<SqlBool> => like(column, containsPattern(text));
