@@ -11,7 +11,8 @@ import type { Plugin } from 'postcss';
  * skeleton's `var(--radii-${radius})`).
  */
 export function pruneUnusedTokens({ keep = [], readers = [] }: { keep?: RegExp[]; readers?: string[] } = {}): Plugin {
-  const read = (value: string) => [...value.matchAll(/var\(\s*(--[\w-]+)/g)].map((m) => m[1] as string);
+  // names as written in the sheet, escapes included: Panda's semantic token accent.fg is --colors-accent\.fg
+  const read = (value: string) => [...value.matchAll(/var\(\s*(--(?:[\w-]|\\.)+)/g)].map((m) => m[1] as string);
   return {
     postcssPlugin: 'prune-unused-tokens',
     OnceExit(root) {
