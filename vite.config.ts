@@ -1,14 +1,24 @@
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pandacss from '@pandacss/dev/postcss';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { pruneUnusedTokens } from './scripts/prune-unused-tokens';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+/** The style sheets beside index.css (chunks' own): the tokens they read stay in index.css */
+const chunkSheets = readdirSync(here('./src'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.css') && f !== 'index.css' && !f.startsWith('styled-system'))
+  .map((f) => here(`./src/${f}`));
 
 export default defineConfig(({ mode }) => ({
   plugins: [react()],
-  // Panda's PostCSS plugin types come from another postcss copy than Vite's
-  css: { postcss: { plugins: [pandacss() as never] } },
+  // Panda's PostCSS plugin types (and ours) come from another postcss copy than Vite's
+  css: {
+    postcss: {
+      plugins: [pandacss() as never, pruneUnusedTokens({ keep: [/^--radii-/], readers: chunkSheets }) as never],
+    },
+  },
   resolve: { alias: { 'styled-system': here('./src/styled-system') } },
   define: {
     // the e2e build keeps the development-only pages (the UI gallery) that production drops

@@ -58,7 +58,7 @@ export type SessionEmitted = NotifyEvent;
 
 export const PROFILE_ERROR = 'Error loading account details';
 
-/** The three calls of the profile (the `loadingProfile` state's actors make them; see src/app/early-profile.ts). */
+/** The three calls of the profile (the `loadingProfile` state's actors make them). */
 export const profileCalls = {
   account: () => api.GET('/settings/my-account'),
   roles: () => api.GET('/account/roles-permissions'),

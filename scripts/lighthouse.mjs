@@ -5,6 +5,8 @@
 //   npm run lighthouse -- --no-build   # measures the dist/ that is there
 //   LH_RUNS=5 npm run lighthouse       # runs per page and preset (default 3); the median by score is shown
 //   LH_JSON=/tmp/lh npm run lighthouse # also writes each run's report (JSON) there
+//   LH_JSON=/tmp/lh LH_TRACE=1 ...    # and each run's trace (open it in Chrome's Performance panel)
+//   LH_PRESETS=mobile npm run lighthouse  # only these presets (mobile, desktop; comma-separated)
 //
 // It starts dist-server/start.mjs (what `npm start` runs) on a fresh SQLite folder, launches Chromium
 // (CHROME_PATH, default /usr/bin/chromium) with the e2e flags, measures /login logged out, then logs in
@@ -44,7 +46,7 @@ const TARGETS = { score: 95, lcpMs: 2500, cls: 0.05 };
 const PRESETS = [
   { name: 'mobile', config: undefined },
   { name: 'desktop', config: desktopConfig },
-];
+].filter((p) => (process.env.LH_PRESETS ?? 'mobile,desktop').split(',').includes(p.name));
 
 if (!process.argv.includes('--no-build')) {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -160,6 +162,12 @@ async function measure(port, url, preset) {
       mkdirSync(process.env.LH_JSON, { recursive: true });
       const name = `${new URL(url).pathname.slice(1)}-${preset.name}-${i + 1}.json`;
       writeFileSync(join(process.env.LH_JSON, name), JSON.stringify(lhr));
+      if (process.env.LH_TRACE) {
+        writeFileSync(
+          join(process.env.LH_JSON, name.replace(/\.json$/, '.trace.json')),
+          JSON.stringify(result.artifacts.Trace),
+        );
+      }
     }
     if (lhr.runtimeError) {
       // a trace that did not record (NO_NAVSTART and the like) happens on a busy machine: try that run again

@@ -1,15 +1,15 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { createActor } from 'xstate';
 import { sessionMachine } from '../../machines/session.machine';
-import { cookieSessionStore, isLiveSession } from '../../openapi/auth-cookies';
+import { cookieSessionStore } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
 import { inspectFlows } from '../lib/flows-live';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { documentTitle, href, paths, routes, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
-import { sessionWithEarlyProfile } from './early-profile';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
 import { accountPages, lazyLoaded, preloadRoute, shellModules } from './pages';
@@ -24,14 +24,21 @@ const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.Re
 const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
-// A page opened with a live session: the profile calls go out now, then its chunks load beside them, not after.
-const opensLive = typeof window !== 'undefined' && isLiveSession(cookieSessionStore.read(), Date.now());
-const sessionLogic = opensLive ? sessionWithEarlyProfile() : sessionMachine;
-if (opensLive && window.location.pathname !== paths.login) preloadRoute(window.location.pathname);
+/**
+ * The app's session, started as its script runs rather than in React's effects after the first render (where
+ * @xstate/react starts the actor of a Provider given logic): its first work, the stored session's check (the
+ * cookies and storage cleared when it is gone) and the login form's actors, or the three profile calls of a page
+ * opened with a live session, is done before the first paint instead of in a long task right after it.
+ */
+const session = createActor(sessionMachine, { input: { store: cookieSessionStore }, inspect: inspectFlows }).start();
+// a page opened with a live session: its chunks load beside the profile calls, not after them
+if (session.getSnapshot().matches('loadingProfile') && window.location.pathname !== paths.login) {
+  preloadRoute(window.location.pathname);
+}
 
 export function App() {
   return (
-    <Session.Provider logic={sessionLogic} options={{ input: { store: cookieSessionStore }, inspect: inspectFlows }}>
+    <Session.Provider actor={session}>
       <NotifyBridge />
       <Switch>
         <Route path={paths.login}>

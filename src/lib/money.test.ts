@@ -5,6 +5,7 @@ import {
   formatMinorUnits,
   formatMoney,
   groupThousands,
+  KNOWN_CURRENCIES,
   parseMinorUnits,
 } from './money';
 
@@ -94,6 +95,27 @@ describe('currencies', () => {
     expect(currencySymbol('USD')).toBe('$');
     expect(currencySymbol('EUR')).toBe('€');
     expect(currencySymbol('AED')).toBe('AED');
+  });
+
+  it("answers the product's currencies as the platform would, without asking it", async () => {
+    // a fresh copy of the module: the tests above have kept their answers
+    vi.resetModules();
+    const fresh = await import('./money');
+    const built = vi.spyOn(Intl, 'NumberFormat');
+    try {
+      for (const code of Object.keys(KNOWN_CURRENCIES)) {
+        fresh.currencySymbol(code);
+        fresh.currencyExponent(code);
+      }
+      expect(built).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
+    }
+    for (const [code, known] of Object.entries(KNOWN_CURRENCIES)) {
+      const intl = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' });
+      expect(known.symbol, code).toBe(intl.formatToParts(0).find((p) => p.type === 'currency')?.value);
+      expect(known.exponent, code).toBe(intl.resolvedOptions().maximumFractionDigits);
+    }
   });
 
   it('formats money', () => {
