@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, type CompiledQuery, type Expression, type SqlBool, sql } from 'kysely';
 import { type Db, directSqlite, type Engine, engineOf, type SqliteConnection } from './database';
 
 /** Stands in for a value while a prepared query is built; replaced by the caller's value on each run. */
@@ -82,3 +82,15 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
     },
   };
 }
+
+/**
+ * A list of ids as one parameter, so that a prepared query keeps one shape (one SQL text) whatever the list's
+ * length: a JSON array that SQLite reads with json_each, an integer array on Postgres. Pass it to `inIdList`.
+ */
+export type IdList = string | number[];
+export const idList = (db: Db, ids: number[]): IdList => (engineOf(db) === 'postgres' ? ids : JSON.stringify(ids));
+/** `column` is one of an IdList (a value, or a prepared query's parameter standing for one). */
+export const inIdList = (db: Db, column: string, ids: unknown): Expression<SqlBool> =>
+  engineOf(db) === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = ANY(CAST(${ids} AS integer[]))`
+    : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${ids}))`;

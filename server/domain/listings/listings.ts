@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import { type Db, engineOf } from '../../db/database';
-import { prepared } from '../../db/prepared';
+import { type IdList, idList, inIdList, prepared } from '../../db/prepared';
 import { HttpError, MESSAGES } from '../../http/errors';
 import type { PageMeta } from '../paging';
 import { contains, eventsQuery } from '../purchase/catalog';
@@ -143,17 +143,6 @@ interface Extras {
   files: Map<number, number>;
   templates: Map<number, number[]>;
 }
-
-/**
- * A list of listing or match ids as one parameter, so that the queries of a page are prepared (built and compiled
- * once, server/db/prepared.ts) whatever its length: SQLite reads it with json_each, Postgres as an array.
- */
-type IdList = string | number[];
-const idList = (db: Db, ids: number[]): IdList => (engineOf(db) === 'postgres' ? ids : JSON.stringify(ids));
-const inIdList = (db: Db, column: string, ids: IdList) =>
-  engineOf(db) === 'postgres'
-    ? sql<SqlBool>`${sql.ref(column)} = ANY(${ids})`
-    : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${ids}))`;
 
 const soldOf = prepared((db, $: { ids: IdList }) =>
   db

@@ -1,7 +1,7 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
-import { type Db, engineOf } from '../../db/database';
-import { prepared } from '../../db/prepared';
+import type { Db } from '../../db/database';
+import { idList, inIdList, prepared } from '../../db/prepared';
 import { type CurrencyCode, convert, RATES_PER_GBP, type SplitType, splitList, TICKET_TYPE_NAMES } from './pricing';
 
 export type TradeEvent = components['schemas']['TradeEvent'];
@@ -76,16 +76,6 @@ type EventRow = {
   country_name: string;
 };
 
-/**
- * A list of ids as one parameter, so that a prepared query keeps one shape whatever the list's length: a JSON
- * array that SQLite reads with json_each, an integer array on Postgres.
- */
-const idListOf = (db: Db, ids: number[]): unknown => (engineOf(db) === 'postgres' ? ids : JSON.stringify(ids));
-const inIdList = (db: Db, column: string, ids: unknown): Expression<SqlBool> =>
-  engineOf(db) === 'postgres'
-    ? sql<SqlBool>`${sql.ref(column)} = ANY(CAST(${ids} AS integer[]))`
-    : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${ids}))`;
-
 const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
   db
     .selectFrom('event_stock')
@@ -114,7 +104,7 @@ type Stock = { tickets: number; listings: number; min: number | null };
 async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: CurrencyCode) {
   const stock = new Map<number, Stock>();
   if (eventIds.length === 0) return stock;
-  const rows = await stockRows.execute(db, { events: idListOf(db, eventIds), buyer: buyerId });
+  const rows = await stockRows.execute(db, { events: idList(db, eventIds), buyer: buyerId });
   for (const r of rows) {
     const s = stock.get(r.event_id) ?? { tickets: 0, listings: 0, min: null };
     s.tickets += Number(r.tickets);
