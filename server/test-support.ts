@@ -8,6 +8,7 @@ import { manualClock } from './clock';
 import { type Db, type Engine, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PASSWORD, seed } from './db/seed/index';
+import { isRetryable } from './db/transaction';
 import { createLogger } from './logger';
 
 /**
@@ -164,4 +165,36 @@ export async function freshServer(options: Partial<Omit<AppOptions, 'db' | 'cloc
     loginAs,
     close: () => database.close(),
   };
+}
+
+/**
+ * Runs `ops` on 12 writers at once, one op a transaction (as a purchase or an inventory edit writes), and
+ * answers how many transactions the engine aborted for a conflict (deadlock, serialization, busy file) before
+ * they were run again, so that a test of the kept totals' row locks can require none. Every writer has
+ * stopped when it returns or throws, so a failure does not leak writes into the next test.
+ */
+export async function writeConcurrently<Op>(
+  db: Db,
+  ops: readonly Op[],
+  apply: (trx: Db, op: Op) => Promise<void>,
+  writers = 12,
+): Promise<number> {
+  let conflicts = 0;
+  const run = async (op: Op) => {
+    for (;;) {
+      try {
+        return await db.transaction().execute((trx) => apply(trx, op));
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        conflicts++;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let i = w; i < ops.length; i += writers) await run(ops[i] as Op);
+    }),
+  );
+  for (const writer of settled) if (writer.status === 'rejected') throw writer.reason;
+  return conflicts;
 }

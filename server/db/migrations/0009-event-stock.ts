@@ -84,13 +84,16 @@ async function sqliteTriggers(db: Kysely<unknown>) {
     .execute(db);
 }
 
-async function postgresTriggers(db: Kysely<unknown>) {
+/**
+ * The Postgres function that keeps `event_stock`; `first` runs before it changes anything (0029 locks the old and
+ * the new group there, in key order, when a listing moves).
+ */
+export function postgresStockFunction(first = '') {
   const takeOld = `UPDATE event_stock SET tickets = tickets - OLD.available, listings = listings - 1
         WHERE ${group('OLD')};`;
   const refreshOld = `UPDATE event_stock SET min_price = ${lowest('OLD')} WHERE ${group('OLD')} AND min_price = OLD.price;`;
-  await sql
-    .raw(`CREATE FUNCTION listings_stock() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
+  return `CREATE OR REPLACE FUNCTION listings_stock() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN${first}
       IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.available > 0 THEN
         ${takeOld}
       END IF;
@@ -101,8 +104,11 @@ async function postgresTriggers(db: Kysely<unknown>) {
         ${refreshOld}
       END IF;
       RETURN NULL;
-    END $$`)
-    .execute(db);
+    END $$`;
+}
+
+async function postgresTriggers(db: Kysely<unknown>) {
+  await sql.raw(postgresStockFunction()).execute(db);
   await sql`CREATE TRIGGER listings_stock_insert AFTER INSERT ON listings
     FOR EACH ROW EXECUTE FUNCTION listings_stock()`.execute(db);
   await sql`CREATE TRIGGER listings_stock_update AFTER UPDATE OF available, price, currency, event_id, seller_id ON listings

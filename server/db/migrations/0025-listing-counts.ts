@@ -1,6 +1,33 @@
 import { type Kysely, sql } from 'kysely';
 import { engineOf } from '../database';
 
+const add = (
+  o: 'NEW',
+) => `INSERT INTO listing_counts (seller_id, status, listings) VALUES (${o}.seller_id, ${o}.status, 1)
+      ON CONFLICT (seller_id, status) DO UPDATE SET listings = listing_counts.listings + 1;`;
+const take = `UPDATE listing_counts SET listings = listings - 1 WHERE seller_id = OLD.seller_id AND status = OLD.status;`;
+
+/** The Postgres function that keeps `listing_counts` on an update or delete; `first` runs before it changes anything. */
+export const postgresCountFunction = (first = '') => `CREATE OR REPLACE FUNCTION listings_count() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN${first}
+      ${take}
+      IF TG_OP = 'UPDATE' THEN
+        ${add('NEW')}
+      END IF;
+      RETURN NULL;
+    END $$`;
+
+/** The Postgres function that adds a statement's inserted listings to `listing_counts`, in `order` if given. */
+export const postgresInsertedCountFunction = (order = '') => `CREATE OR REPLACE FUNCTION listings_count_inserted()
+    RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO listing_counts (seller_id, status, listings)
+        SELECT seller_id, status, COUNT(*) FROM inserted GROUP BY seller_id, status${order}
+        ON CONFLICT (seller_id, status) DO UPDATE SET listings = listing_counts.listings + excluded.listings;
+      RETURN NULL;
+    END $$`;
+
 /**
  * Inventory's kept count (issue 11): per seller and listing status, how many listings there are, so that the
  * first page of Inventory (and a page filtered by status only) says its total without counting the seller's
@@ -24,33 +51,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`INSERT INTO listing_counts (seller_id, status, listings)
     SELECT seller_id, status, COUNT(*) FROM listings GROUP BY seller_id, status`.execute(db);
-  const add = (
-    o: 'NEW',
-  ) => `INSERT INTO listing_counts (seller_id, status, listings) VALUES (${o}.seller_id, ${o}.status, 1)
-      ON CONFLICT (seller_id, status) DO UPDATE SET listings = listing_counts.listings + 1;`;
-  const take = `UPDATE listing_counts SET listings = listings - 1 WHERE seller_id = OLD.seller_id AND status = OLD.status;`;
   if (engineOf(db) === 'postgres') {
-    await sql
-      .raw(`CREATE FUNCTION listings_count() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      ${take}
-      IF TG_OP = 'UPDATE' THEN
-        ${add('NEW')}
-      END IF;
-      RETURN NULL;
-    END $$`)
-      .execute(db);
+    await sql.raw(postgresCountFunction()).execute(db);
     // inserts once per statement, from its transition table: a bulk upload's 200-row statements add to the
     // seller's row 25 times for 5,000 listings, not 5,000 times (each a new version of that row on Postgres)
-    await sql
-      .raw(`CREATE FUNCTION listings_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO listing_counts (seller_id, status, listings)
-        SELECT seller_id, status, COUNT(*) FROM inserted GROUP BY seller_id, status
-        ON CONFLICT (seller_id, status) DO UPDATE SET listings = listing_counts.listings + excluded.listings;
-      RETURN NULL;
-    END $$`)
-      .execute(db);
+    await sql.raw(postgresInsertedCountFunction()).execute(db);
     await sql`CREATE TRIGGER listings_count_insert AFTER INSERT ON listings REFERENCING NEW TABLE AS inserted
       FOR EACH STATEMENT EXECUTE FUNCTION listings_count_inserted()`.execute(db);
     await sql`CREATE TRIGGER listings_count_update AFTER UPDATE OF seller_id, status ON listings
