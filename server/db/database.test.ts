@@ -32,11 +32,12 @@ describe('the database', () => {
   it('applies a migration that landed after later ones (0011 after 0012 to 0014) to a database that has those', async () => {
     const late = await freshDatabase();
     try {
-      // 0019 builds on 0011's columns, so it lands with it
-      const early = await migrateToLatest(late.db, { except: ['0011-sales', '0019-sales-sort-indexes'] });
+      // 0019 builds on 0011's columns, and 0030 rebuilds 0019's indexes, so they land with it
+      const later = ['0011-sales', '0019-sales-sort-indexes', '0030-sales-match-search'];
+      const early = await migrateToLatest(late.db, { except: later });
       expect(early).not.toContain('0011-sales');
       expect(early).toContain('0014-reports');
-      expect(await migrateToLatest(late.db)).toEqual(['0011-sales', '0019-sales-sort-indexes']);
+      expect(await migrateToLatest(late.db)).toEqual(later);
       expect(await migrateToLatest(late.db)).toEqual([]);
     } finally {
       await late.close();

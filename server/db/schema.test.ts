@@ -162,6 +162,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['seller_id', 'currency', 'event_id', 'orders', 'tickets', 'amount'],
     [],
   ),
+  seller_match_orders: table<Database['seller_match_orders']>()(
+    ['seller_id', 'status', 'event_id', 'currency', 'orders'],
+    [],
+  ),
   event_stock: table<Database['event_stock']>()(
     ['event_id', 'currency', 'seller_id', 'tickets', 'listings', 'min_price'],
     ['min_price'],

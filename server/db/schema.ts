@@ -25,6 +25,7 @@ export interface Database {
   files: FileTable;
   seller_order_totals: SellerOrderTotalTable;
   seller_event_totals: SellerEventTotalTable;
+  seller_match_orders: SellerMatchOrdersTable;
   event_stock: EventStockTable;
   user_feed_counts: UserFeedCountTable;
   ledger_accounts: LedgerAccountTable;
@@ -313,6 +314,15 @@ export interface SellerEventTotalTable {
   orders: number;
   tickets: number;
   amount: number;
+}
+
+/** A seller's orders per status, match and currency (migration 0030): the sales lists' match search total. */
+export interface SellerMatchOrdersTable {
+  seller_id: number;
+  status: OrderStatus;
+  event_id: number;
+  currency: string;
+  orders: number;
 }
 
 /** What listings with tickets offer per event, currency and seller, kept by triggers on `listings` (migration 0009). */

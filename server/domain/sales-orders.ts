@@ -208,6 +208,15 @@ function boundsOf(sellerId: number, f: SalesFilters): Bounds {
   return b;
 }
 
+/** The matches whose name, teams or competition contain the pattern (purchase/catalog.ts containsPattern). */
+const matchSearch = (w: ExpressionBuilder<Database, 'events'>, pattern: unknown) =>
+  w.or([
+    like('events.name', pattern),
+    like('events.home_team', pattern),
+    like('events.away_team', pattern),
+    like('events.tournament', pattern),
+  ]);
+
 /** The list's conditions, on `orders` alone: the count reads no other table (nor, by match, the orders' rows). */
 function conditions(eb: ExpressionBuilder<Database, 'orders'>, b: Bounds) {
   const all: Expression<SqlBool>[] = [eb('orders.seller_id', '=', b.seller as number)];
@@ -226,14 +235,7 @@ function conditions(eb: ExpressionBuilder<Database, 'orders'>, b: Bounds) {
         eb
           .selectFrom('events')
           .select('events.id')
-          .where((w) =>
-            w.or([
-              like('events.name', pattern),
-              like('events.home_team', pattern),
-              like('events.away_team', pattern),
-              like('events.tournament', pattern),
-            ]),
-          ),
+          .where((w) => matchSearch(w, pattern)),
       ),
     );
   }
@@ -291,6 +293,33 @@ const filteredCount = (shape: Bounds) =>
       .where((eb) => conditions(eb, b))
       .select((eb) => eb.fn.countAll<number>().as('n'));
   });
+/**
+ * A match search's total when the list is filtered by nothing but status, currency and match: the kept orders
+ * per status, match and currency (migration 0030) of the matching matches, a few rows where counting read every
+ * matching order.
+ */
+const keptMatchCount = (shape: Bounds) =>
+  prepared((db, $: FilteredArgs) =>
+    db
+      .selectFrom('seller_match_orders')
+      .select((eb) => eb.fn.sum<number>('orders').as('n'))
+      .where('seller_id', '=', $.seller as number)
+      .$if(shape.status !== undefined, (q) => q.where('status', '=', $.status as OrderStatus))
+      .$if(shape.currency !== undefined, (q) => q.where('currency', '=', $.currency as CurrencyCode))
+      .where('event_id', 'in', (eb) =>
+        eb
+          .selectFrom('events')
+          .select('events.id')
+          .where((w) => matchSearch(w, $.matchPattern)),
+      ),
+  );
+const countedByMatch = (b: Bounds) =>
+  b.matchPattern !== undefined &&
+  b.ticketType === undefined &&
+  b.bookingPrefix === undefined &&
+  b.from === undefined &&
+  b.to === undefined;
+
 function filteredQueries(b: Bounds, sort: SalesSort | undefined) {
   const present = Object.entries(b)
     .filter(([, v]) => v !== undefined)
@@ -299,7 +328,7 @@ function filteredQueries(b: Bounds, sort: SalesSort | undefined) {
   const key = `${sort ?? ''}|${b.byMatchDate}|${present}`;
   let queries = filteredShapes.get(key);
   if (!queries) {
-    queries = { page: filteredPage(b, sort), count: filteredCount(b) };
+    queries = { page: filteredPage(b, sort), count: countedByMatch(b) ? keptMatchCount(b) : filteredCount(b) };
     filteredShapes.set(key, queries);
   }
   return queries;

@@ -49,11 +49,12 @@ describe('order writes keep the sellers’ totals', () => {
     orders: await db.selectFrom('orders').selectAll().orderBy('id').execute(),
     byStatus: await db.selectFrom('seller_order_totals').selectAll().execute(),
     byEvent: await db.selectFrom('seller_event_totals').selectAll().execute(),
+    byMatch: await db.selectFrom('seller_match_orders').selectAll().execute(),
   });
 
   /** The totals recounted from the orders (only the non-zero ones: a total emptied by a move stays as zeros). */
   async function expectTotalsEqualRecount() {
-    const { orders, byStatus, byEvent } = await snapshot();
+    const { orders, byStatus, byEvent, byMatch } = await snapshot();
     const recount = (keyOf: (o: (typeof orders)[number]) => string | null) => {
       const m = new Map<string, { orders: number; tickets: number; amount: number }>();
       for (const o of orders) {
@@ -83,6 +84,16 @@ describe('order writes keep the sellers’ totals', () => {
     expect(kept(byEvent, (r: (typeof byEvent)[number]) => `${r.seller_id}/${r.currency}/${r.event_id}`)).toEqual(
       recount((o) => (o.status === 'cancelled' ? null : `${o.seller_id}/${o.currency}/${o.event_id}`)),
     );
+    const matchKey = (o: { seller_id: number; status: string; event_id: number; currency: string }) =>
+      `${o.seller_id}/${o.status}/${o.event_id}/${o.currency}`;
+    expect(
+      Object.fromEntries(
+        byMatch
+          .filter((r) => Number(r.orders) !== 0)
+          .map((r) => [matchKey(r), Number(r.orders)])
+          .sort(),
+      ),
+    ).toEqual(Object.fromEntries(Object.entries(recount(matchKey)).map(([key, t]) => [key, t.orders])));
     // and what the dashboard reads from them
     for (const seller of sellers) {
       for (const currency of CURRENCIES) {
@@ -268,6 +279,7 @@ describe('order writes keep the sellers’ totals', () => {
   it('are rebuilt from the orders by recountOrderTotals', async () => {
     const kept = await snapshot();
     await s.db.updateTable('seller_order_totals').set({ orders: 999 }).execute();
+    await s.db.updateTable('seller_match_orders').set({ orders: 999 }).execute();
     await s.db
       .deleteFrom('seller_event_totals')
       .where('seller_id', '=', sellers[0] ?? -1)
@@ -279,6 +291,7 @@ describe('order writes keep the sellers’ totals', () => {
       rows.filter((r) => Number(r.orders) > 0).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(nonZero(rebuilt.byStatus)).toEqual(nonZero(kept.byStatus));
     expect(nonZero(rebuilt.byEvent)).toEqual(nonZero(kept.byEvent));
+    expect(nonZero(rebuilt.byMatch)).toEqual(nonZero(kept.byMatch));
     await expectTotalsEqualRecount();
   });
 

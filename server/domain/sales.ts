@@ -35,7 +35,7 @@ export interface StatusFigures {
 // ---------------------------------------------------------------------------------------------------------
 // Writing orders. Every order write goes through these two functions: they keep the seller's totals
 // (seller_order_totals per currency and status, seller_event_totals per currency and event for the orders that
-// are not cancelled) in the same transaction, by atomic increments, so that the dashboard reads a few rows
+// are not cancelled, seller_match_orders per status, match and currency) in the same transaction, by atomic increments, so that the dashboard reads a few rows
 // whatever the seller's history, and several server processes on one database keep them exact.
 
 export interface NewOrder {
@@ -104,6 +104,34 @@ async function addShare(db: Db, share: Share, sign: 1 | -1) {
       .where('status', '=', share.status)
       .executeTakeFirst();
     if (taken.numUpdatedRows !== 1n) throw new Error(`no ${share.status} total to take order from`);
+  }
+  // the sales lists' match search total (migration 0030), of every status
+  if (sign === 1) {
+    await db
+      .insertInto('seller_match_orders')
+      .values({
+        seller_id: share.seller_id,
+        status: share.status,
+        event_id: share.event_id,
+        currency: share.currency,
+        orders,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['seller_id', 'status', 'event_id', 'currency'])
+          .doUpdateSet((eb) => ({ orders: eb('seller_match_orders.orders', '+', orders) })),
+      )
+      .execute();
+  } else {
+    const taken = await db
+      .updateTable('seller_match_orders')
+      .set((eb) => ({ orders: eb('orders', '-', orders) }))
+      .where('seller_id', '=', share.seller_id)
+      .where('status', '=', share.status)
+      .where('event_id', '=', share.event_id)
+      .where('currency', '=', share.currency)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows !== 1n) throw new Error(`no match total to take order from`);
   }
   if (share.status === 'cancelled') return;
   if (sign === 1) {
@@ -290,14 +318,27 @@ export async function recountOrderTotals(db: Db, sellerId?: number): Promise<voi
       ])
       .where('status', '!=', 'cancelled')
       .groupBy(['seller_id', 'currency', 'event_id']);
+    let dropMatches = trx.deleteFrom('seller_match_orders');
+    let byMatch = trx
+      .selectFrom('orders')
+      .select((eb) => ['seller_id', 'status', 'event_id', 'currency', eb.fn.countAll<number>().as('orders')])
+      .groupBy(['seller_id', 'status', 'event_id', 'currency']);
     if (sellerId !== undefined) {
       dropOrders = dropOrders.where('seller_id', '=', sellerId);
       dropEvents = dropEvents.where('seller_id', '=', sellerId);
+      dropMatches = dropMatches.where('seller_id', '=', sellerId);
       byStatus = byStatus.where('seller_id', '=', sellerId);
       byEvent = byEvent.where('seller_id', '=', sellerId);
+      byMatch = byMatch.where('seller_id', '=', sellerId);
     }
     await dropOrders.execute();
     await dropEvents.execute();
+    await dropMatches.execute();
+    await trx
+      .insertInto('seller_match_orders')
+      .columns(['seller_id', 'status', 'event_id', 'currency', 'orders'])
+      .expression(byMatch)
+      .execute();
     await trx
       .insertInto('seller_order_totals')
       .columns(['seller_id', 'currency', 'status', 'orders', 'tickets', 'amount'])
