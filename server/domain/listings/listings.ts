@@ -1,8 +1,9 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import { type Db, engineOf } from '../../db/database';
 import { type IdList, idList, inIdList, prepared } from '../../db/prepared';
+import type { Database } from '../../db/schema';
 import { HttpError, MESSAGES } from '../../http/errors';
 import type { PageMeta } from '../paging';
 import { contains, eventsQuery } from '../purchase/catalog';
@@ -175,6 +176,62 @@ const templatesOf = prepared((db, $: { ids: IdList }) =>
     .orderBy('listing_id')
     .orderBy('template_id'),
 );
+
+/**
+ * A page's listings with their counts in the same statement (each an index seek a listing: orders_listing,
+ * carts_listing, the primary keys of listing_files and listing_templates), instead of four more statements
+ * over the page's ids; the templates themselves are read only for the listings that have some.
+ */
+const countsOfListing = (eb: ExpressionBuilder<Database, 'listings'>) => [
+  eb
+    .selectFrom('orders')
+    .select((o) => o.fn.sum<number>('orders.quantity').as('n'))
+    .whereRef('orders.listing_id', '=', 'listings.id')
+    .where('orders.status', '<>', 'cancelled')
+    .as('sold_count'),
+  eb
+    .selectFrom('carts')
+    .select((c) => c.fn.sum<number>('carts.quantity').as('n'))
+    .whereRef('carts.listing_id', '=', 'listings.id')
+    .where('carts.hold_state', '=', 'holding')
+    .as('held_count'),
+  eb
+    .selectFrom('listing_files')
+    .select((f) => f.fn.countAll<number>().as('n'))
+    .whereRef('listing_files.listing_id', '=', 'listings.id')
+    .as('files_count'),
+  eb
+    .selectFrom('listing_templates')
+    .select((t) => t.fn.countAll<number>().as('n'))
+    .whereRef('listing_templates.listing_id', '=', 'listings.id')
+    .as('templates_count'),
+];
+interface CountedRow extends OwnRow {
+  sold_count: number | string | null;
+  held_count: number | string | null;
+  files_count: number | string;
+  templates_count: number | string;
+}
+
+/** A page's extras from its rows' counts, and the templates of those that have some. */
+async function extrasOfPage(db: Db, rows: CountedRow[]): Promise<Extras> {
+  const out: Extras = { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
+  const withTemplates: number[] = [];
+  for (const r of rows) {
+    if (r.sold_count !== null) out.sold.set(r.id, Number(r.sold_count));
+    if (r.held_count !== null) out.held.set(r.id, Number(r.held_count));
+    out.files.set(r.id, Number(r.files_count));
+    if (Number(r.templates_count) > 0) withTemplates.push(r.id);
+  }
+  if (withTemplates.length > 0) {
+    for (const t of await templatesOf.execute(db, { ids: idList(db, withTemplates) })) {
+      const kept = out.templates.get(t.listing_id);
+      if (kept) kept.push(t.template_id);
+      else out.templates.set(t.listing_id, [t.template_id]);
+    }
+  }
+  return out;
+}
 
 /** Tickets sold (orders not cancelled), held in carts, the files and the additional templates of each listing of `ids`. */
 async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
@@ -396,7 +453,7 @@ function filteredListings(db: Db, sellerId: number, filters: ListFilters) {
 /** The listings of a page (their own columns), in the order of `sort`, from `start`. */
 function pageQuery(db: Db, sellerId: number, filters: ListFilters, sort: ListingSort, start: PageStart, limit: number) {
   const spec = SORTS[sort];
-  let rows = filteredListings(db, sellerId, filters).select(ownColumns);
+  let rows = filteredListings(db, sellerId, filters).select(ownColumns).select(countsOfListing);
   const direction = spec.desc ? 'desc' : 'asc';
   if ('after' in start) {
     const left = sql.join([...spec.columns.map((c) => sql.ref(c)), sql.ref('listings.id')]);
@@ -486,7 +543,7 @@ export async function listMyListings(
     page = after.page;
     start = { after: { values: after.values, id: after.id } };
   }
-  let rows: OwnRow[];
+  let rows: CountedRow[];
   if (keptCount) {
     const values = 'after' in start ? start.after.values : [];
     rows = (await preparedPageOf(sort, filters.status !== undefined, 'after' in start).execute(db, {
@@ -498,14 +555,13 @@ export async function listMyListings(
       v0: values[0] ?? '',
       v1: values[1] ?? '',
       v2: values[2] ?? '',
-    })) as OwnRow[];
+    })) as CountedRow[];
   } else {
-    rows = (await pageQuery(db, sellerId, filters, sort, start, perPage).execute()) as OwnRow[];
+    rows = (await pageQuery(db, sellerId, filters, sort, start, perPage).execute()) as CountedRow[];
   }
   const last = rows.at(-1);
   const more = last !== undefined && page * perPage < total && rows.length === perPage;
-  const ids = rows.map((r) => r.id);
-  const [extras, matches] = await Promise.all([extrasOf(db, ids), matchesOf(db, rows)]);
+  const [extras, matches] = await Promise.all([extrasOfPage(db, rows), matchesOf(db, rows)]);
   const today = todayOf(now);
   return {
     tickets: rows.map((r) => toMyListing(r, matches.get(r.event_id) as MatchRow, extras, today)),
