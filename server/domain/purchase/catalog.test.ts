@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshSeededDatabase } from '../../test-support';
-import { eventListings, findEvent, findListing, purchaseListingOf } from './catalog';
+import { type EventSearch, eventListings, findEvent, findListing, purchaseListingOf, searchEvents } from './catalog';
 import { type CurrencyCode, RATES_PER_GBP, splitList } from './pricing';
 
 const CURRENCIES = Object.keys(RATES_PER_GBP) as CurrencyCode[];
@@ -126,5 +126,84 @@ describe('the event page (catalog.eventListings)', () => {
       }
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+});
+
+/**
+ * The search is prepared per shape (which text filters are given, migration-free): every combination of the four
+ * text filters, with and without dates, must give the events and total of the plain definition: upcoming (from
+ * today or the later date_from), up to date_to, each given text contained (case-insensitively) in its field.
+ */
+describe('the trade search (catalog.searchEvents)', () => {
+  let d: FreshDatabase;
+  const NOW = new Date('2026-11-01T10:00:00.000Z');
+
+  beforeAll(async () => {
+    d = await freshSeededDatabase();
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('answers every combination of name, team, competition, city and dates as the definition does', async () => {
+    const buyer = (
+      await d.db.selectFrom('users').select('id').where('email', '=', 'rival@demo.test').executeTakeFirstOrThrow()
+    ).id;
+    const events = await d.db
+      .selectFrom('events')
+      .innerJoin('cities', 'cities.id', 'events.city_id')
+      .select([
+        'events.id',
+        'events.name',
+        'events.home_team',
+        'events.away_team',
+        'events.tournament',
+        'events.event_date',
+        'events.event_time',
+        'cities.name as city',
+      ])
+      .execute();
+    const today = NOW.toISOString().slice(0, 10);
+    const texts = { name: 'united', team: 'CITY', competition: 'league', city: 'o' } as const;
+    const has = (field: string, text: string) => field.toLowerCase().includes(text.toLowerCase());
+    let compared = 0;
+    for (let mask = 0; mask < 16; mask++) {
+      for (const dates of [{}, { date_from: '2026-12-01', date_to: '2027-03-31' }] as const) {
+        const filters: EventSearch = { ...dates };
+        (['name', 'team', 'competition', 'city'] as const).forEach((f, i) => {
+          if (mask & (1 << i)) filters[f] = texts[f];
+        });
+        const want = events
+          .filter(
+            (e) =>
+              e.event_date >= (filters.date_from && filters.date_from > today ? filters.date_from : today) &&
+              e.event_date <= (filters.date_to ?? '9999-12-31') &&
+              (!filters.name || has(e.name, filters.name)) &&
+              (!filters.team || has(e.home_team, filters.team) || has(e.away_team, filters.team)) &&
+              (!filters.competition || has(e.tournament, filters.competition)) &&
+              (!filters.city || has(e.city, filters.city)),
+          )
+          .sort((a, b) =>
+            a.event_date !== b.event_date
+              ? a.event_date < b.event_date
+                ? -1
+                : 1
+              : a.event_time !== b.event_time
+                ? a.event_time < b.event_time
+                  ? -1
+                  : 1
+                : a.id - b.id,
+          )
+          .map((e) => e.id);
+        const got = await searchEvents(d.db, buyer, filters, 'GBP', { limit: 5, offset: 2 }, NOW);
+        expect(got.total, JSON.stringify(filters)).toBe(want.length);
+        expect(
+          got.events.map((e) => e.match_id),
+          JSON.stringify(filters),
+        ).toEqual(want.slice(2, 7));
+        compared += want.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });

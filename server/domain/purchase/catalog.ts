@@ -146,38 +146,57 @@ export interface EventSearch {
   date_to?: string;
 }
 
-/** The search's filters as one fixed shape: a pattern that matches anything for a filter not given. */
+/** The search's filters: the dates always (today and the far future when not given), the texts given. */
 type SearchArgs = {
   from: string;
   to: string;
-  name: string;
-  team: string;
-  competition: string;
-  city: string;
+  name?: string;
+  team?: string;
+  competition?: string;
+  city?: string;
+};
+type TextFilter = 'name' | 'team' | 'competition' | 'city';
+const TEXT_FILTERS: readonly TextFilter[] = ['name', 'team', 'competition', 'city'];
+
+/** The events of the dates and of the text filters of `shape` (its own parameter for each). */
+const searched = (db: Db, $: SearchArgs, shape: ReadonlySet<TextFilter>) => {
+  let q = eventsQuery(db).where('events.event_date', '>=', $.from).where('events.event_date', '<=', $.to);
+  if (shape.has('name')) q = q.where(like('events.name', $.name));
+  if (shape.has('team'))
+    q = q.where((eb) => eb.or([like('events.home_team', $.team), like('events.away_team', $.team)]));
+  if (shape.has('competition')) q = q.where(like('events.tournament', $.competition));
+  if (shape.has('city')) q = q.where(like('cities.name', $.city));
+  return q;
 };
 
-const searched = (db: Db, $: SearchArgs) =>
-  eventsQuery(db)
-    .where('events.event_date', '>=', $.from)
-    .where('events.event_date', '<=', $.to)
-    .where(like('events.name', $.name))
-    .where((eb) => eb.or([like('events.home_team', $.team), like('events.away_team', $.team)]))
-    .where(like('events.tournament', $.competition))
-    .where(like('cities.name', $.city));
-
-const searchCount = prepared((db, $: SearchArgs) => searched(db, $).select((eb) => eb.fn.countAll<number>().as('n')));
-const searchPage = prepared((db, $: SearchArgs & { limit: number; offset: number }) =>
-  searched(db, $)
-    .select(eventColumns)
-    .orderBy('events.event_date')
-    .orderBy('events.event_time')
-    .orderBy('events.id')
-    .limit($.limit)
-    .offset($.offset),
-);
-
-const ANYTHING = '%';
-const patternOf = (text: string | undefined) => (text ? containsPattern(text) : ANYTHING);
+/**
+ * The count and the page, prepared once per shape (which text filters are given): the search as it opens (no
+ * text) compares only dates, where one fixed shape with `%` for an absent filter lowered and matched the four
+ * texts of every upcoming event, twice.
+ */
+const searchShapes = new Map<string, ReturnType<typeof searchQueries>>();
+const searchQueries = (shape: ReadonlySet<TextFilter>) => ({
+  count: prepared((db, $: SearchArgs) => searched(db, $, shape).select((eb) => eb.fn.countAll<number>().as('n'))),
+  page: prepared((db, $: SearchArgs & { limit: number; offset: number }) =>
+    searched(db, $, shape)
+      .select(eventColumns)
+      .orderBy('events.event_date')
+      .orderBy('events.event_time')
+      .orderBy('events.id')
+      .limit($.limit)
+      .offset($.offset),
+  ),
+});
+function searchQueriesOf(args: SearchArgs) {
+  const given = TEXT_FILTERS.filter((f) => args[f] !== undefined);
+  const key = given.join(',');
+  let queries = searchShapes.get(key);
+  if (!queries) {
+    queries = searchQueries(new Set(given));
+    searchShapes.set(key, queries);
+  }
+  return queries;
+}
 
 /** Upcoming events by the filters, soonest first, a page of them with what other sellers offer. */
 export async function searchEvents(
@@ -192,11 +211,9 @@ export async function searchEvents(
   const args: SearchArgs = {
     from: filters.date_from && filters.date_from > today ? filters.date_from : today,
     to: filters.date_to ?? '9999-12-31',
-    name: patternOf(filters.name),
-    team: patternOf(filters.team),
-    competition: patternOf(filters.competition),
-    city: patternOf(filters.city),
   };
+  for (const f of TEXT_FILTERS) if (filters[f]) args[f] = containsPattern(filters[f]);
+  const { count: searchCount, page: searchPage } = searchQueriesOf(args);
   const [count, rows] = await Promise.all([
     searchCount.takeFirst(db, args),
     searchPage.execute(db, { ...args, limit: page.limit, offset: page.offset }),
