@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
+import { argOf, freshTarget, num, plannerStatistics, serveReal, startRealServer, stopChild } from './bench-support';
 
 /**
  * npm run bench:listings (issue 11): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL).
@@ -30,7 +30,6 @@ async function prepare(target: string, count: number) {
   const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
   const { createListings } = await import('../server/domain/listings/listings');
   const { STADIUM_LAYOUT } = await import('../server/domain/listings/rules');
-  const { sql } = await import('kysely');
   const db = openDatabase(target);
   await migrateToLatest(db);
   await seed(db, systemClock);
@@ -67,7 +66,7 @@ async function prepare(target: string, count: number) {
     currency: 'GBP' as const,
   }));
   await db.transaction().execute((trx) => createListings(trx, { sellerId: seller.id, userId: seller.id }, inputs, now));
-  await sql`ANALYZE`.execute(db);
+  await plannerStatistics(db);
   const token = newToken();
   await db
     .insertInto('auth_tokens')

@@ -28,6 +28,19 @@ export async function serveReal(beside?: () => void) {
   });
 }
 
+/**
+ * The planner's statistics as a running server has them: SQLite's as its housekeeping refreshes them at start
+ * (server/db/statistics.ts), Postgres's as autovacuum would have gathered them by now.
+ */
+export async function plannerStatistics(db: import('../server/db/database').Db) {
+  const { engineOf } = await import('../server/db/database');
+  const { refreshStatistics } = await import('../server/db/statistics');
+  if (engineOf(db) === 'postgres') {
+    const { sql } = await import('kysely');
+    await sql`ANALYZE`.execute(db);
+  } else await refreshStatistics(db);
+}
+
 export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
@@ -142,7 +155,7 @@ export const SALES_BENCH_LAYOUT: OrderLayout = {
 /**
  * Migrates and seeds `target`, then gives the demo seller `count` more orders over its listings as `layout` says
  * (quantities 1 to 4, deadlines by the sales rules, a pending order's 48 hours starting now so that the
- * housekeeping does not cancel them mid-run), recounts its kept totals, ANALYZEs, and logs it in. The caller
+ * housekeeping does not cancel them mid-run), recounts its kept totals, refreshes the planner statistics, and logs it in. The caller
  * reads what else it needs from the open `db` and destroys it. Used by bench:sales and bench:reports.
  */
 export async function seedSellerOrders(target: string, count: number, layout: OrderLayout) {
@@ -153,7 +166,6 @@ export async function seedSellerOrders(target: string, count: number, layout: Or
   const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
   const { recountOrderTotals } = await import('../server/domain/sales');
   const { deadlinesFor } = await import('../server/domain/sales-deadlines');
-  const { sql } = await import('kysely');
   const db = openDatabase(target);
   await migrateToLatest(db);
   await seed(db, systemClock);
@@ -212,7 +224,7 @@ export async function seedSellerOrders(target: string, count: number, layout: Or
     }
   });
   await recountOrderTotals(db, seller.id);
-  await sql`ANALYZE`.execute(db);
+  await plannerStatistics(db);
   const token = newToken();
   await db
     .insertInto('auth_tokens')
@@ -237,7 +249,6 @@ export async function seedSearchListings(target: string, count: number) {
   const { seed } = await import('../server/db/seed/index');
   const { systemClock } = await import('../server/clock');
   const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
-  const { sql } = await import('kysely');
   const db = openDatabase(target);
   await migrateToLatest(db);
   await seed(db, systemClock);
@@ -288,8 +299,7 @@ export async function seedSearchListings(target: string, count: number) {
     });
     await db.insertInto('listings').values(rows).execute();
   }
-  if (engineOf(db) === 'postgres') await sql`ANALYZE`.execute(db);
-  else await sql`ANALYZE`.execute(db);
+  await plannerStatistics(db);
   const token = newToken();
   await db
     .insertInto('auth_tokens')

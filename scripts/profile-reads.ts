@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CompiledQuery } from 'kysely';
-import { argOf, num, SALES_BENCH_LAYOUT, seedSearchListings, seedSellerOrders } from './bench-support';
+import {
+  argOf,
+  num,
+  plannerStatistics,
+  SALES_BENCH_LAYOUT,
+  seedSearchListings,
+  seedSellerOrders,
+} from './bench-support';
 
 /**
  * CPU time per call of bench:search's and bench:sales's URLs through the app in this process (no HTTP, no
@@ -50,10 +57,9 @@ const { createApp } = await import('../server/app');
 const { systemClock } = await import('../server/clock');
 const { createLogger } = await import('../server/logger');
 const { migrateToLatest } = await import('../server/db/migrate');
-const { sql } = await import('kysely');
 const db = openDatabase(target);
 // a database kept from an earlier run takes the migrations added since (and their statistics)
-if ((await migrateToLatest(db)).length > 0) await sql`ANALYZE`.execute(db);
+if ((await migrateToLatest(db)).length > 0) await plannerStatistics(db);
 // --queries: the CPU time of each statement (by its text) the calls ran, most expensive first
 const perQuery = new Map<string, { n: number; us: number }>();
 if (argOf('queries')) {

@@ -7,6 +7,7 @@ import { type Config, readConfig, StartupError } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './db/seed/index';
+import { statisticsTask } from './db/statistics';
 import { sendDueReports } from './domain/report-schedules';
 import { registerPrune, startHousekeeping } from './housekeeping';
 import { sweepOrphanUploads } from './http/multipart';
@@ -90,6 +91,7 @@ export async function startServer(overrides: Partial<Config> = {}) {
     unregister.push(
       registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now)),
       registerPrune('scheduled reports', (database, now) => sendDueReports(database, mailer, now, log)),
+      registerPrune('planner statistics', statisticsTask()),
     );
     const housekeeping = startHousekeeping(db, systemClock, log);
     const listening = server.address();
