@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { pandaStaticCss } from './scripts/panda-static-css';
 import { pruneUnusedTokens } from './scripts/prune-unused-tokens';
+import { sessionPreload } from './scripts/session-preload';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** The style sheets beside index.css (chunks' own): the tokens they read stay in index.css */
@@ -14,7 +15,21 @@ const chunkSheets = readdirSync(here('./src'), { recursive: true, encoding: 'utf
 
 export default defineConfig(({ mode }) => ({
   // pandaStaticCss: the static css() calls' class names computed at build time (scripts/panda-static-css.ts)
-  plugins: [react(), pandaStaticCss({ runtime: here('./src/styled-system/css/index.mjs') })],
+  // sessionPreload: the chunks a page opened on /dashboard with a session loads next (src/app/pages.ts preloadRoute),
+  // for the server to name in its HTML (scripts/session-preload.ts, server/http/static.ts)
+  plugins: [
+    react(),
+    pandaStaticCss({ runtime: here('./src/styled-system/css/index.mjs') }),
+    sessionPreload({
+      pages: {
+        '/dashboard': [
+          here('./src/app/shell/shell-layout.tsx'),
+          here('./src/app/gated-routes.tsx'),
+          here('./src/features/dashboard/dashboard-page.tsx'),
+        ],
+      },
+    }),
+  ],
   // Panda's PostCSS plugin types (and ours) come from another postcss copy than Vite's
   css: {
     postcss: {
