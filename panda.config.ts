@@ -22,9 +22,12 @@ export default defineConfig({
           '0%': { transform: 'translateX(-100%)' },
           '100%': { transform: 'translateX(0)' },
         },
+        // the loading bar's slide, moved by transform (the compositor's work) rather than by `left`, which laid the
+        // page out again at every frame while the session and the first chunks loaded: from just out of the track
+        // on the left (its own width, 40% of the track) to just out on the right (100% of the track: 250% of its own)
         loaderSlide: {
-          '0%': { left: '-40%' },
-          '100%': { left: '100%' },
+          '0%': { transform: 'translateX(-100%)' },
+          '100%': { transform: 'translateX(250%)' },
         },
       },
       breakpoints: {

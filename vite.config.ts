@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import pandacss from '@pandacss/dev/postcss';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { pandaStaticCss } from './scripts/panda-static-css';
 import { pruneUnusedTokens } from './scripts/prune-unused-tokens';
+import { sessionPreload } from './scripts/session-preload';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** The style sheets beside index.css (chunks' own): the tokens they read stay in index.css */
@@ -12,7 +14,22 @@ const chunkSheets = readdirSync(here('./src'), { recursive: true, encoding: 'utf
   .map((f) => here(`./src/${f}`));
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react()],
+  // pandaStaticCss: the static css() calls' class names computed at build time (scripts/panda-static-css.ts)
+  // sessionPreload: the chunks a page opened on /dashboard with a session loads next (src/app/pages.ts preloadRoute),
+  // for the server to name in its HTML (scripts/session-preload.ts, server/http/static.ts)
+  plugins: [
+    react(),
+    pandaStaticCss({ runtime: here('./src/styled-system/css/index.mjs') }),
+    sessionPreload({
+      pages: {
+        '/dashboard': [
+          here('./src/app/shell/shell-layout.tsx'),
+          here('./src/app/gated-routes.tsx'),
+          here('./src/features/dashboard/dashboard-page.tsx'),
+        ],
+      },
+    }),
+  ],
   // Panda's PostCSS plugin types (and ours) come from another postcss copy than Vite's
   css: {
     postcss: {
@@ -58,7 +75,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['machines/**/*.test.ts', 'server/**/*.test.ts', 'openapi/**/*.test.ts'],
+          include: ['machines/**/*.test.ts', 'server/**/*.test.ts', 'openapi/**/*.test.ts', 'scripts/**/*.test.ts'],
           // the seeded database every server test file copies (built once: seeding hashes passwords)
           globalSetup: ['server/testing/global-setup.ts'],
           // cheap password hashes in the server tests (server/auth/passwords.ts says why and where it stops)

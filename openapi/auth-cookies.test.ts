@@ -7,26 +7,77 @@ afterEach(() => {
   else delete (globalThis as { document?: unknown }).document;
 });
 
-/** A document whose cookie getter counts its reads (each is a round trip to the browser's cookie store). */
-function documentWithCookies(cookies: string) {
+/**
+ * A document whose cookie getter counts its reads (each is a round trip to the browser's cookie store), whose
+ * setter stores a cookie as a browser does (Max-Age=0 deletes it), and which keeps its event listeners.
+ */
+function documentWithCookies(initial: string) {
+  const jar = new Map(
+    initial.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
   const reads = { count: 0 };
+  const listeners = new Map<string, () => void>();
   Object.defineProperty(globalThis, 'document', {
     configurable: true,
     value: {
       get cookie() {
         reads.count += 1;
-        return cookies;
+        return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      },
+      set cookie(line: string) {
+        const [pair = '', ...attributes] = line.split('; ');
+        const name = pair.slice(0, pair.indexOf('='));
+        if (attributes.includes('Max-Age=0')) jar.delete(name);
+        else jar.set(name, pair.slice(pair.indexOf('=') + 1));
+      },
+      addEventListener(type: string, listener: () => void) {
+        listeners.set(type, listener);
       },
     },
   });
-  return reads;
+  return { reads, fire: (type: string) => listeners.get(type)?.(), jar };
 }
 
 describe('cookieSessionStore.read', () => {
   it('reads the three session cookies from one read of document.cookie', () => {
-    const reads = documentWithCookies('theme=dark; auth_token=t%201; auth_token_validity=1700000000000; user_token=u7');
+    const { reads } = documentWithCookies(
+      'theme=dark; auth_token=t%201; auth_token_validity=1700000000000; user_token=u7',
+    );
     expect(cookieSessionStore.read()).toEqual({ token: 't 1', issuedAt: 1700000000000, userToken: 'u7' });
     expect(reads.count).toBe(1);
+  });
+
+  it('keeps what it read for the calls after (one read of document.cookie for many API calls)', () => {
+    const { reads } = documentWithCookies('auth_token=t1; auth_token_validity=1700000000000');
+    for (let i = 0; i < 10; i++) expect(cookieSessionStore.read()?.token).toBe('t1');
+    expect(reads.count).toBe(1);
+  });
+
+  it('reads the cookies again after this page wrote them: a login saved, a logout or a 401 cleared', () => {
+    const { reads } = documentWithCookies('theme=dark');
+    expect(cookieSessionStore.read()).toBeNull();
+    cookieSessionStore.save({ token: 't2', issuedAt: 1700000000000, userToken: null });
+    expect(cookieSessionStore.read()).toEqual({ token: 't2', issuedAt: 1700000000000, userToken: null });
+    expect(reads.count).toBe(2);
+    cookieSessionStore.clear();
+    expect(cookieSessionStore.read()).toBeNull();
+    expect(reads.count).toBe(3);
+  });
+
+  it('reads the cookies again when the page is shown again (another tab may have logged in or out)', () => {
+    const { reads, fire, jar } = documentWithCookies('auth_token=t1; auth_token_validity=1700000000000');
+    expect(cookieSessionStore.read()?.token).toBe('t1');
+    jar.set('auth_token', 't3');
+    expect(cookieSessionStore.read()?.token).toBe('t1');
+    fire('visibilitychange');
+    expect(cookieSessionStore.read()?.token).toBe('t3');
+    expect(reads.count).toBe(2);
+  });
+
+  it('reads the cookies given to it as they are, without keeping them', () => {
+    documentWithCookies('auth_token=t1; auth_token_validity=1700000000000');
+    expect(cookieSessionStore.read('auth_token=t9; auth_token_validity=5')?.token).toBe('t9');
+    expect(cookieSessionStore.read()?.token).toBe('t1');
   });
 
   it('answers null without a token or a validity stamp', () => {

@@ -32,27 +32,63 @@ function writeCookie(name: string, value: string, maxAgeSeconds: number) {
   document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Strict${secure}`;
 }
 
+/** A session as the cookies hold it: null without a token or a validity stamp. */
+function parseSession(cookies: string): StoredSession | null {
+  const token = readCookie('auth_token', cookies);
+  const issuedAt = Number(readCookie('auth_token_validity', cookies));
+  if (!token || !Number.isFinite(issuedAt) || issuedAt <= 0) return null;
+  return { token, issuedAt, userToken: readCookie('user_token', cookies) };
+}
+
+/**
+ * The session last read from `document.cookie`, and the document it was read from; undefined when it is to be
+ * read again. Every API call asks for the token, and `document.cookie` is a round trip to the browser's cookie
+ * store each time (2-4 ms a call on a loaded phone-speed main thread, ten calls as the dashboard opens): the
+ * cookies change only when this page writes them (login, logout, a 401: `save` and `clear` below) or when
+ * another tab of the portal does, and the page is read again when it is shown after that (visibilitychange).
+ */
+let cached: { doc: Document; session: StoredSession | null } | undefined;
+let watched: Document | undefined;
+
+/** Reads the cookies again at the next `read()` (after a change this module did not make). */
+export function forgetCachedSession() {
+  cached = undefined;
+}
+
+function readDocumentSession(): StoredSession | null {
+  const doc = globalThis.document;
+  if (!doc) return null;
+  if (cached?.doc === doc) return cached.session;
+  if (watched !== doc && typeof doc.addEventListener === 'function') {
+    watched = doc;
+    // another tab may have logged in or out while this one was hidden
+    doc.addEventListener('visibilitychange', forgetCachedSession);
+  }
+  const session = parseSession(doc.cookie ?? '');
+  cached = { doc, session };
+  return session;
+}
+
 export const cookieSessionStore = {
   /**
-   * The stored session, from one read of `document.cookie`: every API call asks for the token, and the getter
-   * is a round trip to the browser's cookie store (46 ms of a /dashboard load's main thread on a busy machine
-   * when each of the three cookies was read on its own).
+   * The stored session, from one read of `document.cookie` (three cookies read on their own were 46 ms of a
+   * /dashboard load's main thread on a busy machine), kept until the cookies may have changed (see `cached`).
+   * Given `cookies`, reads those instead, uncached.
    */
-  read(cookies = globalThis.document?.cookie ?? ''): StoredSession | null {
-    const token = readCookie('auth_token', cookies);
-    const issuedAt = Number(readCookie('auth_token_validity', cookies));
-    if (!token || !Number.isFinite(issuedAt) || issuedAt <= 0) return null;
-    return { token, issuedAt, userToken: readCookie('user_token', cookies) };
+  read(cookies?: string): StoredSession | null {
+    return cookies === undefined ? readDocumentSession() : parseSession(cookies);
   },
   save(session: StoredSession) {
     const maxAge = Math.floor(SESSION_TTL_MS / 1000);
     writeCookie('auth_token', session.token, maxAge);
     writeCookie('auth_token_validity', String(session.issuedAt), maxAge);
     if (session.userToken) writeCookie('user_token', session.userToken, maxAge);
+    forgetCachedSession();
   },
   /** Logout's full sweep: the three cookies, local storage and session storage. */
   clear() {
     for (const name of AUTH_COOKIES) writeCookie(name, '', 0);
+    forgetCachedSession();
     globalThis.localStorage?.clear();
     globalThis.sessionStorage?.clear();
   },

@@ -6,6 +6,8 @@
 //   LH_RUNS=5 npm run lighthouse       # runs per page and preset (default 3); the median by score is shown
 //   LH_JSON=/tmp/lh npm run lighthouse # also writes each run's report (JSON) there
 //   LH_JSON=/tmp/lh LH_TRACE=1 ...    # and each run's trace (open it in Chrome's Performance panel)
+//   LH_PROFILE=1 ...                  # the traces also hold V8's sampling profiler (functions' times; it adds
+//                                     # overhead, so its scores are not comparable with runs without it)
 //   LH_PRESETS=mobile npm run lighthouse  # only these presets (mobile, desktop; comma-separated)
 //
 // It starts dist-server/start.mjs (what `npm start` runs) on a fresh SQLite folder, launches Chromium
@@ -153,7 +155,13 @@ async function measure(port, url, preset) {
   for (let i = 0, retries = 0; i < RUNS; i++) {
     const result = await lighthouse(
       url,
-      { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        ...(process.env.LH_PROFILE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
+      },
       preset.config,
     );
     if (!result) throw new Error(`lighthouse: no result for ${url}`);

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_PRELOAD_FILE as WRITTEN } from '../../scripts/session-preload';
 import { createApp } from '../app';
 import { manualClock } from '../clock';
 import { type Db, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
-import { chooseEncoding } from './static';
+import { chooseEncoding, SESSION_PRELOAD_FILE } from './static';
 
 const INDEX = '<!doctype html><title>SB Portal</title><div id="root"></div><script src="/assets/app-1a2b.js"></script>';
 const ASSET = `export const rows = [${Array.from({ length: 200 }, (_, i) => `{ id: ${i}, name: "row ${i}" }`).join(', ')}];\n`;
@@ -194,6 +195,89 @@ describe('the built app, served from memory', () => {
     const res = await app.request('/dashboard', { method: 'POST' });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+});
+
+describe('a page opened with a session: the chunks it loads next, named in its HTML', () => {
+  const HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>SB Portal</title>
+    <script type="module" crossorigin src="/assets/index-1a.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+  const LINKS = [
+    '<link rel="modulepreload" crossorigin href="/assets/shell-layout-2b.js">',
+    '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-3c.js">',
+    '<link rel="preload" as="style" crossorigin href="/assets/dash-4d.css">',
+  ];
+  let dir: string;
+  let db: Db;
+  let app: ReturnType<typeof createApp>;
+  const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
+  const SESSION = { cookie: 'theme=dark; auth_token=t0k3n; auth_token_validity=1700000000000' };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sb-portal-preload-'));
+    const dist = join(dir, 'dist');
+    mkdirSync(join(dist, 'assets'), { recursive: true });
+    writeFileSync(join(dist, 'index.html'), HTML);
+    const preload = {
+      paths: {
+        '/dashboard': {
+          scripts: ['assets/shell-layout-2b.js', 'assets/dashboard-page-3c.js'],
+          styles: ['assets/dash-4d.css'],
+        },
+      },
+    };
+    writeFileSync(join(dist, SESSION_PRELOAD_FILE), JSON.stringify(preload));
+    db = openDatabase(join(dir, 'portal.sqlite'));
+    app = createApp({ db, clock: manualClock(), log: createLogger('silent'), staticDir: dist });
+  });
+  afterAll(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the file the build writes', () => {
+    expect(SESSION_PRELOAD_FILE).toBe(WRITTEN);
+  });
+
+  it('names the listed chunks in the head of a listed path opened with a session cookie, in every encoding', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await get('/dashboard', { ...SESSION, 'accept-encoding': encoding });
+      expect(res.status, encoding).toBe(200);
+      expect(res.headers.get('vary'), encoding).toBe('Accept-Encoding, Cookie');
+      expect(res.headers.get('cache-control'), encoding).toBe('no-cache');
+      const body = Buffer.from(await res.arrayBuffer());
+      const text = (
+        encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body
+      ).toString();
+      expect(text, encoding).toBe(HTML.replace('  </head>', `${LINKS.map((l) => `    ${l}\n`).join('')}  </head>`));
+    }
+  });
+
+  it('sends index.html as built without a session cookie, with another ETag, and on other paths', async () => {
+    const plain = await get('/dashboard', { cookie: 'theme=dark; auth_token=' });
+    expect(await plain.text()).toBe(HTML);
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    const preloading = await get('/dashboard', SESSION);
+    expect(preloading.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    // a cached copy of the other one is not taken for this one
+    const revalidated = await get('/dashboard', { ...SESSION, 'if-none-match': plain.headers.get('etag') ?? '' });
+    expect(revalidated.status).toBe(200);
+    for (const path of ['/login', '/sales/pending', '/']) {
+      const res = await get(path, SESSION);
+      expect(await res.text(), path).toBe(HTML);
+      expect(res.headers.get('vary') ?? '', path).not.toContain('Cookie');
+    }
+  });
+
+  it('never serves the list itself', async () => {
+    const res = await get(`/${SESSION_PRELOAD_FILE}`, SESSION);
+    expect(res.status).toBe(404);
   });
 });
 

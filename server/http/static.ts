@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 
@@ -17,6 +18,9 @@ import { getMimeType } from 'hono/utils/mime';
  *   (a missing chunk must not be cached as HTML for a year).
  * - Dotfiles and dot folders (`.vite/`) are never read, so never served. `/api` and `/api/*` are never
  *   the app: they fall through to the API's JSON answers.
+ * - A route opened with a session cookie whose chunks the build listed (`.session-preload.json`, written by
+ *   scripts/session-preload.ts: /dashboard's) gets an index.html that names them in `<link rel="modulepreload">`,
+ *   so that they load with the entry instead of after it has run and asked for them; the HTML varies on Cookie.
  */
 
 type Encoding = 'br' | 'gzip';
@@ -109,12 +113,14 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-function send(c: Context, file: StaticFile): Response {
+function send(c: Context, file: StaticFile, varyOnCookie = false): Response {
   const available = (['br', 'gzip'] as const).filter((e) => file[e]);
   const encoding = chooseEncoding(c.req.header('accept-encoding'), available);
   const chosen = (encoding && file[encoding]) || file.identity;
   const headers: Record<string, string> = { 'Cache-Control': file.cacheControl, ETag: chosen.etag };
-  if (available.length > 0) headers.Vary = 'Accept-Encoding';
+  // a page that varies on Cookie varies on Accept-Encoding too: its other version may be compressed
+  if (varyOnCookie) headers.Vary = 'Accept-Encoding, Cookie';
+  else if (available.length > 0) headers.Vary = 'Accept-Encoding';
   if (matches(c.req.header('if-none-match'), chosen.etag)) return c.body(null, 304, headers);
   headers['Content-Type'] = file.type;
   headers['Content-Length'] = String(chosen.body.length);
@@ -128,6 +134,48 @@ export const isApiPath = (path: string) => path === '/api' || path.startsWith('/
 const isRoutePath = (path: string) =>
   !path.startsWith('/assets/') && !path.split('/').some((segment) => segment.startsWith('.')) && !/\.[^/]*$/.test(path);
 
+/** The build's list of what a page opened with a session loads after the entry (scripts/session-preload.ts). */
+export const SESSION_PRELOAD_FILE = '.session-preload.json';
+type SessionPreload = { paths: Record<string, { scripts: string[]; styles: string[] }> };
+
+/** A built file served from memory, with its ETag and the compressed copies worth sending. */
+function fileOf(body: Uint8Array, type: string, cacheControl: string): StaticFile {
+  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  const file: StaticFile = { type, cacheControl, identity: { body, etag: `"${tag}"` } };
+  const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+  const gzip = gzipSync(body, { level: 9 });
+  if (br.length < body.length) file.br = { body: br, etag: `"${tag}-br"` };
+  if (gzip.length < body.length) file.gzip = { body: gzip, etag: `"${tag}-gzip"` };
+  return file;
+}
+
+/**
+ * index.html naming, for each route path the build listed, the chunks that path loads after the entry: module
+ * preloads for its scripts, plain preloads for its style sheets (a stylesheet link would hold the first paint).
+ */
+export function sessionIndexes(root: string, index: StaticFile): Map<string, StaticFile> {
+  const listed = join(root, SESSION_PRELOAD_FILE);
+  const pages = new Map<string, StaticFile>();
+  if (!existsSync(listed)) return pages;
+  const { paths } = JSON.parse(readFileSync(listed, 'utf8')) as SessionPreload;
+  const html = Buffer.from(index.identity.body).toString('utf8');
+  if (!html.includes('</head>')) return pages;
+  for (const [path, { scripts, styles }] of Object.entries(paths)) {
+    const links = [
+      ...scripts.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      ...styles.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
+    ];
+    const body = Buffer.from(
+      html.replace(/[ \t]*<\/head>/, (end) => `${links.map((l) => `    ${l}\n`).join('')}${end}`),
+    );
+    pages.set(path, fileOf(body, index.type, index.cacheControl));
+  }
+  return pages;
+}
+
+/** The request carries a session's token cookie (unchecked: the app checks it; a stale one only preloads). */
+const hasSessionCookie = (c: Context) => /(?:^|;\s*)auth_token=[^;\s]/.test(c.req.header('cookie') ?? '');
+
 /**
  * Serves the built app in `root` (see above); null when `root` has no index.html (an API-only server).
  * Mount it after the API, for every path.
@@ -136,12 +184,17 @@ export function builtApp(root: string): MiddlewareHandler | null {
   const files = loadStaticFiles(root);
   const index = files?.get('/index.html');
   if (!files || !index) return null;
+  const withSession = sessionIndexes(root, index);
   return async (c, next) => {
     const { method, path } = c.req;
     if ((method !== 'GET' && method !== 'HEAD') || isApiPath(path)) return next();
     const file = files.get(path);
     if (file) return send(c, file);
-    if (isRoutePath(path)) return send(c, index);
+    if (isRoutePath(path)) {
+      const preloading = withSession.get(path);
+      if (!preloading) return send(c, index);
+      return send(c, hasSessionCookie(c) ? preloading : index, true);
+    }
     // the app's JSON 404, which no cache may keep (the file may come with the next deployment)
     c.header('Cache-Control', 'no-store');
     return next();

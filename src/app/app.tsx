@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect } from 'react';
 import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { createActor } from 'xstate';
@@ -141,7 +141,13 @@ function RequireSession({ children }: { children: ReactNode }) {
             ? 'failed'
             : 'loading',
   );
-  if (state === 'in') return <>{children}</>;
+  // the shell renders in a transition once the session is in: React builds it in slices of a few milliseconds,
+  // the browser free between them, instead of in one long task (150-700 ms at a phone's speed when the profile
+  // and the page's chunks are there at once: the longest task of a page opened on /dashboard); the loader stays
+  // until it is built
+  const inSession = state === 'in';
+  const shellReady = useDeferredValue(inSession, false);
+  if (inSession) return shellReady ? <>{children}</> : <FullPageLoader />;
   if (state === 'signedOut') return <Redirect to={paths.login} replace />;
   if (state === 'out') return <Redirect to={href.login(`${location}${search ? `?${search}` : ''}`)} replace />;
   if (state === 'failed') return <ProfileFailed />;

@@ -31,6 +31,7 @@ export function FullPageLoader({ label = 'Loading...' }: { label?: string }) {
             content: '""',
             position: 'absolute',
             insetY: 0,
+            left: 0,
             width: '40%',
             bg: 'accent',
             borderRadius: 'pill',

@@ -91,11 +91,11 @@ function Frame({ children }: { children: ReactNode }) {
         style={{ width: collapsed ? 60 : 200 }}
       >
         <div
-          className={css({
-            px: collapsed ? '0' : '1',
-            display: 'flex',
-            justifyContent: collapsed ? 'center' : 'start',
-          })}
+          className={
+            collapsed
+              ? css({ px: '0', display: 'flex', justifyContent: 'center' })
+              : css({ px: '1', display: 'flex', justifyContent: 'start' })
+          }
         >
           <Logo collapsed={collapsed} />
         </div>

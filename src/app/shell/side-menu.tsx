@@ -62,28 +62,7 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
   const text = badgeText(count, collapsed);
   if (!text) return null;
   return (
-    <span
-      data-badge=""
-      className={css({
-        ml: collapsed ? '0' : 'auto',
-        flexShrink: 0,
-        position: collapsed ? 'absolute' : 'static',
-        // collapsed, the badge sits above the item's top-right corner: the icon (10 px down the 40 px item)
-        // stays clear even with '10+'
-        top: collapsed ? '-8px' : undefined,
-        right: collapsed ? '-6px' : undefined,
-        minWidth: collapsed ? '16px' : '20px',
-        height: collapsed ? '16px' : '18px',
-        px: '1',
-        borderRadius: 'pill',
-        bg: 'danger',
-        color: 'white',
-        fontSize: collapsed ? '10px' : '11px',
-        fontWeight: 'bold',
-        lineHeight: collapsed ? '16px' : '18px',
-        textAlign: 'center',
-      })}
-    >
+    <span data-badge="" className={cx(badgeClass, collapsed ? badgeCollapsed : badgeOpen)}>
       <span aria-hidden="true">{text}</span>
       {/* readers hear the exact count and what it counts, not '10+' */}
       <span className={css({ srOnly: true })}>
@@ -92,6 +71,35 @@ function Badge({ count, collapsed, label }: { count: number; collapsed: boolean;
     </span>
   );
 }
+const badgeClass = css({
+  flexShrink: 0,
+  px: '1',
+  borderRadius: 'pill',
+  bg: 'danger',
+  color: 'white',
+  fontWeight: 'bold',
+  textAlign: 'center',
+});
+// collapsed, the badge sits above the item's top-right corner: the icon (10 px down the 40 px item) stays clear
+// even with '10+'
+const badgeCollapsed = css({
+  ml: '0',
+  position: 'absolute',
+  top: '-8px',
+  right: '-6px',
+  minWidth: '16px',
+  height: '16px',
+  fontSize: '10px',
+  lineHeight: '16px',
+});
+const badgeOpen = css({
+  ml: 'auto',
+  position: 'static',
+  minWidth: '20px',
+  height: '18px',
+  fontSize: '11px',
+  lineHeight: '18px',
+});
 
 /**
  * The logo: a link to /dashboard only once KYC is approved (status 1). `onNavigate` runs on a click (the phone
@@ -268,13 +276,10 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
                       {MENU_ICONS[entry.icon]}
                       <Label>{entry.label}</Label>
                       <span
-                        className={css({
-                          display: 'inline-flex',
-                          flexShrink: 0,
-                          ml: 'auto',
-                          transition: 'transform 0.15s',
-                          transform: salesOpen ? 'rotate(180deg)' : 'none',
-                        })}
+                        className={cx(
+                          css({ display: 'inline-flex', flexShrink: 0, ml: 'auto', transition: 'transform 0.15s' }),
+                          salesOpen ? css({ transform: 'rotate(180deg)' }) : css({ transform: 'none' }),
+                        )}
                       >
                         {icons.chevronDown}
                       </span>
