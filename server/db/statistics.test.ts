@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshSeededDatabase, TEST_ENGINE } from '../test-support';
-import { refreshStatistics, STATISTICS_EVERY_MS, statisticsTask } from './statistics';
+import { refreshStatistics, SAMPLED_TABLES, STATISTICS_EVERY_MS, statisticsTask } from './statistics';
 
 /** Inventory's first page, as listMyListings prepares it (server/domain/listings/listings.ts). */
 const INVENTORY_PAGE = `SELECT listings.id FROM listings
@@ -63,6 +63,8 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('planner statistics (SQLite)', () => {
     expect(await plan(seller)).toMatch(/TEMP B-TREE FOR ORDER BY/);
     await refreshStatistics(d.db);
     expect(await count('sqlite_stat1')).toBeGreaterThan(10);
+    const sampled = await sql<{ tbl: string }>`SELECT DISTINCT tbl FROM sqlite_stat4 ORDER BY tbl`.execute(d.db);
+    expect(sampled.rows.map((r) => r.tbl)).toEqual([...SAMPLED_TABLES]);
     const refreshed = await plan(seller);
     expect(refreshed).toMatch(/SCAN events USING (COVERING )?INDEX events_date_time/);
     expect(refreshed).toMatch(/listings_event_seller/);
