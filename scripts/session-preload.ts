@@ -1,13 +1,5 @@
 import type { Plugin } from 'vite';
-
-/** The file beside index.html that server/http/static.ts reads: what to preload for a page opened with a session. */
-export const SESSION_PRELOAD_FILE = '.session-preload.json';
-
-/** What a page opened with a session loads after the entry: by path, its scripts and style sheets. */
-export interface SessionPreload {
-  /** Route path (`/dashboard`) -> the files of its chunks (`assets/shell-layout-abc.js`), entry's own excluded. */
-  paths: Record<string, { scripts: string[]; styles: string[] }>;
-}
+import { SESSION_PRELOAD_FILE, type SessionPreload } from '../server/http/static';
 
 /**
  * Vite plugin (build): writes `.session-preload.json` beside index.html, for the server to name in the HTML of a

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_PRELOAD_FILE as WRITTEN } from '../../scripts/session-preload';
 import { createApp } from '../app';
 import { manualClock } from '../clock';
 import { type Db, openDatabase } from '../db/database';
@@ -239,10 +238,6 @@ describe('a page opened with a session: the chunks it loads next, named in its H
   afterAll(async () => {
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('reads the file the build writes', () => {
-    expect(SESSION_PRELOAD_FILE).toBe(WRITTEN);
   });
 
   it('names the listed chunks in the head of a listed path opened with a session cookie, in every encoding', async () => {

@@ -134,9 +134,15 @@ export const isApiPath = (path: string) => path === '/api' || path.startsWith('/
 const isRoutePath = (path: string) =>
   !path.startsWith('/assets/') && !path.split('/').some((segment) => segment.startsWith('.')) && !/\.[^/]*$/.test(path);
 
-/** The build's list of what a page opened with a session loads after the entry (scripts/session-preload.ts). */
+/**
+ * The build's list (beside index.html, written by scripts/session-preload.ts) of what a page opened with a
+ * session loads after the entry: by route path (`/dashboard`), its chunks' scripts and style sheets, the entry's
+ * own excluded.
+ */
 export const SESSION_PRELOAD_FILE = '.session-preload.json';
-type SessionPreload = { paths: Record<string, { scripts: string[]; styles: string[] }> };
+export interface SessionPreload {
+  paths: Record<string, { scripts: string[]; styles: string[] }>;
+}
 
 /** A built file served from memory, with its ETag and the compressed copies worth sending. */
 function fileOf(body: Uint8Array, type: string, cacheControl: string): StaticFile {

@@ -145,29 +145,6 @@ interface Extras {
   templates: Map<number, number[]>;
 }
 
-const soldOf = prepared((db, $: { ids: IdList }) =>
-  db
-    .selectFrom('orders')
-    .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
-    .where(inIdList(db, 'listing_id', $.ids))
-    .where('status', '<>', 'cancelled')
-    .groupBy('listing_id'),
-);
-const heldOf = prepared((db, $: { ids: IdList }) =>
-  db
-    .selectFrom('carts')
-    .select(['listing_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
-    .where(inIdList(db, 'listing_id', $.ids))
-    .where('hold_state', '=', 'holding')
-    .groupBy('listing_id'),
-);
-const filesOf = prepared((db, $: { ids: IdList }) =>
-  db
-    .selectFrom('listing_files')
-    .select(['listing_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where(inIdList(db, 'listing_id', $.ids))
-    .groupBy('listing_id'),
-);
 const templatesOf = prepared((db, $: { ids: IdList }) =>
   db
     .selectFrom('listing_templates')
@@ -212,9 +189,10 @@ interface CountedRow extends OwnRow {
   files_count: number | string;
   templates_count: number | string;
 }
+type CountName = 'sold_count' | 'held_count' | 'files_count' | 'templates_count';
 
 /** A page's extras from its rows' counts, and the templates of those that have some. */
-async function extrasOfPage(db: Db, rows: CountedRow[]): Promise<Extras> {
+async function extrasOfPage(db: Db, rows: Pick<CountedRow, 'id' | CountName>[]): Promise<Extras> {
   const out: Extras = { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
   const withTemplates: number[] = [];
   for (const r of rows) {
@@ -233,26 +211,22 @@ async function extrasOfPage(db: Db, rows: CountedRow[]): Promise<Extras> {
   return out;
 }
 
+/** The counts of each listing of `ids`, as a page reads them (countsOfListing). */
+const countsOf = prepared((db, $: { ids: IdList }) =>
+  db
+    .selectFrom('listings')
+    .select('listings.id')
+    .select(countsOfListing)
+    .where(inIdList(db, 'listings.id', $.ids)),
+);
+
 /** Tickets sold (orders not cancelled), held in carts, the files and the additional templates of each listing of `ids`. */
 async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
-  const out: Extras = { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
-  if (ids.length === 0) return out;
-  const list = { ids: idList(db, ids) };
-  const [sold, held, files, templates] = await Promise.all([
-    soldOf.execute(db, list),
-    heldOf.execute(db, list),
-    filesOf.execute(db, list),
-    templatesOf.execute(db, list),
-  ]);
-  for (const r of templates) {
-    const kept = out.templates.get(r.listing_id);
-    if (kept) kept.push(r.template_id);
-    else out.templates.set(r.listing_id, [r.template_id]);
-  }
-  for (const r of sold) out.sold.set(r.listing_id, Number(r.n));
-  for (const r of held) out.held.set(r.listing_id, Number(r.n));
-  for (const r of files) out.files.set(r.listing_id, Number(r.n));
-  return out;
+  if (ids.length === 0) return { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
+  return extrasOfPage(
+    db,
+    (await countsOf.execute(db, { ids: idList(db, ids) })) as Pick<CountedRow, 'id' | CountName>[],
+  );
 }
 
 /** The matches of `ids` with their city and country, by id. */
