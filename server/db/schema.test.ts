@@ -166,6 +166,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['seller_id', 'status', 'event_id', 'currency', 'orders'],
     [],
   ),
+  catalog_version: table<Database['catalog_version']>()(['id', 'version'], []),
   event_stock: table<Database['event_stock']>()(
     ['event_id', 'currency', 'seller_id', 'tickets', 'listings', 'min_price'],
     ['min_price'],

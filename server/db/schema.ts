@@ -26,6 +26,7 @@ export interface Database {
   seller_order_totals: SellerOrderTotalTable;
   seller_event_totals: SellerEventTotalTable;
   seller_match_orders: SellerMatchOrdersTable;
+  catalog_version: CatalogVersionTable;
   event_stock: EventStockTable;
   user_feed_counts: UserFeedCountTable;
   ledger_accounts: LedgerAccountTable;
@@ -323,6 +324,12 @@ export interface SellerMatchOrdersTable {
   event_id: number;
   currency: string;
   orders: number;
+}
+
+/** The match catalogue's version, moved by every change of `events` (migration 0031): one row, id 1. */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
 }
 
 /** What listings with tickets offer per event, currency and seller, kept by triggers on `listings` (migration 0009). */

@@ -5,7 +5,7 @@ import type { OrderStatus } from '../db/schema';
 import { HttpError, MESSAGES } from '../http/errors';
 import { contains } from './purchase/catalog';
 import type { CurrencyCode } from './sales';
-import { orderColumns, ordersQuery, type SalesOrder, type SalesSort, salesOrderOf, sorted } from './sales-orders';
+import { orderListColumns, ordersQuery, type SalesOrder, type SalesSort, salesOrderOf, sorted } from './sales-orders';
 
 export type ReportFigures = components['schemas']['ReportFigures'];
 export type ReportPoint = components['schemas']['ReportPoint'];
@@ -344,7 +344,7 @@ export async function historyPage(
   page: { page: number; perPage: number },
 ): Promise<{ orders: SalesOrder[]; total: number }> {
   const [rows, counted] = await Promise.all([
-    sorted(historyQuery(db, sellerId, f).select(orderColumns), f.sort)
+    sorted(historyQuery(db, sellerId, f).select(orderListColumns), f.sort)
       .limit(page.perPage)
       .offset((page.page - 1) * page.perPage)
       .execute(),
@@ -355,7 +355,7 @@ export async function historyPage(
 
 /** Every order of the filtered history, in the list's order, up to `limit` (the export). */
 export async function historyRows(db: Db, sellerId: number, f: HistoryFilters, limit: number) {
-  const rows = await sorted(historyQuery(db, sellerId, f).select(orderColumns), f.sort)
+  const rows = await sorted(historyQuery(db, sellerId, f).select(orderListColumns), f.sort)
     .limit(limit)
     .execute();
   return rows.map(salesOrderOf);

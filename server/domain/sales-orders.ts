@@ -8,8 +8,8 @@ import { inTransaction } from '../db/transaction';
 import { HttpError } from '../http/errors';
 import type { Payments } from '../payments/port';
 import { accountOf, postEntry, purchaseEscrowAccount, walletAccount } from './ledger';
+import { matchesContaining } from './match-search';
 import { notificationLinks, notify } from './notifications';
-import { containsPattern, like } from './purchase/catalog';
 import { TICKET_TYPE_NAMES } from './purchase/pricing';
 import { type CurrencyCode, changeOrderStatus } from './sales';
 import { ACCEPT_HOURS, deadlinesFor } from './sales-deadlines';
@@ -63,7 +63,8 @@ export const ticketTypeName = (id: number) => TICKET_TYPE_NAMES[id] ?? 'Ticket';
 // ---------------------------------------------------------------------------------------------------------
 // Reading orders
 
-export const orderColumns = [
+/** What a list, a report or an export shows of an order (salesOrderOf): one order's page reads the rest too. */
+export const orderListColumns = [
   'orders.id',
   'orders.booking_no',
   'orders.status',
@@ -73,7 +74,6 @@ export const orderColumns = [
   'orders.event_date',
   'orders.event_time',
   'orders.listing_id',
-  'orders.seller_id',
   'orders.quantity',
   'orders.delivered',
   'orders.currency',
@@ -81,10 +81,6 @@ export const orderColumns = [
   'orders.ticket_type_id',
   'orders.accept_by',
   'orders.deliver_by',
-  'orders.notes',
-  'orders.notes_updated_at',
-  'orders.instruction_file_id',
-  'orders.guests',
   'events.name as match_name',
   'events.tournament',
   'events.stadium_name',
@@ -93,6 +89,15 @@ export const orderColumns = [
   'listings.ticket_block',
   'listings.row',
   'listings.seats',
+] as const;
+
+export const orderColumns = [
+  ...orderListColumns,
+  'orders.seller_id',
+  'orders.notes',
+  'orders.notes_updated_at',
+  'orders.instruction_file_id',
+  'orders.guests',
   'listings.quantity as listing_quantity',
 ] as const;
 
@@ -104,6 +109,9 @@ export const ordersQuery = (db: Db) =>
     .innerJoin('listings', 'listings.id', 'orders.listing_id');
 
 export type OrderRow = Awaited<ReturnType<typeof findOrder>> & {};
+/** 'orders.id' -> 'id', 'events.name as match_name' -> 'match_name' */
+type ColumnName<T> = T extends `${string}.${infer C}` ? (C extends `${string} as ${infer A}` ? A : C) : never;
+type OrderListRow = Pick<NonNullable<OrderRow>, ColumnName<(typeof orderListColumns)[number]>>;
 
 /** One order with what the pages show of it; scoped to `sellerId` unless null (the back office). */
 export async function findOrder(db: Db, sellerId: number | null, orderId: number) {
@@ -127,7 +135,7 @@ export async function lockOrder(db: Db, sellerId: number | null, orderId: number
   return row;
 }
 
-export function salesOrderOf(r: NonNullable<OrderRow>): SalesOrder {
+export function salesOrderOf(r: OrderListRow): SalesOrder {
   const quantity = Number(r.quantity);
   const amount = Number(r.amount);
   return {
@@ -196,26 +204,11 @@ interface Bounds {
   byMatchDate: boolean;
 }
 
-/**
- * The matches whose name, teams or competition contain `q`, looked up once a call: the page and its total then
- * both take their ids, where each searched the matches' four texts again (60 matches lowered and matched, about
- * 50 µs, twice a call).
- */
-const matchesContaining = prepared((db, $: { pattern: string }) =>
-  db
-    .selectFrom('events')
-    .select('events.id')
-    .where((w) => matchSearch(w, $.pattern)),
-);
-
 async function boundsOf(db: Db, sellerId: number, f: SalesFilters): Promise<Bounds> {
   const b: Bounds = { seller: sellerId, byMatchDate: f.date_field === 'match_date' };
   if (f.q) {
-    const found = await matchesContaining.execute(db, { pattern: containsPattern(f.q) });
-    b.matchIds = idList(
-      db,
-      found.map((m) => m.id),
-    );
+    // the matching matches, looked up once a call: the page and its total both take their ids
+    b.matchIds = idList(db, await matchesContaining(db, f.q));
   }
   if (f.status) b.status = f.status;
   if (f.currency) b.currency = f.currency;
@@ -225,15 +218,6 @@ async function boundsOf(db: Db, sellerId: number, f: SalesFilters): Promise<Boun
   if (f.date_to) b.to = b.byMatchDate ? f.date_to : nextDay(f.date_to);
   return b;
 }
-
-/** The matches whose name, teams or competition contain the pattern (purchase/catalog.ts containsPattern). */
-const matchSearch = (w: ExpressionBuilder<Database, 'events'>, pattern: unknown) =>
-  w.or([
-    like('events.name', pattern),
-    like('events.home_team', pattern),
-    like('events.away_team', pattern),
-    like('events.tournament', pattern),
-  ]);
 
 /** The list's conditions, on `orders` alone: the count reads no other table (nor, by match, the orders' rows). */
 function conditions(db: Db, eb: ExpressionBuilder<Database, 'orders'>, b: Bounds) {
@@ -282,7 +266,7 @@ const filteredPage = (shape: Bounds, sort: SalesSort | undefined) =>
     return sorted(
       ordersQuery(db)
         .where((eb) => conditions(db, eb, b))
-        .select(orderColumns),
+        .select(orderListColumns),
       sort,
     )
       .limit($.limit)
@@ -366,7 +350,7 @@ const statusPageQuery = (sort: SalesSort, all: boolean) =>
   prepared((db, $: { seller: number; status: OrderStatus; limit: number; offset: number }) =>
     sorted(
       ordersQuery(db)
-        .select(orderColumns)
+        .select(orderListColumns)
         .where('orders.seller_id', '=', $.seller)
         .$if(!all, (q) => q.where('orders.status', '=', $.status)),
       sort,
@@ -428,7 +412,7 @@ export async function salesPage(
 
 /** Every order of the filtered list, up to `limit` (the export). */
 export async function salesRows(db: Db, sellerId: number, f: SalesFilters, limit: number): Promise<SalesOrder[]> {
-  const rows = await sorted((await filtered(db, sellerId, f)).select(orderColumns), f.sort)
+  const rows = await sorted((await filtered(db, sellerId, f)).select(orderListColumns), f.sort)
     .limit(limit)
     .execute();
   return rows.map(salesOrderOf);
