@@ -128,15 +128,22 @@ interface MatchRow {
 
 export type ListingRow = OwnRow & MatchRow;
 
-/** The seller's listings that are not deleted, with their match. */
+/**
+ * The seller's listings that are not deleted, with their match (for its filters and sorts): a page reads its
+ * matches' texts and places once a match (matchesOf), not once a listing.
+ */
 const ownListings = (db: Db, sellerId: number) =>
   db
     .selectFrom('listings')
     .innerJoin('events', 'events.id', 'listings.event_id')
-    .innerJoin('cities', 'cities.id', 'events.city_id')
-    .innerJoin('countries', 'countries.id', 'events.country_id')
     .where('listings.seller_id', '=', sellerId)
     .where('listings.status', '<>', 'deleted');
+
+/** The same with the match's city and country, for whole rows (listingColumns). */
+const ownListingsWithPlace = (db: Db, sellerId: number) =>
+  ownListings(db, sellerId)
+    .innerJoin('cities', 'cities.id', 'events.city_id')
+    .innerJoin('countries', 'countries.id', 'events.country_id');
 
 interface Extras {
   sold: Map<number, number>;
@@ -297,9 +304,10 @@ async function toMyListings(db: Db, rows: ListingRow[], now: Date): Promise<MyLi
 
 /** One of the seller's listings (not deleted), or undefined. */
 export async function findListingRow(db: Db, sellerId: number, id: number): Promise<ListingRow | undefined> {
-  return (await ownListings(db, sellerId).select(listingColumns).where('listings.id', '=', id).executeTakeFirst()) as
-    | ListingRow
-    | undefined;
+  return (await ownListingsWithPlace(db, sellerId)
+    .select(listingColumns)
+    .where('listings.id', '=', id)
+    .executeTakeFirst()) as ListingRow | undefined;
 }
 
 export async function findMyListing(db: Db, sellerId: number, id: number, now: Date): Promise<MyListing> {
@@ -875,7 +883,7 @@ export async function myListingsByIds(db: Db, sellerId: number, ids: number[], n
   const rows: ListingRow[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     rows.push(
-      ...((await ownListings(db, sellerId)
+      ...((await ownListingsWithPlace(db, sellerId)
         .select(listingColumns)
         .where('listings.id', 'in', ids.slice(i, i + 500))
         .execute()) as ListingRow[]),
@@ -1014,7 +1022,7 @@ async function ownedRows(db: Db, sellerId: number, ids: number[]): Promise<Listi
   const rows: ListingRow[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     rows.push(
-      ...((await ownListings(db, sellerId)
+      ...((await ownListingsWithPlace(db, sellerId)
         .select(listingColumns)
         .where('listings.id', 'in', ids.slice(i, i + 500))
         .execute()) as ListingRow[]),
