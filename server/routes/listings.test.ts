@@ -42,6 +42,8 @@ type Listing = {
   id: number;
   ticket_id: number;
   match_id: number;
+  match_name: string;
+  tournament: string;
   Category: string;
   price: number;
   currency: string;
@@ -215,6 +217,14 @@ describe('inventory (server)', () => {
     for (const t of (byMatch.body.data as unknown as { tickets: Listing[] }).tickets) expect(t.match_id).toBe(match);
     const none = await call(s, 'GET', '/my-listings?q=%25_no_such_team_%25', seller);
     expect((none.body.data as unknown as { meta: { total: number } }).meta.total).toBe(0);
+    // the text in the match's name, teams or competition, in any case
+    const named = list[0]?.match_name as string;
+    const text = named.split(' ')[0]?.toUpperCase() as string;
+    const byText = await call(s, 'GET', `/my-listings?q=${encodeURIComponent(text)}&per_page=200`, seller);
+    const found = (byText.body.data as unknown as { tickets: Listing[] }).tickets;
+    expect(found.map((t) => t.id)).toContain(list[0]?.id);
+    // (the teams are in the match's name)
+    for (const t of found) expect(`${t.match_name}\n${t.tournament}`.toUpperCase()).toContain(text);
   });
 
   it('saves a listing that another account can then buy in the trade search, with its created log row', async () => {

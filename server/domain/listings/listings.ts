@@ -1,12 +1,13 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import { type Db, engineOf } from '../../db/database';
 import { type IdList, idList, inIdList, prepared } from '../../db/prepared';
 import type { Database } from '../../db/schema';
 import { HttpError, MESSAGES } from '../../http/errors';
+import { matchesContaining } from '../match-search';
 import type { PageMeta } from '../paging';
-import { contains, eventsQuery } from '../purchase/catalog';
+import { eventsQuery } from '../purchase/catalog';
 import { splitList, TICKET_TYPE_NAMES } from '../purchase/pricing';
 import {
   type CurrencyCode,
@@ -45,13 +46,12 @@ const invalid = (errors: FieldError[]) => new HttpError(422, MESSAGES.validation
 
 const iso = (d: Date) => d.toISOString();
 
-const matchText = (q: string) => (eb: { or: (e: Expression<SqlBool>[]) => Expression<SqlBool> }) =>
-  eb.or([
-    contains('events.name', q),
-    contains('events.home_team', q),
-    contains('events.away_team', q),
-    contains('events.tournament', q),
-  ]);
+/**
+ * The match search (`q`): the matches whose name, teams or competition contain the text, from the process's
+ * kept copy of the catalogue's texts (server/domain/match-search.ts, as the sales lists search), as one IdList.
+ */
+const matchIdsOf = async (db: Db, q: string | undefined): Promise<IdList | undefined> =>
+  q ? idList(db, await matchesContaining(db, q)) : undefined;
 
 const eventColumns = [
   'events.name as match_name',
@@ -420,22 +420,30 @@ async function keptListingCount(db: Db, sellerId: number, status?: ListingStatus
 /** Where a page starts: after a cursor's row (its sort values and id), or at an offset. */
 type PageStart = { after: { values: (string | number)[]; id: number } } | { offset: number };
 
-/** The seller's listings (not deleted) that pass `filters`, with their match. */
-function filteredListings(db: Db, sellerId: number, filters: ListFilters) {
+/** The seller's listings (not deleted) that pass `filters` (`q` as the matches it found), with their match. */
+function filteredListings(db: Db, sellerId: number, filters: ListFilters, matchIds: IdList | undefined) {
   let q = ownListings(db, sellerId);
   if (filters.status) q = q.where('listings.status', '=', filters.status);
   if (filters.match_id) q = q.where('listings.event_id', '=', filters.match_id);
   if (filters.ticket_type_id) q = q.where('listings.ticket_type_id', '=', filters.ticket_type_id);
   if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
   if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
-  if (filters.q) q = q.where(matchText(filters.q));
+  if (matchIds !== undefined) q = q.where(inIdList(db, 'listings.event_id', matchIds));
   return q;
 }
 
 /** The listings of a page (their own columns), in the order of `sort`, from `start`. */
-function pageQuery(db: Db, sellerId: number, filters: ListFilters, sort: ListingSort, start: PageStart, limit: number) {
+function pageQuery(
+  db: Db,
+  sellerId: number,
+  filters: ListFilters,
+  matchIds: IdList | undefined,
+  sort: ListingSort,
+  start: PageStart,
+  limit: number,
+) {
   const spec = SORTS[sort];
-  let rows = filteredListings(db, sellerId, filters).select(ownColumns).select(countsOfListing);
+  let rows = filteredListings(db, sellerId, filters, matchIds).select(ownColumns).select(countsOfListing);
   const direction = spec.desc ? 'desc' : 'asc';
   if ('after' in start) {
     const left = sql.join([...spec.columns.map((c) => sql.ref(c)), sql.ref('listings.id')]);
@@ -465,6 +473,7 @@ const preparePage = (sort: ListingSort, byStatus: boolean, byCursor: boolean) =>
       db,
       $.seller,
       byStatus ? { status: $.status as ListingStatus } : {},
+      undefined,
       sort,
       byCursor
         ? {
@@ -503,11 +512,12 @@ export async function listMyListings(
   // the count needs the match only for the match's filters: otherwise it is read from the seller's index alone
   const keptCount =
     !filters.match_id && !filters.ticket_type_id && !filters.q && !filters.date_from && !filters.date_to;
+  const matchIds = await matchIdsOf(db, filters.q);
   let total: number;
   if (keptCount) {
     total = await keptListingCount(db, sellerId, filters.status);
   } else if (filters.q !== undefined || filters.date_from !== undefined || filters.date_to !== undefined) {
-    const counted = filteredListings(db, sellerId, filters);
+    const counted = filteredListings(db, sellerId, filters, matchIds);
     total = Number((await counted.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   } else {
     let counted = db
@@ -539,7 +549,7 @@ export async function listMyListings(
       v2: values[2] ?? '',
     })) as CountedRow[];
   } else {
-    rows = (await pageQuery(db, sellerId, filters, sort, start, perPage).execute()) as CountedRow[];
+    rows = (await pageQuery(db, sellerId, filters, matchIds, sort, start, perPage).execute()) as CountedRow[];
   }
   const last = rows.at(-1);
   const more = last !== undefined && page * perPage < total && rows.length === perPage;
@@ -625,8 +635,9 @@ export async function searchListingEvents(
   page: { page: number; perPage: number },
   now: Date,
 ): Promise<{ events: ListingEvent[]; total: number }> {
+  const matchIds = await matchIdsOf(db, filters.q);
   let q = eventsQuery(db).where('events.event_date', '>=', todayOf(now));
-  if (filters.q) q = q.where(matchText(filters.q));
+  if (matchIds !== undefined) q = q.where(inIdList(db, 'events.id', matchIds));
   if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);
   if (filters.date_to) q = q.where('events.event_date', '<=', filters.date_to);
   if (filters.only_mine) {
