@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { prepared } from '../db/prepared';
+import { type IdList, idList, prepared } from '../db/prepared';
 
 /**
  * The matches whose name, home or away team or competition contain a text, searched in a copy of the
@@ -40,3 +40,7 @@ export async function matchesContaining(db: Db, text: string): Promise<number[]>
   const needle = text.toLowerCase();
   return catalogue.matches.filter((m) => m.texts.some((t) => t.includes(needle))).map((m) => m.id);
 }
+
+/** The same as one IdList for `inIdList` (server/db/prepared.ts), or undefined without a text (no filter). */
+export const matchIdListOf = async (db: Db, text: string | undefined): Promise<IdList | undefined> =>
+  text ? idList(db, await matchesContaining(db, text)) : undefined;

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
+import { type IdList, inIdList } from '../db/prepared';
 import type { OrderStatus } from '../db/schema';
 import { HttpError, MESSAGES } from '../http/errors';
-import { contains } from './purchase/catalog';
+import { matchIdListOf } from './match-search';
 import type { CurrencyCode } from './sales';
 import { orderListColumns, ordersQuery, type SalesOrder, type SalesSort, salesOrderOf, sorted } from './sales-orders';
 
@@ -290,7 +291,8 @@ export interface HistoryFilters {
   sort?: SalesSort;
 }
 
-function historyQuery(db: Db, sellerId: number, f: HistoryFilters) {
+/** The filtered history (`q` as the matches it found: server/domain/match-search.ts), with each order's joins. */
+function historyQuery(db: Db, sellerId: number, f: HistoryFilters, matchIds: IdList | undefined) {
   let q = ordersQuery(db)
     .where('orders.seller_id', '=', sellerId)
     .where('orders.currency', '=', f.currency)
@@ -298,32 +300,21 @@ function historyQuery(db: Db, sellerId: number, f: HistoryFilters) {
     .where('orders.created_at', '<', addDays(f.period.to, 1));
   if (f.status) q = q.where('orders.status', '=', f.status);
   if (f.match_id) q = q.where('orders.event_id', '=', f.match_id);
-  if (f.q) {
-    const text = f.q;
-    q = q.where((eb) =>
-      eb.or([
-        contains('events.name', text),
-        contains('events.home_team', text),
-        contains('events.away_team', text),
-        contains('events.tournament', text),
-      ]),
-    );
-  }
+  if (matchIds !== undefined) q = q.where(inIdList(db, 'orders.event_id', matchIds));
   return q;
 }
 
 /**
- * How many orders the filtered history holds. Without `q` the count reads the orders alone (their joins never
- * drop a row: every order has its listing and its event a city), index-only on orders_seller_currency_created:
- * counting through the joins read each order's row and listing (0.7 s for a 100,000-order year, bench:reports).
+ * How many orders the filtered history holds. The count reads the orders alone (their joins never drop a row:
+ * every order has its listing and its event a city), index-only on orders_seller_currency_created: counting
+ * through the joins read each order's row and listing (0.7 s for a 100,000-order year, bench:reports).
  */
-async function historyCount(db: Db, sellerId: number, f: HistoryFilters): Promise<number> {
-  if (f.q) {
-    const counted = await historyQuery(db, sellerId, f)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
-    return Number(counted?.n ?? 0);
-  }
+async function historyCount(
+  db: Db,
+  sellerId: number,
+  f: HistoryFilters,
+  matchIds: IdList | undefined,
+): Promise<number> {
   let q = db
     .selectFrom('orders')
     .where('orders.seller_id', '=', sellerId)
@@ -332,6 +323,7 @@ async function historyCount(db: Db, sellerId: number, f: HistoryFilters): Promis
     .where('orders.created_at', '<', addDays(f.period.to, 1));
   if (f.status) q = q.where('orders.status', '=', f.status);
   if (f.match_id) q = q.where('orders.event_id', '=', f.match_id);
+  if (matchIds !== undefined) q = q.where(inIdList(db, 'orders.event_id', matchIds));
   const counted = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   return Number(counted?.n ?? 0);
 }
@@ -343,19 +335,21 @@ export async function historyPage(
   f: HistoryFilters,
   page: { page: number; perPage: number },
 ): Promise<{ orders: SalesOrder[]; total: number }> {
+  const matchIds = await matchIdListOf(db, f.q);
   const [rows, counted] = await Promise.all([
-    sorted(historyQuery(db, sellerId, f).select(orderListColumns), f.sort)
+    sorted(historyQuery(db, sellerId, f, matchIds).select(orderListColumns), f.sort)
       .limit(page.perPage)
       .offset((page.page - 1) * page.perPage)
       .execute(),
-    historyCount(db, sellerId, f),
+    historyCount(db, sellerId, f, matchIds),
   ]);
   return { orders: rows.map(salesOrderOf), total: counted };
 }
 
 /** Every order of the filtered history, in the list's order, up to `limit` (the export). */
 export async function historyRows(db: Db, sellerId: number, f: HistoryFilters, limit: number) {
-  const rows = await sorted(historyQuery(db, sellerId, f).select(orderListColumns), f.sort)
+  const matchIds = await matchIdListOf(db, f.q);
+  const rows = await sorted(historyQuery(db, sellerId, f, matchIds).select(orderListColumns), f.sort)
     .limit(limit)
     .execute();
   return rows.map(salesOrderOf);
@@ -370,16 +364,8 @@ export async function reportEvents(db: Db, sellerId: number, currency: CurrencyC
     .where('seller_event_totals.seller_id', '=', sellerId)
     .where('seller_event_totals.currency', '=', currency)
     .where('seller_event_totals.orders', '>', 0);
-  if (text) {
-    q = q.where((eb) =>
-      eb.or([
-        contains('events.name', text),
-        contains('events.home_team', text),
-        contains('events.away_team', text),
-        contains('events.tournament', text),
-      ]),
-    );
-  }
+  const matchIds = await matchIdListOf(db, text);
+  if (matchIds !== undefined) q = q.where(inIdList(db, 'events.id', matchIds));
   const rows = await q
     .orderBy('events.event_date', 'desc')
     .orderBy('events.id', 'desc')

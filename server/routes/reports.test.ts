@@ -218,6 +218,16 @@ describe('reports: overview, history, export, the dashboard report', () => {
       const h = await history(`${q1}&${f}&per_page=100`);
       expect(h.meta.total, f).toBe(h.orders.length);
     }
+    // the match search: the text in a match's name, teams or competition, in any case; its count as well
+    const name = (await s.db.selectFrom('events').select('name').where('id', '=', events[0]).executeTakeFirstOrThrow())
+      .name;
+    const byMatch = (await history(`${q1}&match_id=${events[0]}&per_page=100`)).orders.map((o) => o.booking_no);
+    const byText = await history(`${q1}&q=${encodeURIComponent(name.toUpperCase())}&per_page=100`);
+    expect(byText.meta.total).toBe(byText.orders.length);
+    expect(byText.orders.map((o) => o.booking_no)).toEqual(expect.arrayContaining(byMatch));
+    for (const o of byText.orders)
+      expect(`${o.match_name}\n${o.tournament}`.toUpperCase()).toContain(name.toUpperCase());
+    expect((await history(`${q1}&q=${encodeURIComponent('%_no such match_%')}`)).meta.total).toBe(0);
   });
 
   it('the export holds exactly the filtered history, typed cells (XLSX read back) and CSV', async () => {
@@ -263,6 +273,11 @@ describe('reports: overview, history, export, the dashboard report', () => {
     const r = await get<Schemas['ReportEventsResponse']['data']>('/reports/events-search');
     expect(r.status).toBe(200);
     expect(r.body.data.events.map((e) => e.match_id).sort()).toEqual([...events].sort());
+    const first = r.body.data.events.find((e) => e.match_id === events[0]);
+    const text = first?.match_name.split(' ')[0]?.toLowerCase() as string;
+    const found = await get<Schemas['ReportEventsResponse']['data']>(`/reports/events-search?q=${text}`);
+    expect(found.body.data.events.map((e) => e.match_id)).toContain(events[0]);
+    for (const e of found.body.data.events) expect(`${e.match_name}\n${e.tournament}`.toLowerCase()).toContain(text);
   });
 
   it('order details, logs and notes for the seller own orders; another seller order is 404', async () => {

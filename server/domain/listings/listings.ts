@@ -5,7 +5,7 @@ import { type Db, engineOf } from '../../db/database';
 import { type IdList, idList, inIdList, prepared } from '../../db/prepared';
 import type { Database } from '../../db/schema';
 import { HttpError, MESSAGES } from '../../http/errors';
-import { matchesContaining } from '../match-search';
+import { matchIdListOf } from '../match-search';
 import type { PageMeta } from '../paging';
 import { eventsQuery } from '../purchase/catalog';
 import { splitList, TICKET_TYPE_NAMES } from '../purchase/pricing';
@@ -45,13 +45,6 @@ const notFound = () => new HttpError(404, LISTING_NOT_FOUND);
 const invalid = (errors: FieldError[]) => new HttpError(422, MESSAGES.validation, errors);
 
 const iso = (d: Date) => d.toISOString();
-
-/**
- * The match search (`q`): the matches whose name, teams or competition contain the text, from the process's
- * kept copy of the catalogue's texts (server/domain/match-search.ts, as the sales lists search), as one IdList.
- */
-const matchIdsOf = async (db: Db, q: string | undefined): Promise<IdList | undefined> =>
-  q ? idList(db, await matchesContaining(db, q)) : undefined;
 
 const eventColumns = [
   'events.name as match_name',
@@ -512,7 +505,7 @@ export async function listMyListings(
   // the count needs the match only for the match's filters: otherwise it is read from the seller's index alone
   const keptCount =
     !filters.match_id && !filters.ticket_type_id && !filters.q && !filters.date_from && !filters.date_to;
-  const matchIds = await matchIdsOf(db, filters.q);
+  const matchIds = await matchIdListOf(db, filters.q);
   let total: number;
   if (keptCount) {
     total = await keptListingCount(db, sellerId, filters.status);
@@ -635,7 +628,7 @@ export async function searchListingEvents(
   page: { page: number; perPage: number },
   now: Date,
 ): Promise<{ events: ListingEvent[]; total: number }> {
-  const matchIds = await matchIdsOf(db, filters.q);
+  const matchIds = await matchIdListOf(db, filters.q);
   let q = eventsQuery(db).where('events.event_date', '>=', todayOf(now));
   if (matchIds !== undefined) q = q.where(inIdList(db, 'events.id', matchIds));
   if (filters.date_from) q = q.where('events.event_date', '>=', filters.date_from);

@@ -36,8 +36,6 @@ export const containsPattern = (text: string) => `%${text.toLowerCase().replace(
 /** `column` (lowered) is like `pattern`, a value or a prepared query's parameter. */
 export const like = (column: string, pattern: unknown): Expression<SqlBool> =>
   sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
-/** `column` contains `text`, case-insensitively (the trade search and the reports' match search). */
-export const contains = (column: string, text: string): Expression<SqlBool> => like(column, containsPattern(text));
 
 const todayOf = (now: Date) => now.toISOString().slice(0, 10);
 
