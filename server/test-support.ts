@@ -17,6 +17,10 @@ import { createLogger } from './logger';
  */
 export const TEST_ENGINE: Engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
+/** The id of the user with `email` (a demo account, or one the test made); throws when there is none. */
+export const userIdOf = async (db: Db, email: string): Promise<number> =>
+  (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+
 export interface FreshDatabase {
   db: Db;
   engine: Engine;

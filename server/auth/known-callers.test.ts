@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database';
-import { freshServer } from '../test-support';
+import { freshServer, userIdOf } from '../test-support';
 import { hashToken, TOKEN_LIFETIME_MS } from './tokens';
 
 // authenticate() keeps the callers it read on SQLite by the database's version (server/auth/session.ts): each
@@ -26,8 +26,7 @@ describe('a caller kept between calls is read again after any change', () => {
     expect(await status(path, token)).toBe(200);
     expect(await status(path, token)).toBe(200);
   };
-  const userId = async (email: string) =>
-    (await s.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  const userId = (email: string) => userIdOf(s.db, email);
 
   it('a session revoked by another connection is refused at once', async () => {
     const token = await s.loginAs('seller@demo.test');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../db/seed/index';
-import { freshServer } from '../test-support';
+import { freshServer, userIdOf } from '../test-support';
 import { loadContract } from './contract';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
@@ -18,9 +18,7 @@ describe('x-permission', () => {
     token = await s.loginAs('newseller@demo.test');
     // an approved seller, so that only the permissions decide here (the KYC gate is tested below)
     await s.db.updateTable('users').set({ kyc_status: 1 }).where('email', '=', 'newseller@demo.test').execute();
-    userId = (
-      await s.db.selectFrom('users').select('id').where('email', '=', 'newseller@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    userId = await userIdOf(s.db, 'newseller@demo.test');
   });
   afterAll(async () => {
     await s?.close();

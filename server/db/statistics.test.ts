@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshDatabase, freshSeededDatabase, TEST_ENGINE } from '../test-support';
+import { type FreshDatabase, freshSeededDatabase, TEST_ENGINE, userIdOf } from '../test-support';
 import { refreshStatistics, SAMPLED_TABLES, STATISTICS_EVERY_MS, statisticsTask } from './statistics';
 
 /** Inventory's first page, as listMyListings prepares it (server/domain/listings/listings.ts). */
 const INVENTORY_PAGE = `SELECT listings.id FROM listings
   INNER JOIN events ON events.id = listings.event_id
-  INNER JOIN cities ON cities.id = events.city_id
-  INNER JOIN countries ON countries.id = events.country_id
   WHERE listings.seller_id = ? AND listings.status <> 'deleted'
   ORDER BY events.event_date, events.event_time, events.id, listings.id LIMIT 50`;
 
@@ -17,9 +15,7 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('planner statistics (SQLite)', () => {
 
   beforeAll(async () => {
     d = await freshSeededDatabase();
-    seller = (
-      await d.db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    seller = await userIdOf(d.db, 'seller@demo.test');
     // a big seller: 3,000 more listings over the seeded matches
     const events = await d.db.selectFrom('events').select('id').execute();
     const rows = Array.from({ length: 3_000 }, (_, i) => ({
@@ -57,9 +53,7 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('planner statistics (SQLite)', () => {
     Number((await sql.raw<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).execute(d.db)).rows[0]?.n);
 
   it('walks the matches in date order for a big seller once refreshed (sorting a small one’s), where it sorted all', async () => {
-    const small = (
-      await d.db.selectFrom('users').select('id').where('email', '=', 'rival@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    const small = await userIdOf(d.db, 'rival@demo.test');
     expect(await plan(seller)).toMatch(/TEMP B-TREE FOR ORDER BY/);
     await refreshStatistics(d.db);
     expect(await count('sqlite_stat1')).toBeGreaterThan(10);

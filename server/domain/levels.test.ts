@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database';
-import { type FreshDatabase, freshSeededDatabase } from '../test-support';
+import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../test-support';
 import { gtvBetween, levelFor, quarterOf, SELLER_LEVELS, sellerLevelList, sellerLevelSummary } from './levels';
 import { recordOrder } from './sales';
 
@@ -43,9 +43,7 @@ describe('seller levels', () => {
       d = await freshSeededDatabase();
       db = d.db;
       // a seller with no sales of its own: newseller's KYC does not matter to the domain
-      seller = (
-        await db.selectFrom('users').select('id').where('email', '=', 'newseller@demo.test').executeTakeFirstOrThrow()
-      ).id;
+      seller = await userIdOf(db, 'newseller@demo.test');
       listing = await db.selectFrom('listings').select(['id', 'event_id']).executeTakeFirstOrThrow();
     }, 60_000);
     afterAll(async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshServer } from '../test-support';
+import { freshServer, userIdOf } from '../test-support';
 import { feedCountsOf } from './notifications';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
@@ -200,9 +200,7 @@ describe('the notification and activity counts', () => {
   });
 
   it('count a login and a logout through the API', async () => {
-    const seller = (
-      await s.db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    const seller = await userIdOf(s.db, 'seller@demo.test');
     const before = await feedCountsOf(s.db, seller);
     const token = await s.loginAs('seller@demo.test');
     expect((await feedCountsOf(s.db, seller)).activity).toBe(before.activity + 1);

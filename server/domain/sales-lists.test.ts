@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderStatusValues } from '../../openapi/schema';
 import type { OrderStatus } from '../db/schema';
-import { type FreshDatabase, freshSeededDatabase } from '../test-support';
+import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../test-support';
 import { recountOrderTotals } from './sales';
 import { deadlinesFor } from './sales-deadlines';
 import { type SalesFilters, type SalesSort, salesPage, salesRows } from './sales-orders';
@@ -27,9 +27,7 @@ describe('the sales lists (salesPage)', () => {
 
   beforeAll(async () => {
     d = await freshSeededDatabase();
-    seller = (
-      await d.db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    seller = await userIdOf(d.db, 'seller@demo.test');
     const listings = await d.db
       .selectFrom('listings')
       .innerJoin('events', 'events.id', 'listings.event_id')

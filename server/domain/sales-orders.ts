@@ -2,13 +2,13 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import { allowedOrderActions, nextOrderStatus, type OrderActor, type OrderEvent } from '../../machines/order.machine';
 import { type components, orderStatusValues } from '../../openapi/schema';
 import type { Db } from '../db/database';
-import { idList, inIdList, prepared } from '../db/prepared';
+import { inIdList, prepared } from '../db/prepared';
 import type { Database, OrderStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { HttpError } from '../http/errors';
 import type { Payments } from '../payments/port';
 import { accountOf, postEntry, purchaseEscrowAccount, walletAccount } from './ledger';
-import { matchesContaining } from './match-search';
+import { matchIdListOf } from './match-search';
 import { notificationLinks, notify } from './notifications';
 import { TICKET_TYPE_NAMES } from './purchase/pricing';
 import { type CurrencyCode, changeOrderStatus } from './sales';
@@ -206,10 +206,9 @@ interface Bounds {
 
 async function boundsOf(db: Db, sellerId: number, f: SalesFilters): Promise<Bounds> {
   const b: Bounds = { seller: sellerId, byMatchDate: f.date_field === 'match_date' };
-  if (f.q) {
-    // the matching matches, looked up once a call: the page and its total both take their ids
-    b.matchIds = idList(db, await matchesContaining(db, f.q));
-  }
+  // the matching matches, looked up once a call: the page and its total both take their ids
+  const matchIds = await matchIdListOf(db, f.q);
+  if (matchIds !== undefined) b.matchIds = matchIds;
   if (f.status) b.status = f.status;
   if (f.currency) b.currency = f.currency;
   if (f.ticket_type_id) b.ticketType = f.ticket_type_id;

@@ -42,6 +42,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 const COPIES: Record<string, Encoding> = { '.br': 'br', '.gz': 'gzip' };
 
+/** A file's ETag (before its quotes and coding suffix): the start of its content's SHA-256. */
+const tagOf = (body: Uint8Array) => createHash('sha256').update(body).digest('base64url').slice(0, 22);
+
 /** Reads `root` into memory, keyed by URL path (`/assets/index-abc.js`); null when it holds no index.html. */
 export function loadStaticFiles(root: string): Map<string, StaticFile> | null {
   if (!existsSync(join(root, 'index.html'))) return null;
@@ -62,7 +65,7 @@ export function loadStaticFiles(root: string): Map<string, StaticFile> | null {
     );
     if (copyOf) continue; // served as an encoding of its original, not as a file of its own
     const body = readFileSync(join(root, name));
-    const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+    const tag = tagOf(body);
     const file: StaticFile = {
       type: getMimeType(name) ?? 'application/octet-stream',
       cacheControl: name.startsWith('assets/') ? IMMUTABLE : REVALIDATE,
@@ -146,7 +149,7 @@ export interface SessionPreload {
 
 /** A built file served from memory, with its ETag and the compressed copies worth sending. */
 function fileOf(body: Uint8Array, type: string, cacheControl: string): StaticFile {
-  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  const tag = tagOf(body);
   const file: StaticFile = { type, cacheControl, identity: { body, etag: `"${tag}"` } };
   const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
   const gzip = gzipSync(body, { level: 9 });

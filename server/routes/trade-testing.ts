@@ -1,4 +1,4 @@
-import type { freshServer } from '../test-support';
+import { type freshServer, userIdOf } from '../test-support';
 
 /** Helpers the trade tests share: calls with a fresh Idempotency-Key each (unless given), typed loosely. */
 export type Server = Awaited<ReturnType<typeof freshServer>>;
@@ -56,8 +56,7 @@ export async function openListing(
   return listing;
 }
 
-export const userId = async (s: Server, email: string) =>
-  (await s.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+export const userId = (s: Server, email: string) => userIdOf(s.db, email);
 
 /** cart -> booking (primary address) for `quantity` tickets; answers the booking's data. */
 export async function book(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshDatabase, freshSeededDatabase, writeConcurrently } from '../../test-support';
+import { type FreshDatabase, freshSeededDatabase, userIdOf, writeConcurrently } from '../../test-support';
 import type { Db } from '../database';
 
 /** event_stock as the listings say it should be: the rows with tickets, grouped by event and currency. */
@@ -59,9 +59,7 @@ describe('event_stock (migration 0009): kept by triggers on listings', () => {
 
   beforeAll(async () => {
     d = await freshSeededDatabase();
-    seller = (
-      await d.db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    seller = await userIdOf(d.db, 'seller@demo.test');
     const rival = await d.db
       .selectFrom('users')
       .select('id')

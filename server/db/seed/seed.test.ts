@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRYPT } from '../../auth/passwords';
 import { manualClock } from '../../clock';
-import { freshServer } from '../../test-support';
+import { freshServer, userIdOf } from '../../test-support';
 import { openDatabase } from '../database';
 import { migrateToLatest } from '../migrate';
 import { CITIES } from './geo-data';
@@ -173,8 +173,7 @@ describe('the demo seed', () => {
 
   describe('the demo sales, notifications and activity', () => {
     const now = () => s.clock.now().getTime();
-    const idOf = async (email: string) =>
-      (await s.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const idOf = (email: string) => userIdOf(s.db, email);
 
     it('has about 12 upcoming football events in seeded cities of their own country', async () => {
       const events = await s.db

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshDatabase, freshSeededDatabase } from '../../test-support';
+import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../../test-support';
 import { recordOrder } from '../sales';
 import { type ListFilters, listMyListings } from './listings';
 
@@ -18,12 +18,8 @@ describe('Inventory page: each listing’s sold, held, files and templates', () 
   beforeAll(async () => {
     d = await freshSeededDatabase();
     const db = d.db;
-    seller = (
-      await db.selectFrom('users').select('id').where('email', '=', 'seller@demo.test').executeTakeFirstOrThrow()
-    ).id;
-    const buyer = (
-      await db.selectFrom('users').select('id').where('email', '=', 'rival@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    seller = await userIdOf(db, 'seller@demo.test');
+    const buyer = await userIdOf(db, 'rival@demo.test');
     const page = (await listMyListings(db, seller, {}, { per_page: 50 }, NOW)).tickets;
     const [a, b, c, e] = page as [(typeof page)[0], (typeof page)[0], (typeof page)[0], (typeof page)[0]];
     // orders: two kept, one cancelled (not sold)

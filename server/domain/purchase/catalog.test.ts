@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FreshDatabase, freshSeededDatabase } from '../../test-support';
+import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../../test-support';
 import { type EventSearch, eventListings, findEvent, findListing, purchaseListingOf, searchEvents } from './catalog';
 import { type CurrencyCode, RATES_PER_GBP, splitList } from './pricing';
 
@@ -146,9 +146,7 @@ describe('the trade search (catalog.searchEvents)', () => {
   });
 
   it('answers every combination of name, team, competition, city and dates as the definition does', async () => {
-    const buyer = (
-      await d.db.selectFrom('users').select('id').where('email', '=', 'rival@demo.test').executeTakeFirstOrThrow()
-    ).id;
+    const buyer = await userIdOf(d.db, 'rival@demo.test');
     const events = await d.db
       .selectFrom('events')
       .innerJoin('cities', 'cities.id', 'events.city_id')
