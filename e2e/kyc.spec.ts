@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { stateFile } from './support';
+import { expectOpensInNewTab, stateFile } from './support';
 
 // Issue 13, item 2: a held seller uploads its documents, signs the seller contract with the sandbox signer and
 // submits; the back office rejects with a reason, which the seller reads; the seller submits again, the back
@@ -100,9 +100,7 @@ test('a held seller sends its KYC; rejected with a reason, it sends again; appro
     await expect(row).toContainText('passport.png');
     await expect(row).toContainText('utility-bill.pdf');
     await expect(row.getByRole('button', { name: `Seller contract of ${email}` })).toBeVisible();
-    const opened = back.waitForEvent('popup');
-    await row.getByRole('button', { name: `Photo ID of ${email}` }).click();
-    expect((await opened).url()).toMatch(/^blob:/);
+    await expectOpensInNewTab(back, () => row.getByRole('button', { name: `Photo ID of ${email}` }).click());
 
     await row.getByRole('button', { name: `Reject KYC of ${email}` }).click();
     const dialog = back.getByRole('dialog');

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type Download, expect, type Locator, type Page, test } from '@playwright/test';
 import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT } from './hostile';
 
 export const DEMO_PASSWORD = 'Demo1234!';
@@ -72,4 +72,22 @@ export async function pickFile(input: Locator, file: { name: string; mimeType: s
     el.dispatchEvent(new Event('input', { bubbles: true }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
   }, file);
+}
+
+/**
+ * Clicks what opens a stored file in a new tab and checks that the tab got the file from memory: a browser that
+ * can show it navigates the tab to its blob: URL; the headless shell, which has no PDF viewer, downloads it (an
+ * event of the page that opened the tab).
+ */
+export async function expectOpensInNewTab(page: Page, click: () => Promise<void>) {
+  let downloaded = '';
+  const onDownload = (download: Download) => {
+    downloaded = download.url();
+  };
+  page.on('download', onDownload);
+  const popup = page.waitForEvent('popup');
+  await click();
+  const tab = await popup;
+  await expect.poll(() => (tab.url().startsWith('blob:') ? tab.url() : downloaded)).toMatch(/^blob:/);
+  page.off('download', onDownload);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { actAs, openAs, stateFile } from './support';
+import { actAs, expectOpensInNewTab, openAs, stateFile } from './support';
 
 // Issue 10 in the browser: the top-up panel, the wallet page, the back office and the seller panel.
 
@@ -85,9 +85,7 @@ test.describe('the money round trip', () => {
       await expect(back.getByRole('heading', { level: 1 })).toHaveText('Deposit requests');
       const row = back.getByRole('row').filter({ hasText: 'walletseller@e2e.test' });
       await expect(row).toHaveCount(1);
-      const popup = back.waitForEvent('popup');
-      await row.getByRole('button', { name: /^View proof/ }).click();
-      expect((await popup).url()).toMatch(/^blob:/);
+      await expectOpensInNewTab(back, () => row.getByRole('button', { name: /^View proof/ }).click());
       await row.getByRole('button', { name: /^Approve deposit/ }).dblclick();
       await expect(back.getByText(/^Deposit #\d+ approved$/)).toBeVisible();
       await expect(row).toHaveCount(0);

@@ -191,6 +191,24 @@ describe('add listing statechart', () => {
     expect(actor.getSnapshot().matches({ insights: 'idle' })).toBe(true);
   });
 
+  it("opens 'Request an event' before the earlier requests come, and keeps a request sent meanwhile", async () => {
+    const { actor, control } = start();
+    expect(control.isPending('loadRequests')).toBe(true);
+    actor.send({ type: 'request.opened' });
+    expect(actor.getSnapshot().matches({ request: 'open' })).toBe(true);
+    const sent = { ...request, request_id: 10 } as EventRequest;
+    await control.settle({ type: 'xstate.done.actor.eventRequestForm', output: sent });
+    const earlier = { ...request, request_id: 4 } as EventRequest;
+    await control.settle({ type: 'xstate.done.actor.loadRequests', output: [earlier] });
+    expect(actor.getSnapshot().context.requests.map((r) => r.request_id)).toEqual([10, 4]);
+    // the list may already hold the one sent: it is not shown twice
+    const again = start();
+    again.actor.send({ type: 'request.opened' });
+    await again.control.settle({ type: 'xstate.done.actor.eventRequestForm', output: sent });
+    await again.control.settle({ type: 'xstate.done.actor.loadRequests', output: [sent, earlier] });
+    expect(again.actor.getSnapshot().context.requests.map((r) => r.request_id)).toEqual([10, 4]);
+  });
+
   it('asks nothing without a category or with a price of zero', () => {
     expect(insightQueryOf(match, { price: 100 })).toBeNull();
     expect(insightQueryOf(match, { category: 'A', price: 0 })).toBeNull();

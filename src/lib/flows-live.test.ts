@@ -63,15 +63,16 @@ describe('the live side of the flow viewer', () => {
   it('another tab asks with hello on the flows channel and gets every running actor', async () => {
     const actor = createActor(door, { inspect: inspectFlows }).start();
     const viewer = new BroadcastChannel(FLOWS_CHANNEL);
+    // every tab that runs flows answers (here also what earlier test files of this worker left running): the
+    // answer of this tab is the one that lists the door
     const answer = new Promise<LiveMessage>((resolve) => {
-      viewer.onmessage = (e: MessageEvent<LiveMessage>) => resolve(e.data);
+      viewer.onmessage = (e: MessageEvent<LiveMessage>) => {
+        if (e.data.kind === 'actors' && e.data.actors.some((a) => a.machineId === 'door')) resolve(e.data);
+      };
     });
     viewer.postMessage({ kind: 'hello' });
     const message = await answer;
-    expect(message.kind).toBe('actors');
-    expect(
-      message.kind === 'actors' && message.actors.some((a) => a.machineId === 'door' && a.value === 'closed'),
-    ).toBe(true);
+    expect(message.kind === 'actors' && message.actors.find((a) => a.machineId === 'door')?.value).toBe('closed');
     viewer.close();
     actor.stop();
   });
