@@ -1,9 +1,47 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, actAs, logIn, openAs } from './support';
+import { ACCOUNTS, actAs, DEMO_PASSWORD, logIn, openAs } from './support';
 
 test('the page title is the product name', async ({ page }) => {
   await page.goto('/login');
   await expect(page).toHaveTitle('Log in · SB Portal');
+});
+
+test.describe('the login form in the HTML of /login', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('shows before any script runs, with Log in disabled until the app takes over', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page).toHaveTitle('Log in · SB Portal');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in');
+    await expect(page.getByRole('textbox', { name: 'Email' })).toBeEditable();
+    await expect(page.getByLabel('Password')).toBeEditable();
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeDisabled();
+    await expect(page.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/reset-password');
+  });
+});
+
+test('what is typed before the app has loaded goes on in its form, and logs in', async ({ page }) => {
+  // the app's scripts wait until the email and the password are typed into the prerendered form
+  let release = () => {};
+  const typed = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await typed;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByRole('textbox', { name: 'Email' }).fill(ACCOUNTS.seller.email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeDisabled();
+  release();
+  // the app's own form: Log in enabled, the values and the focus carried over
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(ACCOUNTS.seller.email);
+  await expect(page.getByLabel('Password')).toHaveValue(DEMO_PASSWORD);
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(ACCOUNTS.seller.lands)).toBeVisible();
 });
 
 test('a seller logs in and lands on the dashboard with a welcome', async ({ page, context }) => {

@@ -8,7 +8,7 @@ import { createApp } from '../app';
 import { manualClock } from '../clock';
 import { type Db, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
-import { chooseEncoding, SESSION_PRELOAD_FILE } from './static';
+import { chooseEncoding, LOGIN_PAGE_FILE, SESSION_PRELOAD_FILE } from './static';
 
 const INDEX = '<!doctype html><title>SB Portal</title><div id="root"></div><script src="/assets/app-1a2b.js"></script>';
 const ASSET = `export const rows = [${Array.from({ length: 200 }, (_, i) => `{ id: ${i}, name: "row ${i}" }`).join(', ')}];\n`;
@@ -207,6 +207,7 @@ describe('a page opened with a session: the chunks it loads next, named in its H
   <body><div id="root"></div></body>
 </html>
 `;
+  const LOGIN_HTML = HTML.replace('<div id="root"></div>', '<div id="root"><main><h1>Log in</h1></main></div>');
   const LINKS = [
     '<link rel="modulepreload" crossorigin href="/assets/shell-layout-2b.js">',
     '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-3c.js">',
@@ -232,6 +233,7 @@ describe('a page opened with a session: the chunks it loads next, named in its H
       },
     };
     writeFileSync(join(dist, SESSION_PRELOAD_FILE), JSON.stringify(preload));
+    writeFileSync(join(dist, LOGIN_PAGE_FILE), LOGIN_HTML);
     db = openDatabase(join(dir, 'portal.sqlite'));
     app = createApp({ db, clock: manualClock(), log: createLogger('silent'), staticDir: dist });
   });
@@ -263,16 +265,36 @@ describe('a page opened with a session: the chunks it loads next, named in its H
     // a cached copy of the other one is not taken for this one
     const revalidated = await get('/dashboard', { ...SESSION, 'if-none-match': plain.headers.get('etag') ?? '' });
     expect(revalidated.status).toBe(200);
-    for (const path of ['/login', '/sales/pending', '/']) {
+    for (const path of ['/sales/pending', '/']) {
       const res = await get(path, SESSION);
       expect(await res.text(), path).toBe(HTML);
       expect(res.headers.get('vary') ?? '', path).not.toContain('Cookie');
     }
   });
 
-  it('never serves the list itself', async () => {
-    const res = await get(`/${SESSION_PRELOAD_FILE}`, SESSION);
-    expect(res.status).toBe(404);
+  it('sends /login with the prerendered form without a session cookie, index.html with one', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await get('/login?next=%2Fsales', { cookie: 'theme=dark', 'accept-encoding': encoding });
+      expect(res.headers.get('vary'), encoding).toBe('Accept-Encoding, Cookie');
+      expect(res.headers.get('cache-control'), encoding).toBe('no-cache');
+      const body = Buffer.from(await res.arrayBuffer());
+      const text = (
+        encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body
+      ).toString();
+      expect(text, encoding).toBe(LOGIN_HTML);
+    }
+    const withSession = await get('/login', SESSION);
+    expect(await withSession.text()).toBe(HTML);
+    expect(withSession.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    // only /login: the other public pages are the app's
+    expect(await (await get('/signup')).text()).toBe(HTML);
+  });
+
+  it('never serves the list or the login page as files', async () => {
+    for (const file of [SESSION_PRELOAD_FILE, LOGIN_PAGE_FILE]) {
+      const res = await get(`/${file}`, SESSION);
+      expect(res.status, file).toBe(404);
+    }
   });
 });
 

@@ -21,6 +21,8 @@ import { getMimeType } from 'hono/utils/mime';
  * - A route opened with a session cookie whose chunks the build listed (`.session-preload.json`, written by
  *   scripts/session-preload.ts: /dashboard's) gets an index.html that names them in `<link rel="modulepreload">`,
  *   so that they load with the entry instead of after it has run and asked for them; the HTML varies on Cookie.
+ * - /login opened with no session cookie gets the build's prerendered login page (`.login.html`), the form
+ *   already in the HTML; with one, index.html (the app sends a live session on). It varies on Cookie too.
  */
 
 type Encoding = 'br' | 'gzip';
@@ -143,6 +145,14 @@ const isRoutePath = (path: string) =>
  * own excluded.
  */
 export const SESSION_PRELOAD_FILE = '.session-preload.json';
+
+/**
+ * The build's /login page (beside index.html, written by scripts/prerender-login.tsx): index.html with the login
+ * form already in #root, so that it shows before the app's script has run. Sent for /login to a browser with no
+ * session cookie (one with a session is sent on by the app, and gets index.html).
+ */
+export const LOGIN_PAGE_FILE = '.login.html';
+const LOGIN_PATH = '/login';
 export interface SessionPreload {
   paths: Record<string, { scripts: string[]; styles: string[] }>;
 }
@@ -194,12 +204,15 @@ export function builtApp(root: string): MiddlewareHandler | null {
   const index = files?.get('/index.html');
   if (!files || !index) return null;
   const withSession = sessionIndexes(root, index);
+  const loginFile = join(root, LOGIN_PAGE_FILE);
+  const login = existsSync(loginFile) ? fileOf(readFileSync(loginFile), index.type, index.cacheControl) : null;
   return async (c, next) => {
     const { method, path } = c.req;
     if ((method !== 'GET' && method !== 'HEAD') || isApiPath(path)) return next();
     const file = files.get(path);
     if (file) return send(c, file);
     if (isRoutePath(path)) {
+      if (path === LOGIN_PATH && login) return send(c, hasSessionCookie(c) ? index : login, true);
       const preloading = withSession.get(path);
       if (!preloading) return send(c, index);
       return send(c, hasSessionCookie(c) ? preloading : index, true);

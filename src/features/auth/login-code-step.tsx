@@ -5,7 +5,7 @@ import type { ActorRefFrom } from 'xstate';
 import { type codeFormMachine, codeLimits, type loginFormMachine } from '../../../machines/login-form.machine';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/text-field';
-import { alertClass, LoginCard } from './login-page';
+import { alertClass, LoginCard } from './login-form-view';
 
 type LoginFlow = ActorRefFrom<typeof loginFormMachine>;
 type CodeForm = ActorRefFrom<typeof codeFormMachine>;

@@ -1,15 +1,13 @@
 import { useSelector } from '@xstate/react';
-import { type FormEvent, lazy, Suspense, useEffect } from 'react';
-import { css } from 'styled-system/css';
-import { Link } from 'wouter';
+import { lazy, Suspense, useEffect, useLayoutEffect } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { type loginFormMachine, loginLimits, type passwordFormMachine } from '../../../machines/login-form.machine';
+import type { loginFormMachine, passwordFormMachine } from '../../../machines/login-form.machine';
 import { useSessionChild } from '../../app/session';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { documentTitle, routes, routeTitle } from '../../routes';
-import { Button } from '../../ui/button';
 import { FullPageLoader } from '../../ui/full-page-loader';
-import { TextField } from '../../ui/text-field';
+import { LoginFormView } from './login-form-view';
+import { takeTypedBeforeStart } from './typed-before-start';
 
 type LoginFlow = ActorRefFrom<typeof loginFormMachine>;
 type PasswordForm = ActorRefFrom<typeof passwordFormMachine>;
@@ -42,46 +40,6 @@ function LoginSteps({ flow }: { flow: LoginFlow }) {
   return form ? <LoginForm form={form} notice={notice} /> : <FullPageLoader label="Logging in…" />;
 }
 
-/** The page's card, shared by the password and the code steps. */
-export function LoginCard({ children }: { children: React.ReactNode }) {
-  return (
-    <main
-      className={css({
-        minHeight: '100dvh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        p: '4',
-        bg: 'bg.subtle',
-      })}
-    >
-      <div
-        className={css({
-          width: '100%',
-          maxWidth: '400px',
-          bg: 'bg',
-          borderRadius: 'lg',
-          boxShadow: '0 8px 30px rgba(17, 24, 39, 0.08)',
-          p: { base: '5', desktop: '6' },
-        })}
-      >
-        <p className={css({ fontWeight: 'bold', color: 'accent', fontSize: 'lg', mb: '1' })}>SB Portal</p>
-        {children}
-      </div>
-    </main>
-  );
-}
-
-export const alertClass = css({
-  bg: 'red.50',
-  color: 'error',
-  border: '1px solid {colors.red.200}',
-  borderRadius: 'md',
-  px: '3',
-  py: '2',
-  fontSize: 'sm',
-});
-
 function LoginForm({ form, notice }: { form: PasswordForm; notice: string | null }) {
   const values = useSelector(form, (s) => s.context.values);
   const errors = useSelector(form, (s) => s.context.errors);
@@ -96,67 +54,24 @@ function LoginForm({ form, notice }: { form: PasswordForm; notice: string | null
     return () => sub.unsubscribe();
   }, [form]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.send({ type: 'form.submitted' });
-  };
+  // what was typed into the page's prerendered form (the HTML of /login) before this script ran, in place
+  // before the first paint of this form
+  useLayoutEffect(() => {
+    const typed = takeTypedBeforeStart();
+    if (!typed) return;
+    for (const field of ['email', 'password'] as const)
+      if (typed[field] !== '') form.send({ type: 'field.changed', field, value: typed[field] });
+    if (typed.focused) document.querySelector<HTMLInputElement>(`input[name="${typed.focused}"]`)?.focus();
+  }, [form]);
 
   return (
-    <LoginCard>
-      <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '1' })}>Log in</h1>
-      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '5' })}>
-        Sell, track and buy sports tickets in one place.
-      </p>
-      <form noValidate onSubmit={submit} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
-        {(refusal ?? notice) ? (
-          <div role="alert" className={alertClass}>
-            {refusal ?? notice}
-          </div>
-        ) : null}
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          inputMode="email"
-          required
-          maxLength={loginLimits.email?.maxLength}
-          value={values.email}
-          error={errors.email}
-          onChange={(e) => form.send({ type: 'field.changed', field: 'email', value: e.target.value })}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={loginLimits.password?.maxLength}
-          value={values.password}
-          error={errors.password}
-          onChange={(e) => form.send({ type: 'field.changed', field: 'password', value: e.target.value })}
-        />
-        <Button type="submit" width="full" busy={submitting}>
-          {submitting ? 'Logging in…' : 'Log in'}
-        </Button>
-      </form>
-      <p
-        className={css({
-          display: 'flex',
-          flexWrap: 'wrap',
-          justifyContent: 'space-between',
-          gap: '2',
-          mt: '4',
-          fontSize: 'sm',
-        })}
-      >
-        <Link href={routes.forgotPassword.href({})} className={css({ color: 'accent', textDecoration: 'underline' })}>
-          Forgot password?
-        </Link>
-        <Link href={routes.signup.href({})} className={css({ color: 'accent', textDecoration: 'underline' })}>
-          Create an account
-        </Link>
-      </p>
-    </LoginCard>
+    <LoginFormView
+      values={values}
+      errors={errors}
+      submitting={submitting}
+      message={refusal ?? notice}
+      onField={(field, value) => form.send({ type: 'field.changed', field, value })}
+      onSubmit={() => form.send({ type: 'form.submitted' })}
+    />
   );
 }

@@ -1,0 +1,43 @@
+/**
+ * What a person typed into the prerendered login form (the HTML of /login, scripts/prerender-login.tsx) before
+ * the app's script ran and rendered its own form in its place. The prerendered fields are kept (a field taken
+ * out of the page keeps its value) and read when the app's form mounts, in the same task as the swap: what was
+ * typed up to the last moment goes on, and so does the focus.
+ */
+export interface TypedBeforeStart {
+  email: string;
+  password: string;
+  focused: 'email' | 'password' | null;
+}
+
+type Field = 'email' | 'password';
+
+let kept: { email: HTMLInputElement; password: HTMLInputElement; focused: Field | null } | null = null;
+
+/** Finds the prerendered form in `root`, if there is one, before the app renders over it. */
+export function keepTypedBeforeStart(root: HTMLElement) {
+  const field = (name: Field) => root.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+  const email = field('email');
+  const password = field('password');
+  if (!email || !password) return;
+  const form = { email, password, focused: null as Field | null };
+  const nameOf = (target: EventTarget | null): Field | null =>
+    target === email ? 'email' : target === password ? 'password' : null;
+  form.focused = nameOf(document.activeElement);
+  root.addEventListener('focusin', (event) => {
+    form.focused = nameOf(event.target);
+  });
+  root.addEventListener('focusout', (event) => {
+    // a field left for another place on the page; a field taken out of the page keeps its claim
+    if (event.relatedTarget !== null && nameOf(event.relatedTarget) === null) form.focused = null;
+  });
+  kept = form;
+}
+
+/** The values typed before the app started, once: the login form takes them as it mounts. */
+export function takeTypedBeforeStart(): TypedBeforeStart | null {
+  if (!kept) return null;
+  const { email, password, focused } = kept;
+  kept = null;
+  return { email: email.value, password: password.value, focused: email.isConnected ? null : focused };
+}
