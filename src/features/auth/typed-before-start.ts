@@ -14,23 +14,19 @@ type Field = 'email' | 'password';
 
 let kept: { email: HTMLInputElement; password: HTMLInputElement; focused: Field | null } | null = null;
 
-/** Finds the prerendered form in `root`, if there is one, before the app renders over it. */
+/** Finds the prerendered form in `root`, if there is one, before the app renders over it (/login's bytes count). */
 export function keepTypedBeforeStart(root: HTMLElement) {
-  const field = (name: Field) => root.querySelector<HTMLInputElement>(`input[name="${name}"]`);
-  const email = field('email');
-  const password = field('password');
+  const email = root.querySelector<HTMLInputElement>('input[name=email]');
+  const password = root.querySelector<HTMLInputElement>('input[name=password]');
   if (!email || !password) return;
   const form = { email, password, focused: null as Field | null };
-  const nameOf = (target: EventTarget | null): Field | null =>
-    target === email ? 'email' : target === password ? 'password' : null;
-  form.focused = nameOf(document.activeElement);
-  root.addEventListener('focusin', (event) => {
-    form.focused = nameOf(event.target);
-  });
-  root.addEventListener('focusout', (event) => {
-    // a field left for another place on the page; a field taken out of the page keeps its claim
-    if (event.relatedTarget !== null && nameOf(event.relatedTarget) === null) form.focused = null;
-  });
+  // the field last focused, or none once another element took the focus (a field taken out of the page
+  // keeps its claim: no element takes it)
+  const track = (target: unknown) => {
+    form.focused = target === email ? 'email' : target === password ? 'password' : null;
+  };
+  track(document.activeElement);
+  root.addEventListener('focusin', (event) => track(event.target));
   kept = form;
 }
 
