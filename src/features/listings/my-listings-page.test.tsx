@@ -169,6 +169,16 @@ describe("Inventory's edit dialog: the listing's additional templates", () => {
     expect(within(again).getByRole('checkbox', { name: /Collection point/ })).not.toBeChecked();
   });
 
+  it('keeps Columns disabled until the saved columns have loaded, so that no change is dropped', async () => {
+    let answer: (value: unknown) => void = () => {};
+    fakeApi.on('GET /ui-settings/field-settings', () => new Promise((resolve) => (answer = resolve)));
+    renderPage();
+    const columns = await screen.findByRole('combobox', { name: 'Columns' }, WAIT);
+    expect(columns).toBeDisabled();
+    answer({ page: 'my-listings', columns: [] });
+    await waitFor(() => expect(columns).toBeEnabled(), WAIT);
+  });
+
   it("another field's edit leaves the templates out; the server's refusal shows in the dialog", async () => {
     const user = userEvent.setup();
     fakeApi.on('PUT /my-listings/update-ticket/{id}', () =>

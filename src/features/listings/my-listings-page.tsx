@@ -179,11 +179,14 @@ function Filters() {
 function Columns() {
   const inventory = useInventory();
   const hidden = useSelector(inventory, (s) => s.context.hidden);
+  // the saved columns are still loading: a change now would be dropped, then overwritten by them
+  const loading = useSelector(inventory, (s) => s.matches({ columns: 'loading' }));
   const visible = INVENTORY_COLUMNS.filter((c) => !hidden.includes(c));
   return (
     <Dropdown
       multiple
       label="Columns"
+      disabled={loading}
       searchable={false}
       options={COLUMN_OPTIONS}
       value={visible}
