@@ -8,7 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 const dir = new URL('../public/flows/', import.meta.url);
 const asked = (type) => !/^xstate\.|^after|done|error|retried$|^retry$/.test(type);
 let lines = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.machine.json')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.machine.json'))
+  .sort()) {
   const chart = JSON.parse(readFileSync(new URL(file, dir), 'utf8'));
   const walk = (node, path) => {
     const states = node.states ?? {};
