@@ -292,7 +292,8 @@ export const payoutsMachine = setup({
               actions: { type: 'logFailure', params: ({ event }) => ({ what: 'details', error: event.error }) },
             },
           },
-          on: { 'details.closed': 'closed' },
+          // another payout clicked while this one loads: the last click wins (this load is stopped)
+          on: { 'details.closed': 'closed', 'details.opened': { target: 'loading', reenter: true } },
         },
         open: {
           description: 'A payout with the orders it covers.',

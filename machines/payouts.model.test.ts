@@ -129,6 +129,15 @@ describe('payouts statechart, model-based', () => {
 });
 
 describe('payouts statechart', () => {
+  it("opens the payout clicked last when another is clicked while the first one's details load", () => {
+    const { actor, control } = start();
+    actor.send({ type: 'details.opened', payoutId: 1 });
+    expect(control.pending('loadDetails')?.input).toEqual({ payoutId: 1 });
+    actor.send({ type: 'details.opened', payoutId: 2 });
+    expect(control.pending('loadDetails')?.input).toEqual({ payoutId: 2 });
+    expect(actor.getSnapshot().matches({ details: 'loading' })).toBe(true);
+  });
+
   it('keeps the idempotency key when the same payout is sent again after a failure, renews it after success', async () => {
     const { actor, control } = start();
     await control.settle({ type: 'xstate.done.actor.loadSummary', output: summary });

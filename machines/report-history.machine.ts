@@ -308,7 +308,16 @@ export const reportHistoryMachine = setup({
             },
             onError: { target: 'failed' },
           },
-          on: { 'order.closed': { target: 'closed', actions: assign({ openId: null }) } },
+          on: {
+            'order.closed': { target: 'closed', actions: assign({ openId: null }) },
+            // another row clicked while this one loads: the last click wins (this load is stopped)
+            'order.opened': {
+              guard: 'isAnotherOrder',
+              target: 'loading',
+              reenter: true,
+              actions: assign({ openId: ({ event }) => event.bookingId }),
+            },
+          },
         },
         open: {
           description: 'The order, its amounts and its log show read-only beside the table.',

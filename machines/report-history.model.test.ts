@@ -103,6 +103,18 @@ describe('report history statechart, model-based', () => {
 });
 
 describe('report history statechart', () => {
+  it("opens the order clicked last when another row is clicked while the first one's order loads", () => {
+    const { actor, control } = start();
+    actor.send({ type: 'order.opened', bookingId: 11 });
+    expect(control.pending('fetchOrder')?.input).toBe(11);
+    // the same row again changes nothing
+    actor.send({ type: 'order.opened', bookingId: 11 });
+    expect(control.pending('fetchOrder')?.input).toBe(11);
+    actor.send({ type: 'order.opened', bookingId: 12 });
+    expect(control.pending('fetchOrder')?.input).toBe(12);
+    expect(actor.getSnapshot().context.openId).toBe(12);
+  });
+
   it('asks the overview for the preset, then for the range, and the history follows', async () => {
     const { actor, control, told } = start();
     expect(control.pending('fetchOverview')?.input).toEqual(DEFAULT_REPORT_FILTERS);
