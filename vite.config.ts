@@ -8,8 +8,9 @@ import { pruneUnusedTokens } from './scripts/prune-unused-tokens';
 import { sessionPreload } from './scripts/session-preload';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const srcFiles = readdirSync(here('./src'), { recursive: true, encoding: 'utf8' });
 /** The style sheets beside index.css (chunks' own): the tokens they read stay in index.css */
-const chunkSheets = readdirSync(here('./src'), { recursive: true, encoding: 'utf8' })
+const chunkSheets = srcFiles
   .filter((f) => f.endsWith('.css') && f !== 'index.css' && !f.startsWith('styled-system'))
   .map((f) => here(`./src/${f}`));
 
@@ -19,9 +20,7 @@ const chunkSheets = readdirSync(here('./src'), { recursive: true, encoding: 'utf
  * real), a stubbed global or env, fake timers. They run isolated, each in a fresh jsdom and module graph; the
  * others share one per worker (jsdom's set-up was 38 of the 79 seconds of the 33 files).
  */
-const domTests = readdirSync(here('./src'), { recursive: true, encoding: 'utf8' })
-  .filter((f) => /\.test\.tsx?$/.test(f))
-  .map((f) => `src/${f.split('\\').join('/')}`);
+const domTests = srcFiles.filter((f) => /\.test\.tsx?$/.test(f)).map((f) => `src/${f.split('\\').join('/')}`);
 const changesTheWorker = (file: string) =>
   /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers)\(/.test(readFileSync(here(`./${file}`), 'utf8'));
 const isolatedDomTests = domTests.filter(changesTheWorker);

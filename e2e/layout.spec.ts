@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { HOSTILE_ACCOUNT, LONG_WORD } from './hostile';
-import { type AccountName, actAs, goInside, openAs } from './support';
+import { type AccountName, actAs, goInside, holdRequests, openAs } from './support';
 
 // Item 11 of issue 8: no page overflows sideways at 375 and 1280 px, with the hostile account's long strings
 // (e2e/hostile.ts, seeded by e2e/server.ts) and with the demo seller's figures.
@@ -384,14 +384,7 @@ test.describe('loading does not move the dashboard (item 14)', () => {
   for (const width of [375, 1280]) {
     test(`at ${width} px the 'Awaiting delivery' skeleton is as high as the rows that replace it`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route('**/api/dashboard/awaiting-delivery*', async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdRequests(page, '**/api/dashboard/awaiting-delivery*');
       await openAs(page, 'seller');
       const awaiting = page.getByRole('region', { name: /^Awaiting delivery/ });
       const activity = page.getByRole('region', { name: 'Activity' });

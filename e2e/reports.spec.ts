@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { actAs, openAs } from './support';
+import { actAs, holdRequests, openAs } from './support';
 
 // Issue 14 in the browser: report history's period changes the figures and the chart; the export is the list.
 
@@ -9,14 +9,7 @@ test.describe('report history', () => {
 
   test('a preset changes the totals and the chart; the CSV export holds the filtered orders', async ({ page }) => {
     // the charting library is held back: its placeholder keeps the chart's place (nothing moves when it draws)
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/assets/bar-chart-draw-*', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/assets/bar-chart-draw-*');
     await openAs(page, 'seller', '/report-history');
     const overview = page.getByRole('region', { name: 'Overview' });
     const gross = overview.locator('[data-figure=gross_sales]');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, actAs, DEMO_PASSWORD, logIn, openAs } from './support';
+import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs } from './support';
 
 test('the page title is the product name', async ({ page }) => {
   await page.goto('/login');
@@ -22,14 +22,7 @@ test.describe('the login form in the HTML of /login', () => {
 
 test('what is typed before the app has loaded goes on in its form, and logs in', async ({ page }) => {
   // the app's scripts wait until the email and the password are typed into the prerendered form
-  let release = () => {};
-  const typed = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/assets/*.js', async (route) => {
-    await typed;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/assets/*.js');
   await page.goto('/login', { waitUntil: 'commit' });
   await page.getByRole('textbox', { name: 'Email' }).fill(ACCOUNTS.seller.email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);

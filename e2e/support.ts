@@ -91,3 +91,19 @@ export async function expectOpensInNewTab(page: Page, click: () => Promise<void>
   await expect.poll(() => (tab.url().startsWith('blob:') ? tab.url() : downloaded)).toMatch(/^blob:/);
   page.off('download', onDownload);
 }
+
+/**
+ * Holds every request matching `url` until the returned function is called, then lets them go to the real
+ * server: for a test that must see what shows while something loads (a skeleton, a progress bar, a form).
+ */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { actAs, expectOpensInNewTab, openAs, stateFile } from './support';
+import { actAs, expectOpensInNewTab, holdRequests, openAs, stateFile } from './support';
 
 // Issue 10 in the browser: the top-up panel, the wallet page, the back office and the seller panel.
 
@@ -53,14 +53,7 @@ test.describe('the money round trip', () => {
       await expect(submit).toBeEnabled();
 
       // the request waits until the bar has been seen, then goes to the real server
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(DEPOSIT_CALL, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdRequests(page, DEPOSIT_CALL);
       await submit.click();
       await expect(panel.getByRole('progressbar', { name: 'Uploading transfer-receipt.pdf' })).toBeVisible();
       await expect(submit).toBeDisabled();
@@ -170,14 +163,7 @@ test.describe('the top-up panel', () => {
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await openAs(page, 'seller', '/reports/wallet');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/lmt-pay/bank-account-details*', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/lmt-pay/bank-account-details*');
     const panel = await openTopUp(page);
     await expect(panel.getByRole('status').filter({ hasText: 'Loading the bank details' })).toBeVisible();
     release();

@@ -15,6 +15,10 @@ const ASSET = `export const rows = [${Array.from({ length: 200 }, (_, i) => `{ i
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** A small built app: index.html, a hashed asset with its .br and .gz copies, a public file and what must stay private. */
+/** A body as sent in `encoding` (br, gzip, anything else: as is), decoded to text. */
+const decoded = (body: Buffer, encoding: string | null | undefined) =>
+  (encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body).toString();
+
 function fakeDist(root: string) {
   mkdirSync(join(root, 'assets'), { recursive: true });
   mkdirSync(join(root, '.vite'), { recursive: true });
@@ -74,8 +78,7 @@ describe('the built app, served from memory', () => {
       expect(res.headers.get('content-type'), label).toBe('text/javascript; charset=utf-8');
       const body = Buffer.from(await res.arrayBuffer());
       expect(res.headers.get('content-length'), label).toBe(String(body.length));
-      const text = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
-      expect(text.toString(), label).toBe(ASSET);
+      expect(decoded(body, encoding), label).toBe(ASSET);
       if (encoding) expect(body.length, label).toBeLessThan(Buffer.byteLength(ASSET));
     }
   });
@@ -248,10 +251,7 @@ describe('a page opened with a session: the chunks it loads next, named in its H
       expect(res.status, encoding).toBe(200);
       expect(res.headers.get('vary'), encoding).toBe('Accept-Encoding, Cookie');
       expect(res.headers.get('cache-control'), encoding).toBe('no-cache');
-      const body = Buffer.from(await res.arrayBuffer());
-      const text = (
-        encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body
-      ).toString();
+      const text = decoded(Buffer.from(await res.arrayBuffer()), encoding);
       expect(text, encoding).toBe(HTML.replace('  </head>', `${LINKS.map((l) => `    ${l}\n`).join('')}  </head>`));
     }
   });
@@ -277,10 +277,7 @@ describe('a page opened with a session: the chunks it loads next, named in its H
       const res = await get('/login?next=%2Fsales', { cookie: 'theme=dark', 'accept-encoding': encoding });
       expect(res.headers.get('vary'), encoding).toBe('Accept-Encoding, Cookie');
       expect(res.headers.get('cache-control'), encoding).toBe('no-cache');
-      const body = Buffer.from(await res.arrayBuffer());
-      const text = (
-        encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body
-      ).toString();
+      const text = decoded(Buffer.from(await res.arrayBuffer()), encoding);
       expect(text, encoding).toBe(LOGIN_HTML);
     }
     const withSession = await get('/login', SESSION);
