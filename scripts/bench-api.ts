@@ -30,7 +30,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { argOf, freePort, freshTarget, num, ROOT, serveReal, startChild, stopChild } from './bench-support';
+import { argOf, drained, freePort, freshTarget, num, ROOT, serveReal, startChild, stopChild } from './bench-support';
 
 const SELF = import.meta.filename;
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -149,17 +149,6 @@ const fmtFigures = (f: Figures) =>
   `${f.rps.toFixed(0).padStart(7)} req/s  ${Number.isNaN(f.cpuPerRequest) ? '' : `${f.cpuPerRequest.toFixed(0).padStart(5)} µs CPU/req`}  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99
     .toFixed(1)
     .padStart(6)} ms${f.bad ? `  (${f.bad} failed or not 2xx)` : ''}${f.count === 0 ? '  (none answered)' : ''}`;
-
-/** Waits (up to two minutes) until the server answers /api/health at once again. */
-async function drained(base: string) {
-  const until = performance.now() + 120_000;
-  while (performance.now() < until) {
-    const started = performance.now();
-    await fetch(`${base}/api/health`);
-    if (performance.now() - started < 50) return;
-    await new Promise((done) => setTimeout(done, 500));
-  }
-}
 
 async function login(base: string): Promise<string> {
   const res = await fetch(`${base}/api/auth/login`, {

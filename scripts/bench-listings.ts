@@ -3,7 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { argOf, freshTarget, num, plannerStatistics, serveReal, startRealServer, stopChild } from './bench-support';
+import {
+  answerCacheLine,
+  argOf,
+  drained,
+  freshTarget,
+  measurePaths,
+  num,
+  plannerStatistics,
+  serveReal,
+  startRealServer,
+  stopChild,
+} from './bench-support';
 
 /**
  * npm run bench:listings (issue 11): the real server on a fresh database (SQLite, or Postgres with DATABASE_URL).
@@ -136,6 +147,7 @@ async function main() {
     console.info(`bench:listings on ${engine}: preparing the seller's ${listings} listings...`);
     const setup = await prepare(target, listings);
     const { child: server, base } = await startRealServer(SELF, dir, target, 'warn');
+    console.info(answerCacheLine());
     try {
       const autocannon = (await import('autocannon')).default;
       // the latencies of the answers after the warm-up, once every connection has had one: the steady state
@@ -185,6 +197,42 @@ async function main() {
       );
       console.info(
         `    whole run with the connections' ramp (autocannon): ${(all.requests.total / (warmup + seconds)).toFixed(0)} req/s, p50 ${all.latency.p50} ms, p99 ${all.latency.p99} ms`,
+      );
+
+      // many views of the same Inventory: each request the next of its sorts, status filters, pages and sizes
+      const views = [
+        'match_date',
+        'match_date_desc',
+        'created_desc',
+        'price_asc',
+        'price_desc',
+        'quantity_desc',
+      ].flatMap((sort) =>
+        ['', '&status=published', '&status=unpublished'].flatMap((status) =>
+          [1, 2, 3, 4, 5].flatMap((page) =>
+            [20, 50].map((perPage) => `/api/my-listings?sort=${sort}${status}&page=${page}&per_page=${perPage}`),
+          ),
+        ),
+      );
+      // one client, each view once (a miss): the slowest of them
+      const alone: [string, number][] = [];
+      for (const view of views) {
+        const started = performance.now();
+        const res = await fetch(`${base}${view}`, { headers: { authorization: `Bearer ${setup.token}` } });
+        await res.arrayBuffer();
+        alone.push([view.slice('/api/my-listings?'.length), performance.now() - started]);
+      }
+      alone.sort((a, b) => b[1] - a[1]);
+      console.info(
+        `  each view alone, slowest: ${alone
+          .slice(0, 5)
+          .map(([v, ms]) => `${v} ${ms.toFixed(1)} ms`)
+          .join('; ')}; median ${(alone[alone.length >> 1]?.[1] ?? 0).toFixed(1)} ms`,
+      );
+      await drained(base);
+      const mixed = await measurePaths(base, views, setup.token, seconds, connections);
+      console.info(
+        `  ${views.length} Inventory views, in turn (${connections} clients, ${seconds} s): ${mixed.rps.toFixed(0)} req/s, p50 ${mixed.p50} ms, p99 ${mixed.p99} ms${mixed.bad ? ` (${mixed.bad} failed)` : ''}; p99 < 50 ms: ${mixed.p99 < 50 ? 'met' : 'missed'}`,
       );
 
       if (rows === 0) return;

@@ -331,6 +331,9 @@ export async function seedSearchListings(target: string, count: number) {
     .selectFrom('listings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
+  const offered = (
+    await db.selectFrom('listings').select('event_id').distinct().orderBy('event_id').limit(100).execute()
+  ).map((e) => e.event_id);
   await db.destroy();
   const from = now.toISOString().slice(0, 10);
   const to = new Date(now.getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
@@ -338,6 +341,37 @@ export async function seedSearchListings(target: string, count: number) {
     token,
     listings: Number(total.n),
     busiest: { id: busiest.event_id, listings: Number(busiest.n) },
+    /**
+     * Many buyers asking different things: each request takes the next of these paths, so that a kept answer
+     * (x-cache-ms) serves only the requests of the same path within its second.
+     */
+    mixes: [
+      [
+        `${26 * 3 * 3 * 5} searches`,
+        [...'abcdefghijklmnopqrstuvwxyz'].flatMap((team) =>
+          [1, 2, 3].flatMap((page) =>
+            ['GBP', 'EUR', 'USD'].flatMap((currency) =>
+              [10, 20, 30, 40, 50].map(
+                (perPage) =>
+                  `/api/purchase/lmt-trade/events-search?team=${team}&page=${page}&per_page=${perPage}&currency=${currency}`,
+              ),
+            ),
+          ),
+        ),
+      ],
+      [
+        `${offered.length * 3 * 2 * 2} event pages`,
+        offered.flatMap((id) =>
+          ['GBP', 'EUR', 'USD'].flatMap((currency) =>
+            ['price_asc', 'price_desc'].flatMap((sort) =>
+              [1, 2].map(
+                (page) => `/api/purchase/lmt-trade/events/${id}?currency=${currency}&sort=${sort}&page=${page}`,
+              ),
+            ),
+          ),
+        ),
+      ],
+    ] as const,
     urls: [
       ['search', '/api/purchase/lmt-trade/events-search?per_page=20'],
       [
@@ -350,4 +384,70 @@ export async function seedSearchListings(target: string, count: number) {
       ['listing', `/api/purchase/lmt-trade/tickets/${listing.id}?quantity=1`],
     ] as const,
   };
+}
+
+/** Waits (up to two minutes) until the server answers /api/health at once: the last URL's backlog is drained. */
+export async function drained(base: string) {
+  const until = performance.now() + 120_000;
+  while (performance.now() < until) {
+    const started = performance.now();
+    await fetch(`${base}/api/health`);
+    if (performance.now() - started < 50) return;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+}
+
+/** `paths`: one path for every request, or a list that each request takes the next of (many buyers' questions). */
+export async function measurePaths(
+  base: string,
+  paths: string | readonly string[],
+  token: string,
+  seconds: number,
+  connections: number,
+) {
+  const autocannon = (await import('autocannon')).default;
+  const list = typeof paths === 'string' ? [paths] : paths;
+  let next = 0;
+  const run = (duration: number) =>
+    autocannon({
+      url: `${base}${list[0]}`,
+      headers: { authorization: `Bearer ${token}` },
+      connections,
+      duration,
+      timeout: 30,
+      ...(list.length > 1
+        ? {
+            requests: [
+              {
+                setupRequest: (request: { path?: string }) => ({
+                  ...request,
+                  path: list[next++ % list.length],
+                }),
+              },
+            ],
+          }
+        : {}),
+    }) as unknown as Promise<{
+      requests: { total: number };
+      latency: { p50: number; p99: number };
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    }>;
+  await run(2);
+  const r = await run(seconds);
+  return {
+    rps: r.requests.total / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+/** Whether the bench's server keeps the answers of the x-cache-ms reads (ANSWER_CACHE, passed on to it). */
+export function answerCacheLine() {
+  const kept = !['0', 'off', 'false', 'no'].includes((process.env.ANSWER_CACHE ?? '').trim().toLowerCase());
+  return kept
+    ? '  kept answers (x-cache-ms) on; ANSWER_CACHE=0 measures every request running its queries'
+    : '  kept answers off (ANSWER_CACHE=0): every request runs its queries';
 }

@@ -7,6 +7,7 @@ import { type Contract, loadContract } from './contract/contract';
 import { type AppEnv, createRouter, type Deps, type Router } from './contract/router';
 import type { Db } from './db/database';
 import { type ESign, esignFrom } from './esign';
+import { AnswerCache } from './http/answer-cache';
 import { envelopeOf, HttpError, MESSAGES } from './http/errors';
 import { ClientClosedRequest } from './http/multipart';
 import { apiAnswer } from './http/respond';
@@ -56,6 +57,11 @@ export interface AppOptions {
    * is how many proxies are in front (TRUST_PROXY); `true` is one.
    */
   trustProxy?: boolean | number;
+  /**
+   * Where the `x-cache-ms` reads keep their answers: a cache of their own by default, null for none (ANSWER_CACHE=0,
+   * for measuring the reads themselves).
+   */
+  answerCache?: AnswerCache | null;
   /** Binds these handlers instead of the product's (the router's own tests, on a test contract of their own). */
   routes?: (router: Router) => void;
   /** The payment gateways; by default those the environment configures (server/payments, sandbox without keys). */
@@ -86,6 +92,7 @@ export function createApp(options: AppOptions) {
     dataDir: options.dataDir ?? join(tmpdir(), 'sb-portal-data'),
     validateResponses: options.validateResponses ?? false,
     trustedProxies: Number(options.trustProxy ?? 0),
+    answerCache: options.answerCache === null ? undefined : (options.answerCache ?? new AnswerCache()),
   };
   const app = new Hono<AppEnv>();
 

@@ -24,6 +24,11 @@ export interface Config {
    * (on in `npm run dev` and the browser tests; off for `npm start`, where a user would pay for the check).
    */
   validateResponses: boolean;
+  /**
+   * `ANSWER_CACHE`: 0 (or off, false, no) keeps no answers of the `x-cache-ms` reads, so that every call runs its
+   * queries (to measure them); on by default.
+   */
+  answerCache: boolean;
 }
 
 /** A start-up problem the person starting the server can fix: printed as one line, without a stack. */
@@ -66,6 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, isTty = Boolean
     logFormat: parseLogFormat(env.LOG_FORMAT, isTty),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     validateResponses: ['1', 'true', 'yes'].includes((env.VALIDATE_RESPONSES ?? '').trim().toLowerCase()),
+    answerCache: !['0', 'off', 'false', 'no'].includes((env.ANSWER_CACHE ?? '').trim().toLowerCase()),
   };
 }
 

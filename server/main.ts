@@ -106,6 +106,7 @@ export async function startServer(overrides: Partial<Config> = {}) {
       dataDir: config.dataDir,
       trustProxy: config.trustProxy,
       validateResponses: config.validateResponses,
+      answerCache: config.answerCache ? undefined : null,
     });
     handler = (request, env) => app.fetch(request, env as never);
     const address = server.address();

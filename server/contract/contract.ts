@@ -58,6 +58,12 @@ export interface Operation {
   transaction: boolean;
   /** `x-idempotent`: needs an `Idempotency-Key`; the first successful reply is kept and replayed for 24 hours. */
   idempotent: boolean;
+  /**
+   * `x-cache-ms`: a GET whose 200 answers the server may serve again to the same caller for the same path and
+   * query, for this many milliseconds and only while the database is unchanged (server/http/answer-cache.ts);
+   * 0 for none.
+   */
+  cacheMs: number;
   planned: boolean;
   bodyMediaType: 'application/json' | 'multipart/form-data' | null;
   bodyRequired: boolean;
@@ -106,6 +112,7 @@ interface OperationObject {
   'x-kyc-exempt'?: boolean;
   'x-transaction'?: boolean;
   'x-idempotent'?: boolean;
+  'x-cache-ms'?: number;
 }
 interface Document {
   security?: unknown[];
@@ -382,6 +389,14 @@ export function loadContract(file = CONTRACT_FILE): Contract {
           problems.push(`${id}: x-idempotent needs the required Idempotency-Key header parameter`);
         }
       }
+      const cacheMs = op['x-cache-ms'] ?? 0;
+      if (cacheMs !== 0) {
+        if (!Number.isInteger(cacheMs) || cacheMs < 0 || cacheMs > 10_000) {
+          problems.push(`${id}: x-cache-ms must be whole milliseconds from 0 to 10000`);
+        }
+        // a kept answer is per caller and must be a read: nothing a repeated call would have changed
+        if (method !== 'get' || transaction || !secured) problems.push(`${id}: x-cache-ms is for secured GET reads`);
+      }
       const responses = new Set(Object.keys(op.responses));
       const needed = routerStatuses({
         secured,
@@ -403,6 +418,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         kycExempt: op['x-kyc-exempt'] === true,
         transaction,
         idempotent,
+        cacheMs,
         planned,
         bodyMediaType: media,
         bodyRequired: op.requestBody?.required ?? false,

@@ -3,12 +3,13 @@ import type { Context, Hono } from 'hono';
 import type { paths } from '../../openapi/schema';
 import { type AuthUser, authenticate } from '../auth/session';
 import type { Clock } from '../clock';
-import type { Db } from '../db/database';
+import { type Db, directSqlite } from '../db/database';
 import { claimKey, type KeyOf, keepReply, requestHash } from '../db/idempotency';
 import { inTransaction } from '../db/transaction';
+import type { AnswerCache } from '../http/answer-cache';
 import { HttpError, MESSAGES, tooLarge } from '../http/errors';
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
-import { apiAnswer } from '../http/respond';
+import { apiAnswer, apiText } from '../http/respond';
 import type { Logger } from '../logger';
 import type { Contract, FieldError, HttpMethod, Operation } from './contract';
 
@@ -23,6 +24,8 @@ export interface Deps {
   validateResponses: boolean;
   /** How many proxies in front of us we trust to write X-Forwarded-For (TRUST_PROXY); 0 or absent: none. */
   trustedProxies?: number;
+  /** Where the `x-cache-ms` reads keep their answers (server/http/answer-cache.ts); absent: nothing is kept. */
+  answerCache?: AnswerCache;
 }
 
 export type AppEnv = { Variables: { requestId: string } };
@@ -256,6 +259,22 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
     return reply;
   }
 
+  /**
+   * For an `x-cache-ms` read: its key and the database's version, read now (after the caller's check, which may
+   * write, and before the handler's first query), and the text kept for them if any. Null when nothing may be
+   * kept: no cache, PostgreSQL, or a transaction open on the connection.
+   */
+  function keptAnswerOf(op: Operation, c: Context<AppEnv>, user: AuthUser) {
+    const cache = deps.answerCache;
+    const connection = cache ? directSqlite(deps.db) : undefined;
+    if (!cache || !connection) return null;
+    const url = c.req.url;
+    const key = `${op.operationId} ${user.id} ${url.slice(url.indexOf('/', url.indexOf('//') + 2))}`;
+    const version = connection.version();
+    const now = deps.clock.now().getTime();
+    return { key, version, now, text: cache.get(key, version, now) };
+  }
+
   function mount(op: Operation, run: LooseHandler) {
     const absentUser = noUser(op);
     const handle = async (c: Context<AppEnv>) => {
@@ -289,6 +308,8 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
           ] as const;
 
         let reply: AnyReply;
+        const kept = op.cacheMs > 0 && user ? keptAnswerOf(op, c, user) : null;
+        if (kept?.text !== undefined) return apiText(c, kept.text, 200);
         if (!op.transaction) {
           reply = await run(...input(deps.db));
         } else {
@@ -335,6 +356,11 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
           keepFiles = committedFiles;
         }
         reply = check(op, reply);
+        if (kept && reply.status === 200 && !reply.headers) {
+          const text = JSON.stringify(reply.body);
+          deps.answerCache?.set(kept.key, { version: kept.version, until: kept.now + op.cacheMs, text });
+          return apiText(c, text, 200);
+        }
         return apiAnswer(c, reply.body, reply.status, reply.headers);
       } catch (error) {
         if (deps.validateResponses && error instanceof HttpError && !op.responses.has(String(error.status))) {

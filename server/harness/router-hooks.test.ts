@@ -66,6 +66,8 @@ const handlers: Record<string, LooseHandler> = {
   sheets: ({ files }) => ({ status: 200, body: { success: true, data: (files.sheets ?? []).map((f) => f.kind) } }),
   filter: ({ query }) => ({ status: 200, body: { success: true, data: query } }),
   adminOnly: () => ({ status: 200, body: { success: true } }),
+  // an x-cache-ms read: hostile queries become the keys of kept answers
+  kept: ({ query }) => ({ status: 200, body: { success: true, data: query } }),
 };
 
 describe('the harness over the router hooks test contract', () => {
@@ -114,7 +116,7 @@ describe('the harness over the router hooks test contract', () => {
 
   it('sent uploads of every kind of lie, and reached the handlers', () => {
     expect(h.stats.byCategory.get('multipart')).toBeGreaterThan(20);
-    for (const id of ['transfer', 'upload', 'sheets', 'filter']) {
+    for (const id of ['transfer', 'upload', 'sheets', 'filter', 'kept']) {
       expect(h.stats.byOperation.get(id)?.get(200), id).toBeGreaterThan(0);
     }
   });

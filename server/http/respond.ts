@@ -27,3 +27,8 @@ export function apiAnswer(
     headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers },
   });
 }
+
+/** An answer whose JSON is already written (a kept answer, server/http/answer-cache.ts). */
+export function apiText(c: Context<AppEnv>, text: string, status: number): Response {
+  return new Response(text, { status, headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId') } });
+}

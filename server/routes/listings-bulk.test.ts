@@ -121,7 +121,7 @@ describe('bulk listing from a spreadsheet (server)', () => {
     expect(String(matches.getRow(2).getCell(1).value)).toMatch(/^\d+ \| .+ \| \d{4}-\d{2}-\d{2}$/);
     const before = await mine();
     const up = await send(bytes);
-    expect(up.status).toBe(200);
+    expect(up.status, JSON.stringify(up.body).slice(0, 600)).toBe(200);
     expect(up.body.data).toMatchObject({ created: 2, rows_total: 2, dry_run: false });
     expect(await mine()).toBe(before + 2);
   });

@@ -330,6 +330,28 @@ describe('trade and purchase (server)', () => {
     expect(await available(listing.id)).toBe(before);
   });
 
+  it('shows a hold at once on a listing read a moment before (kept answers), and its end within a second', async () => {
+    let listing = await openListing(s, sellerId);
+    while (listing.seller_id === rivalId) listing = await openListing(s, sellerId);
+    const before = await available(listing.id);
+    const quantityOnPage = async () => {
+      const page = await call(s, 'GET', `/purchase/lmt-trade/tickets/${listing.id}`, rival);
+      return (page.body.data as unknown as { listing: { quantity: number } }).listing.quantity;
+    };
+    expect(await quantityOnPage()).toBe(before);
+    expect(await quantityOnPage()).toBe(before);
+    await book(s, seller, listing, 1);
+    expect(await quantityOnPage()).toBe(before - 1);
+    s.clock.advance(HOLD_MS - 1);
+    expect(await quantityOnPage()).toBe(before - 1);
+    // the hold has ended: the answer kept a millisecond ago may show it a second longer, never more
+    s.clock.advance(1);
+    expect(await quantityOnPage()).toBe(before - 1);
+    s.clock.advance(999);
+    expect(await quantityOnPage()).toBe(before);
+    expect(await available(listing.id)).toBe(before);
+  });
+
   it('charges nothing when SB Pay is short, keeps the hold, and says so', async () => {
     const listing = await openListing(s, sellerId);
     const booking = await book(s, seller, listing, 1);
