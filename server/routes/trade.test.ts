@@ -344,9 +344,10 @@ describe('trade and purchase (server)', () => {
     expect(await quantityOnPage()).toBe(before - 1);
     s.clock.advance(HOLD_MS - 1);
     expect(await quantityOnPage()).toBe(before - 1);
-    // the hold has ended: the answer kept a millisecond ago may show it a second longer, never more
+    // the hold has ended: the answer kept a millisecond ago may show it a second longer, never more (on
+    // PostgreSQL nothing is kept, and the read releases it at once)
     s.clock.advance(1);
-    expect(await quantityOnPage()).toBe(before - 1);
+    expect(await quantityOnPage()).toBe(s.engine === 'sqlite' ? before - 1 : before);
     s.clock.advance(999);
     expect(await quantityOnPage()).toBe(before);
     expect(await available(listing.id)).toBe(before);
