@@ -358,7 +358,10 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         reply = check(op, reply);
         if (kept && reply.status === 200 && !reply.headers) {
           const text = JSON.stringify(reply.body);
-          deps.answerCache?.set(kept.key, { version: kept.version, until: kept.now + op.cacheMs, text });
+          // kept for half to all of its moment, at random: answers kept together (many buyers' searches after a
+          // write) would otherwise all end together, and their reads all run again in the same instant
+          const until = kept.now + op.cacheMs - Math.floor((Math.random() * op.cacheMs) / 2);
+          deps.answerCache?.set(kept.key, { version: kept.version, until, text });
           return apiText(c, text, 200);
         }
         return apiAnswer(c, reply.body, reply.status, reply.headers);
