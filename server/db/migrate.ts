@@ -29,6 +29,7 @@ import * as m0028 from './migrations/0028-inventory-match-order';
 import * as m0029 from './migrations/0029-listing-trigger-lock-order';
 import * as m0030 from './migrations/0030-sales-match-search';
 import * as m0031 from './migrations/0031-catalog-version';
+import * as m0032 from './migrations/0032-inventory-sort-indexes';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0029-listing-trigger-lock-order': m0029,
   '0030-sales-match-search': m0030,
   '0031-catalog-version': m0031,
+  '0032-inventory-sort-indexes': m0032,
 };
 
 /** The migrations' names in the order they apply. */
