@@ -37,6 +37,22 @@ test('what is typed before the app has loaded goes on in its form, and logs in',
   await expect(page.getByText(ACCOUNTS.seller.lands)).toBeVisible();
 });
 
+test('when the app has not loaded after 10 seconds, the form says so; once it has, the note is gone', async ({
+  page,
+}) => {
+  const stalled = 'This page is taking long to load. Check your connection, then reload the page.';
+  const release = await holdRequests(page, '**/assets/*.js');
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in');
+  await expect(page.getByRole('status').filter({ hasText: stalled })).toBeHidden();
+  // a CSS animation's delay, not a script: the page's own clock
+  await expect(page.getByRole('status').filter({ hasText: stalled })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeDisabled();
+  release();
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
+  await expect(page.getByText(stalled)).toHaveCount(0);
+});
+
 test('a seller logs in and lands on the dashboard with a welcome', async ({ page, context }) => {
   await logIn(page, ACCOUNTS.seller.email);
   await expect(page.getByText('Welcome Sam')).toBeVisible();
