@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs } from './support';
 
 test('the page title is the product name', async ({ page }) => {
@@ -17,6 +17,29 @@ test.describe('the login form in the HTML of /login', () => {
     await expect(page.getByLabel('Password')).toBeEditable();
     await expect(page.getByRole('button', { name: 'Log in' })).toBeDisabled();
     await expect(page.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/reset-password');
+  });
+
+  test('in a browser with JavaScript turned off, says it needs it, and never shows the note to reload', async ({
+    baseURL,
+  }) => {
+    // Playwright's javaScriptEnabled only stops scripts from running; the browser still parses <noscript> as if
+    // they ran, so this one is started with JavaScript off in its settings
+    const { launchOptions } = test.info().project.use;
+    const browser = await chromium.launch({
+      ...launchOptions,
+      args: [...(launchOptions?.args ?? []), '--blink-settings=scriptEnabled=false'],
+    });
+    try {
+      const page = await browser.newPage({ baseURL });
+      await page.goto('/login');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in');
+      // (Playwright's text and role locators do not look inside <noscript>, whose text they take for a script's)
+      await expect(page.locator('noscript p')).toHaveText('SB Portal needs JavaScript to run.');
+      await expect(page.locator('noscript p')).toBeInViewport();
+      await expect(page.locator('.prerender-stalled:not(.prerender-noscript)')).toHaveCSS('display', 'none');
+    } finally {
+      await browser.close();
+    }
   });
 });
 
