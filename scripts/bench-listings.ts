@@ -147,7 +147,7 @@ async function main() {
     console.info(`bench:listings on ${engine}: preparing the seller's ${listings} listings...`);
     const setup = await prepare(target, listings);
     const { child: server, base } = await startRealServer(SELF, dir, target, 'warn');
-    console.info(answerCacheLine());
+    console.info(await answerCacheLine());
     try {
       const autocannon = (await import('autocannon')).default;
       // the latencies of the answers after the warm-up, once every connection has had one: the steady state

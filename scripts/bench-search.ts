@@ -26,7 +26,7 @@ async function main() {
     console.info(`bench:search on ${engine}: preparing ${num('listings', 100_000)} listings...`);
     const setup = await seedSearchListings(target, num('listings', 100_000));
     const { child: server, base } = await startRealServer(SELF, dir, target);
-    console.info(answerCacheLine());
+    console.info(await answerCacheLine());
     console.info(
       `${engine}, ${setup.listings} listings (busiest match ${setup.listings ? setup.busiest.listings : 0}), ${connections} connections, ${seconds} s each, node ${process.version}`,
     );

@@ -445,9 +445,9 @@ export async function measurePaths(
 }
 
 /** Whether the bench's server keeps the answers of the x-cache-ms reads (ANSWER_CACHE, passed on to it). */
-export function answerCacheLine() {
-  const kept = !['0', 'off', 'false', 'no'].includes((process.env.ANSWER_CACHE ?? '').trim().toLowerCase());
-  return kept
+export async function answerCacheLine() {
+  const { readConfig } = await import('../server/config');
+  return readConfig(process.env).answerCache
     ? '  kept answers (x-cache-ms) on; ANSWER_CACHE=0 measures every request running its queries'
     : '  kept answers off (ANSWER_CACHE=0): every request runs its queries';
 }

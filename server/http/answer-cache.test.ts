@@ -15,7 +15,6 @@ describe('AnswerCache', () => {
     expect(cache.get('b', '1:1', 1000)).toBeUndefined();
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
-    expect([cache.hits, cache.misses]).toEqual([1, 3]);
   });
 
   it('holds at most its entries, oldest out first', () => {
@@ -44,7 +43,5 @@ describe('AnswerCache', () => {
     expect(cache.size).toBe(1);
     expect(cache.bytes).toBe(1 + 4 + 64);
     expect(cache.get('a', '2', 0)).toBe('new!');
-    cache.clear();
-    expect([cache.size, cache.bytes]).toEqual([0, 0]);
   });
 });

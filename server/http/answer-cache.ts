@@ -32,20 +32,14 @@ export const ANSWER_CACHE_LIMITS: AnswerCacheLimits = { entries: 2000, bytes: 16
 export class AnswerCache {
   readonly #kept = new Map<string, KeptAnswer>();
   #bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(readonly limits: AnswerCacheLimits = ANSWER_CACHE_LIMITS) {}
 
   /** The kept text for `key` if it was read at `version` and its moment has not passed at `now`. */
   get(key: string, version: string, now: number): string | undefined {
     const kept = this.#kept.get(key);
-    if (kept && kept.version === version && now < kept.until) {
-      this.hits += 1;
-      return kept.text;
-    }
+    if (kept && kept.version === version && now < kept.until) return kept.text;
     if (kept) this.#drop(key, kept);
-    this.misses += 1;
     return undefined;
   }
 
@@ -68,11 +62,6 @@ export class AnswerCache {
 
   get bytes(): number {
     return this.#bytes;
-  }
-
-  clear(): void {
-    this.#kept.clear();
-    this.#bytes = 0;
   }
 
   #drop(key: string, entry: KeptAnswer) {

@@ -22,61 +22,40 @@ import { Button } from '../../ui/button';
 import { FullPageLoader } from '../../ui/full-page-loader';
 import { TextField } from '../../ui/text-field';
 import { NewPasswordFields, useAccountForm } from './account-form-parts';
+import { alertClass, LoginCard } from './login-form-view';
 
 // The public account pages (spec section 2): sign-up, the verification link, the reset request and the reset
 // link. Each page runs its statechart (machines/signup, verify-email, account-forms) as a view of the session.
 
-/** The card the login page uses, with the page's one h1. */
+/** The login page's card, with the page's one h1 (a long email in a message breaks anywhere). */
 function Card({ title, children }: { title: string; children: ReactNode }) {
   useDocumentTitle(documentTitle(title));
   return (
-    <main
-      className={css({
-        minHeight: '100dvh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        p: '4',
-        bg: 'bg.subtle',
-      })}
-    >
-      <div
-        className={css({
-          width: '100%',
-          maxWidth: '440px',
-          bg: 'bg',
-          borderRadius: 'lg',
-          boxShadow: '0 8px 30px rgba(17, 24, 39, 0.08)',
-          p: { base: '5', desktop: '6' },
-          overflowWrap: 'anywhere',
-        })}
-      >
-        <p className={css({ fontWeight: 'bold', color: 'accent', fontSize: 'lg', mb: '1' })}>SB Portal</p>
+    <LoginCard>
+      <div className={css({ overflowWrap: 'anywhere' })}>
         <h1 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '4' })}>{title}</h1>
         {children}
       </div>
-    </main>
+    </LoginCard>
   );
 }
 
+const okClass = css({
+  bg: 'green.50',
+  color: 'green.800',
+  border: '1px solid {colors.green.200}',
+  borderRadius: 'md',
+  px: '3',
+  py: '2',
+  fontSize: 'sm',
+});
 const stack = css({ display: 'flex', flexDirection: 'column', gap: '4' });
 const linkStyle = css({ color: 'accent', textDecoration: 'underline', fontSize: 'sm' });
 const note = css({ color: 'fg.muted', fontSize: 'sm' });
 
 function Alert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'ok' }) {
   return (
-    <div
-      role={tone === 'error' ? 'alert' : 'status'}
-      className={css({
-        borderRadius: 'md',
-        px: '3',
-        py: '2',
-        fontSize: 'sm',
-        ...(tone === 'error'
-          ? { bg: 'red.50', color: 'error', border: '1px solid {colors.red.200}' }
-          : { bg: 'green.50', color: 'green.800', border: '1px solid {colors.green.200}' }),
-      })}
-    >
+    <div role={tone === 'error' ? 'alert' : 'status'} className={tone === 'error' ? alertClass : okClass}>
       {children}
     </div>
   );
