@@ -4,6 +4,7 @@ import { formMessages } from '../openapi/form-messages';
 import type { components } from '../openapi/schema';
 import { loginBody, loginTwoFactorBody } from '../openapi/valibot';
 import { createFormMachine, fieldLimits } from './form.machine';
+import { lazyMachine } from './lazy-machine';
 
 export type LoginOutput = DataOf<'/auth/login', 'post'>;
 /** The 202 of a right password when the user turned two-factor login on: a code is due. */
@@ -43,19 +44,22 @@ export const CODE_STEP_MS = 5 * 60_000;
 export const CODE_STEP_EXPIRED = 'This login has expired. Enter your email and password again.';
 
 /** The email and password; a user with two-factor login gets a challenge instead of a session (202). */
-export const passwordFormMachine = createFormMachine({
-  id: 'passwordForm',
-  schema: loginSchema,
-  submit: async (body, signal): Promise<PasswordAnswer> =>
-    // two successful answers (200 a session, 202 a code is due): their union is the data
-    unwrap<PasswordAnswer>(
-      (await api.POST('/auth/login', { body, signal })) as {
-        data?: { data?: PasswordAnswer };
-        error?: unknown;
-        response: Response;
-      },
-    ),
-});
+export const passwordFormMachine = lazyMachine(() =>
+  // built when the login form first starts: every page evaluates this module, only /login uses the form
+  createFormMachine({
+    id: 'passwordForm',
+    schema: loginSchema,
+    submit: async (body, signal): Promise<PasswordAnswer> =>
+      // two successful answers (200 a session, 202 a code is due): their union is the data
+      unwrap<PasswordAnswer>(
+        (await api.POST('/auth/login', { body, signal })) as {
+          data?: { data?: PasswordAnswer };
+          error?: unknown;
+          response: Response;
+        },
+      ),
+  }),
+);
 
 const completeWithCode = async (
   body: { challenge: string; code?: string; recovery_code?: string },
@@ -63,7 +67,10 @@ const completeWithCode = async (
 ): Promise<LoginOutput> => unwrap(await api.POST('/auth/login/two-factor', { body, signal }));
 
 /** The code from the authenticator app, or a recovery code, with the challenge the password earned. */
-export const codeFormMachine = createFormMachine({ id: 'codeForm', schema: codeSchema, submit: completeWithCode });
+export const codeFormMachine = lazyMachine(() =>
+  // built at its first use, as the password's form
+  createFormMachine({ id: 'codeForm', schema: codeSchema, submit: completeWithCode }),
+);
 
 export type LoginFormEvent =
   | { type: 'xstate.done.actor.passwordForm'; output: PasswordAnswer }

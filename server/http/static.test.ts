@@ -212,8 +212,8 @@ describe('a page opened with a session: the chunks it loads next, named in its H
 `;
   const LOGIN_HTML = HTML.replace('<div id="root"></div>', '<div id="root"><main><h1>Log in</h1></main></div>');
   const LINKS = [
-    '<link rel="modulepreload" crossorigin href="/assets/shell-layout-2b.js">',
-    '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-3c.js">',
+    '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/shell-layout-2b.js">',
+    '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/dashboard-page-3c.js">',
     '<link rel="preload" as="style" crossorigin href="/assets/dash-4d.css">',
   ];
   let dir: string;

@@ -181,7 +181,9 @@ export function sessionIndexes(root: string, index: StaticFile): Map<string, Sta
   if (!html.includes('</head>')) return pages;
   for (const [path, { scripts, styles }] of Object.entries(paths)) {
     const links = [
-      ...scripts.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      // low priority: the entry's scripts and the style sheet, which the first paint needs, go first; these are
+      // needed a round trip later, once the profile calls have answered
+      ...scripts.map((f) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${f}">`),
       ...styles.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
     ];
     const body = Buffer.from(

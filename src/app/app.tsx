@@ -13,7 +13,7 @@ import { FullPageLoader } from '../ui/full-page-loader';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
 import { accountPages, lazyLoaded, preloadRoute, shellModules } from './pages';
-import { Session } from './session';
+import { Session, type SessionActor } from './session';
 
 const ShellLayout = lazyLoaded(shellModules.layout);
 const Gated = lazyLoaded(shellModules.gated);
@@ -25,18 +25,22 @@ const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePag
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 /**
- * The app's session, started as its script runs rather than in React's effects after the first render (where
- * @xstate/react starts the actor of a Provider given logic): its first work, the stored session's check (the
- * cookies and storage cleared when it is gone) and the login form's actors, or the three profile calls of a page
- * opened with a live session, is done before the first paint instead of in a long task right after it.
+ * The app's session, started before React's first render (where @xstate/react would start the actor of a
+ * Provider given logic, in the effects after it): its first work, the stored session's check (the cookies and
+ * storage cleared when it is gone) and the login form's actors, or the three profile calls of a page opened with
+ * a live session, is done before the first paint instead of in a long task right after it. src/main.tsx calls it
+ * in a task of its own, after the scripts' evaluation.
  */
-const session = createActor(sessionMachine, { input: { store: cookieSessionStore }, inspect: inspectFlows }).start();
-// a page opened with a live session: its chunks load beside the profile calls, not after them
-if (session.getSnapshot().matches('loadingProfile') && window.location.pathname !== paths.login) {
-  preloadRoute(window.location.pathname);
+export function startSession(): SessionActor {
+  const session = createActor(sessionMachine, { input: { store: cookieSessionStore }, inspect: inspectFlows }).start();
+  // a page opened with a live session: its chunks load beside the profile calls, not after them
+  if (session.getSnapshot().matches('loadingProfile') && window.location.pathname !== paths.login) {
+    preloadRoute(window.location.pathname);
+  }
+  return session;
 }
 
-export function App() {
+export function App({ session }: { session: SessionActor }) {
   return (
     <Session.Provider actor={session}>
       <NotifyBridge />

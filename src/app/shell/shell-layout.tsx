@@ -2,6 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
 import { inspectFlows } from '../../lib/flows-live';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { FullPageLoader } from '../../ui/full-page-loader';
 import { useEscapeKey } from '../../ui/use-escape-key';
 import { useFocusTrap } from '../../ui/use-focus-trap';
@@ -51,6 +52,10 @@ function Frame({ children }: { children: ReactNode }) {
   const panelOpen = SideMenu.useSelector((s) => s.matches({ notificationsPanel: 'open' }));
   const held = useKycGate() !== 'open';
   const [location] = useLocation();
+  // only the menu of this width is built: the side menu on a desktop, the top bar on a phone (the other one,
+  // hidden by CSS, was a whole menu's render and DOM more on a phone's main thread); both where the width is
+  // unknown (no matchMedia), the CSS then showing the right one. Panda's `desktop` breakpoint: 769 px and up.
+  const desktop = useMediaQuery('(min-width: 769px)');
 
   // a route change closes the phone drawer; arriving on a sales page opens the Sales sub-list
   useEffect(() => {
@@ -71,67 +76,71 @@ function Frame({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       {/* desktop: the fixed side menu, 200 px or 60 px */}
-      <aside
-        data-testid="side-menu"
-        className={css({
-          display: { base: 'none', desktop: 'flex' },
-          flexDirection: 'column',
-          gap: '4',
-          position: 'fixed',
-          insetY: 0,
-          left: 0,
-          zIndex: 30,
-          p: '2.5',
-          bg: 'bg',
-          borderRight: '1px solid {colors.border}',
-          transition: 'width 0.2s ease',
-          overflowY: 'auto',
-          overflowX: 'hidden',
-        })}
-        style={{ width: collapsed ? 60 : 200 }}
-      >
-        <div
-          className={
-            collapsed
-              ? css({ px: '0', display: 'flex', justifyContent: 'center' })
-              : css({ px: '1', display: 'flex', justifyContent: 'start' })
-          }
+      {desktop === false ? null : (
+        <aside
+          data-testid="side-menu"
+          className={css({
+            display: { base: 'none', desktop: 'flex' },
+            flexDirection: 'column',
+            gap: '4',
+            position: 'fixed',
+            insetY: 0,
+            left: 0,
+            zIndex: 30,
+            p: '2.5',
+            bg: 'bg',
+            borderRight: '1px solid {colors.border}',
+            transition: 'width 0.2s ease',
+            overflowY: 'auto',
+            overflowX: 'hidden',
+          })}
+          style={{ width: collapsed ? 60 : 200 }}
         >
-          <Logo collapsed={collapsed} />
-        </div>
-        <MenuNav variant="sidebar" />
-      </aside>
+          <div
+            className={
+              collapsed
+                ? css({ px: '0', display: 'flex', justifyContent: 'center' })
+                : css({ px: '1', display: 'flex', justifyContent: 'start' })
+            }
+          >
+            <Logo collapsed={collapsed} />
+          </div>
+          <MenuNav variant="sidebar" />
+        </aside>
+      )}
 
       {/* phones: a top bar whose drawer slides in */}
-      <div
-        className={css({
-          display: { base: 'flex', desktop: 'none' },
-          alignItems: 'center',
-          gap: '3',
-          position: 'sticky',
-          top: 0,
-          zIndex: 30,
-          height: '56px',
-          px: '3',
-          bg: 'bg',
-          borderBottom: '1px solid {colors.border}',
-        })}
-      >
-        {held ? null : (
-          <button
-            type="button"
-            aria-label="Open menu"
-            aria-expanded={drawerOpen}
-            aria-controls="phone-menu"
-            onClick={() => menu.send({ type: 'drawer.opened' })}
-            className={iconButton}
-          >
-            {icons.menu}
-          </button>
-        )}
-        <Logo />
-      </div>
-      {drawerOpen ? <PhoneDrawer /> : null}
+      {desktop === true ? null : (
+        <div
+          className={css({
+            display: { base: 'flex', desktop: 'none' },
+            alignItems: 'center',
+            gap: '3',
+            position: 'sticky',
+            top: 0,
+            zIndex: 30,
+            height: '56px',
+            px: '3',
+            bg: 'bg',
+            borderBottom: '1px solid {colors.border}',
+          })}
+        >
+          {held ? null : (
+            <button
+              type="button"
+              aria-label="Open menu"
+              aria-expanded={drawerOpen}
+              aria-controls="phone-menu"
+              onClick={() => menu.send({ type: 'drawer.opened' })}
+              className={iconButton}
+            >
+              {icons.menu}
+            </button>
+          )}
+          <Logo />
+        </div>
+      )}
+      {drawerOpen && desktop !== true ? <PhoneDrawer /> : null}
 
       <div
         className={css({ transition: 'margin 0.2s ease', ml: { base: '0', desktop: 'var(--menu-width)' } })}
