@@ -6,6 +6,7 @@ import { sessionMachine } from '../../machines/session.machine';
 import { cookieSessionStore } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
 import { inspectFlows } from '../lib/flows-live';
+import { nextTask } from '../lib/next-task';
 import { useDocumentTitle } from '../lib/use-document-title';
 import { documentTitle, href, paths, routes, safeNext } from '../routes';
 import { Button } from '../ui/button';
@@ -34,8 +35,10 @@ const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/galler
 export function startSession(): SessionActor {
   const session = createActor(sessionMachine, { input: { store: cookieSessionStore }, inspect: inspectFlows }).start();
   // a page opened with a live session: its chunks load beside the profile calls, not after them
+  // (in a task of its own: finding the route and starting its imports is a few milliseconds more)
   if (session.getSnapshot().matches('loadingProfile') && window.location.pathname !== paths.login) {
-    preloadRoute(window.location.pathname);
+    const path = window.location.pathname;
+    nextTask(() => preloadRoute(path));
   }
   return session;
 }
