@@ -35,6 +35,10 @@ export default defineConfig({
         desktop: '769px',
       },
       tokens: {
+        // the placeholders' pulse (src/ui/skeleton.tsx): one name for its timing wherever it pulses
+        animations: {
+          pulse: { value: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite' },
+        },
         colors: {
           brand: {
             50: { value: '#eef4ff' },

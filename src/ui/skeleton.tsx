@@ -5,7 +5,7 @@ const bone = css({
   display: 'block',
   bg: 'bg.muted',
   borderRadius: 'sm',
-  animation: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite',
+  animation: 'pulse',
   _motionReduce: { animation: 'none' },
 });
 
@@ -14,7 +14,7 @@ const inlineBone = css({
   verticalAlign: 'middle',
   bg: 'bg.muted',
   borderRadius: 'sm',
-  animation: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite',
+  animation: 'pulse',
   _motionReduce: { animation: 'none' },
 });
 
@@ -52,7 +52,7 @@ const loadingRegion = css({
   display: 'flex',
   flexDirection: 'column',
   gap: '2',
-  animation: 'pulse 1.5s cubic-bezier(0.4, 0, 0.6, 1) infinite',
+  animation: 'pulse',
   _motionReduce: { animation: 'none' },
   '& [data-skeleton]': { animation: 'none' },
 });
