@@ -63,32 +63,34 @@ test.describe('a chunk that fails to load', () => {
 
 test.describe('the request chain', () => {
   /**
-   * Holds the three profile calls until the page's chunks have been asked for: a page whose chunks waited
-   * for the profile would never get them (and the test would time out).
+   * Holds the API calls `calls` matches until the page's chunks have been asked for: a page whose chunks waited
+   * for one of them would never get them (and the test would time out).
    */
-  async function holdProfileUntilChunks(page: Page, chunks: readonly string[]) {
+  async function holdCallsUntilChunks(page: Page, calls: RegExp, chunks: readonly string[]) {
     const asked = new Set<string>();
     page.on('request', (request) => {
       for (const chunk of chunks)
         if (new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(request.url())) asked.add(chunk);
     });
-    await page.route(/\/api\/(settings\/my-account|account\/roles-permissions|account\/kyc-status)$/, async (route) => {
+    await page.route(calls, async (route) => {
       await expect.poll(() => chunks.filter((c) => !asked.has(c))).toEqual([]);
       await route.continue();
     });
   }
+  const PROFILE_CALLS = /\/api\/(settings\/my-account|account\/roles-permissions|account\/kyc-status)$/;
 
   test.describe('a page opened with a session', () => {
     actAs('seller');
 
-    test('asks for its chunks beside the profile calls, not after them', async ({ page }) => {
-      await holdProfileUntilChunks(page, ['shell-layout', 'gated-routes', 'dashboard-page']);
+    // its profile is in the page (e2e/session.spec.ts): no call stands before its chunks
+    test('asks for its chunks before any API call is answered', async ({ page }) => {
+      await holdCallsUntilChunks(page, /\/api\//, ['shell-layout', 'gated-routes', 'dashboard-page']);
       await page.goto('/dashboard');
       await expect(page.getByRole('region', { name: /^Sales overview/ })).toBeVisible();
     });
 
     test('the notifications page too', async ({ page }) => {
-      await holdProfileUntilChunks(page, ['shell-layout', 'gated-routes', 'notifications-page']);
+      await holdCallsUntilChunks(page, /\/api\//, ['shell-layout', 'gated-routes', 'notifications-page']);
       await page.goto('/notifications/home');
       await expect(page.getByRole('tab', { name: /Notifications/ })).toBeVisible();
     });
@@ -99,7 +101,7 @@ test.describe('the request chain', () => {
 
     test('the next page’s chunks load while the profile does', async ({ page }) => {
       await page.goto('/login');
-      await holdProfileUntilChunks(page, ['shell-layout', 'gated-routes', 'dashboard-page']);
+      await holdCallsUntilChunks(page, PROFILE_CALLS, ['shell-layout', 'gated-routes', 'dashboard-page']);
       await logIn(page, ACCOUNTS.seller.email);
       await expect(page.getByText('Welcome Sam')).toBeVisible();
     });

@@ -1,5 +1,8 @@
 import { chromium, expect, test } from '@playwright/test';
-import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs } from './support';
+import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs, startLoggedOut } from './support';
+
+/** The three calls a session loads its profile with when its page does not carry it (after a login). */
+const PROFILE_CALLS = /^\/api\/(settings\/my-account|account\/roles-permissions|account\/kyc-status)$/;
 
 test('the page title is the product name', async ({ page }) => {
   await page.goto('/login');
@@ -177,18 +180,29 @@ test.describe('a stored session', () => {
     await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
   });
 
-  test('a profile that fails to load: its message and title, Retry loads it', async ({ page }) => {
-    let failing = true;
-    await page.route('**/api/settings/my-account', (route) =>
-      failing ? route.fulfill({ status: 500, json: { success: false, message: 'boom' } }) : route.continue(),
-    );
-    await page.goto('/dashboard');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error loading account details');
-    await expect(page).toHaveTitle('Error loading account details · SB Portal');
-    failing = false;
-    await page.getByRole('button', { name: 'Retry' }).click();
+  test('a page opened with a session shows the loader before its scripts have come, then the page', async ({
+    page,
+  }) => {
+    const release = await holdRequests(page, '**/assets/*.js');
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    await expect(page.getByRole('status').filter({ hasText: 'Loading...' })).toBeVisible();
+    release();
     await expect(page.getByText('Welcome Sam')).toBeVisible();
-    await expect(page).toHaveTitle('Dashboard · SB Portal');
+    await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+  });
+
+  test('a page opened with a session carries its profile: the portal opens without the profile calls', async ({
+    page,
+  }) => {
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (PROFILE_CALLS.test(pathname)) calls.push(pathname);
+    });
+    await page.goto('/dashboard');
+    await expect(page.getByText('Welcome Sam')).toBeVisible();
+    await expect(page.getByRole('region', { name: /^Sales overview/ })).toBeVisible();
+    expect(calls).toEqual([]);
   });
 
   test('a token the server no longer accepts reloads to /login', async ({ page, context }) => {
@@ -200,5 +214,23 @@ test.describe('a stored session', () => {
     await page.goto('/dashboard', { waitUntil: 'commit' });
     await expect(page).toHaveURL(/\/login/);
     await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  });
+});
+
+test.describe('logging in, the profile calls', () => {
+  startLoggedOut();
+
+  test('a profile that fails to load: its message and title, Retry loads it', async ({ page }) => {
+    let failing = true;
+    await page.route('**/api/settings/my-account', (route) =>
+      failing ? route.fulfill({ status: 500, json: { success: false, message: 'boom' } }) : route.continue(),
+    );
+    await logIn(page, ACCOUNTS.seller.email);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Error loading account details');
+    await expect(page).toHaveTitle('Error loading account details · SB Portal');
+    failing = false;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByText('Welcome Sam')).toBeVisible();
+    await expect(page).toHaveTitle('Dashboard · SB Portal');
   });
 });

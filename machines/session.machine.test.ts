@@ -6,6 +6,7 @@ import {
   type Account,
   type Kyc,
   type LoginOutput,
+  type PageProfile,
   PROFILE_ERROR,
   type Roles,
   selectAllowedPermissions,
@@ -15,19 +16,20 @@ import { fakeStore } from './testing/fake-store';
 import { flush } from './testing/model';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
+const LOADED_ACCOUNT: Account = {
+  id: 1,
+  email: 'seller@demo.test',
+  first_name: 'Sam',
+  last_name: 'Seller',
+  user_type: 'sellers',
+  kyc_status: 1,
+  currency: 'GBP',
+  user_token: 'u',
+  team_owner_id: null,
+  created_at: '2026-01-01T00:00:00Z',
+};
 const profile = {
-  loadAccount: fromPromise<Account>(async () => ({
-    id: 1,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers' as const,
-    kyc_status: 1 as const,
-    currency: 'GBP',
-    user_token: 'u',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  })),
+  loadAccount: fromPromise<Account>(async () => LOADED_ACCOUNT),
   loadRoles: fromPromise<Roles>(async () => ({
     user_type: 'sellers' as const,
     permissions: [
@@ -49,10 +51,10 @@ const LOGGED_IN: LoginOutput = {
 /** A login form that the user has already filled in and the server accepted. */
 const acceptedLogin = createMachine({ initial: 'done', states: { done: { type: 'final' } }, output: LOGGED_IN });
 
-function start(issuedAt: number | null, actors: Actors = {}) {
+function start(issuedAt: number | null, actors: Actors = {}, pageProfile: PageProfile | null = null) {
   const fake = fakeStore(issuedAt === null ? null : { token: 't', userToken: 'u', issuedAt });
   const actor = createActor(sessionMachine.provide({ actors: { ...profile, ...actors } }), {
-    input: { store: fake.store, now: () => NOW },
+    input: { store: fake.store, now: () => NOW, profile: pageProfile },
   });
   const emitted: string[] = [];
   actor.on('notify', (e) => emitted.push(e.message));
@@ -66,6 +68,68 @@ describe('session statechart', () => {
     await flush();
     expect(actor.getSnapshot().value).toBe('loggedIn');
     expect(selectAllowedPermissions(actor.getSnapshot())).toEqual(['dashboard']);
+  });
+
+  describe('a page that carries its profile', () => {
+    const pageAccount = { ...LOADED_ACCOUNT, first_name: 'From the page' };
+    const ofPage = (issuedAt: number): PageProfile => ({
+      issuedAt,
+      account: pageAccount,
+      roles: { user_type: 'sellers', permissions: [{ name: 'sales', is_can_access: 1 }] },
+      kyc: { kyc_status: 2, rejection_reason: 'blurry' },
+    });
+    /** Profile calls that count themselves and never answer: a session that makes one is not logged in. */
+    const counted = () => {
+      const calls: string[] = [];
+      const never = <T>(name: string) =>
+        fromPromise<T>(() => {
+          calls.push(name);
+          return new Promise<T>(() => {});
+        });
+      return {
+        calls,
+        actors: {
+          loadAccount: never<Account>('account'),
+          loadRoles: never<Roles>('roles'),
+          loadKyc: never<Kyc>('kyc'),
+        },
+      };
+    };
+
+    it('opens the portal at once with it, and makes none of the calls', () => {
+      const { calls, actors } = counted();
+      const issuedAt = NOW - 60_000;
+      const { actor } = start(issuedAt, actors, ofPage(issuedAt));
+      const snapshot = actor.getSnapshot();
+      expect(snapshot.value).toBe('loggedIn');
+      expect(calls).toEqual([]);
+      expect(snapshot.context.account?.first_name).toBe('From the page');
+      expect(selectAllowedPermissions(snapshot)).toEqual(['sales']);
+      expect(snapshot.context.kyc).toEqual({ kyc_status: 2, rejection_reason: 'blurry' });
+      expect(snapshot.context.token).toBe('t');
+      // kept no longer than it is needed
+      expect(snapshot.context.pageProfile).toBeNull();
+      const gate = snapshot.children.kycGate?.getSnapshot() as { context: { kycStatus: number } } | undefined;
+      expect(gate?.context.kycStatus).toBe(2);
+    });
+
+    it('made for another session (another stamp): the calls load the profile', () => {
+      const { calls, actors } = counted();
+      const { actor } = start(NOW - 60_000, actors, ofPage(NOW - 120_000));
+      expect(actor.getSnapshot().value).toEqual({
+        loadingProfile: { account: 'loading', roles: 'loading', kyc: 'loading' },
+      });
+      expect(calls.sort()).toEqual(['account', 'kyc', 'roles']);
+      expect(actor.getSnapshot().context.account).toBeNull();
+    });
+
+    it('with a session that is no longer live, or none: logged out, nothing of it kept', () => {
+      for (const issuedAt of [NOW - SESSION_TTL_MS, null]) {
+        const { actor } = start(issuedAt, {}, ofPage(issuedAt ?? NOW - 60_000));
+        expect(actor.getSnapshot().matches('loggedOut'), String(issuedAt)).toBe(true);
+        expect(actor.getSnapshot().context.account, String(issuedAt)).toBeNull();
+      }
+    });
   });
 
   it('drops a session issued exactly 24 hours ago, clearing what was stored', () => {

@@ -22,9 +22,22 @@ export interface SessionStore {
   clear(): void;
 }
 
+/**
+ * The profile a page opened with a session carries in its HTML (server/http/static.ts): what the three profile
+ * calls answer, for the session whose validity stamp is `issuedAt`.
+ */
+export interface PageProfile {
+  issuedAt: number;
+  account: Account;
+  roles: Roles;
+  kyc: Kyc;
+}
+
 export interface SessionInput {
   store: SessionStore;
   now?: () => number;
+  /** The page's profile, if it carries one (src/app/app.tsx reads it). */
+  profile?: PageProfile | null;
 }
 
 export interface SessionContext {
@@ -36,6 +49,8 @@ export interface SessionContext {
   kyc: Kyc | null;
   /** The message of the last failure (profile not loaded). */
   error: string | null;
+  /** The profile the page came with, until the stored session is read. */
+  pageProfile: PageProfile | null;
   /** Views' actors that joined the system (`view.opened`), by the key their view gave. */
   views: Readonly<Record<string, AnyActorRef>>;
 }
@@ -103,10 +118,19 @@ export const sessionMachine = setup({
       const stored = context.store.read();
       return isLiveSession(stored, context.now());
     },
+    /** A live stored session, and the page came with its profile (made for that session's stamp). */
+    hasPageProfile: ({ context }) => {
+      const stored = context.store.read();
+      return isLiveSession(stored, context.now()) && context.pageProfile?.issuedAt === stored?.issuedAt;
+    },
     isUnauthorized: ({ event }) => isUnauthorized(errorOf(event)),
   },
   actions: {
-    adoptStoredSession: assign({ token: ({ context }) => context.store.read()?.token ?? null }),
+    adoptStoredSession: assign({ token: ({ context }) => context.store.read()?.token ?? null, pageProfile: null }),
+    adoptPageProfile: assign(({ context }) => {
+      const { account, roles, kyc } = context.pageProfile as PageProfile;
+      return { account, roles, kyc };
+    }),
     // the cookies are written and cleared by these two named effects, which tests replace
     storeLogin: ({ context }, output: LoginOutput) => {
       context.store.save({ token: output.token, userToken: output.user_token, issuedAt: context.now() });
@@ -161,14 +185,22 @@ export const sessionMachine = setup({
     roles: null,
     kyc: null,
     error: null,
+    pageProfile: input.profile ?? null,
     views: {},
   }),
   initial: 'restoring',
   states: {
     restoring: {
-      description: 'Reads the stored token; it counts only while its validity stamp is younger than 24 hours.',
+      description:
+        'Reads the stored token; it counts only while its validity stamp is younger than 24 hours. A page opened with a session carries its profile.',
       tags: ['loading'],
       always: [
+        {
+          guard: 'hasPageProfile',
+          target: 'loggedIn',
+          actions: ['adoptPageProfile', 'adoptStoredSession'],
+          description: 'The page came with the profile: the portal opens without the three calls.',
+        },
         { guard: 'hasValidStoredSession', target: 'loadingProfile', actions: 'adoptStoredSession' },
         { target: 'loggedOut', actions: ['forgetStoredSession', 'dropSession'] },
       ],

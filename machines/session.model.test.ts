@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../openapi/client';
-import { type Account, type Kyc, type Roles, type SessionContext, sessionMachine } from './session.machine';
+import {
+  type Account,
+  type Kyc,
+  type PageProfile,
+  type Roles,
+  type SessionContext,
+  sessionMachine,
+} from './session.machine';
 import { fakeStore, frozenStore } from './testing/fake-store';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
 
@@ -21,6 +28,8 @@ const account: Account = {
 const roles: Roles = { user_type: 'sellers', permissions: [{ name: 'dashboard', is_can_access: 1 }] };
 const kyc: Kyc = { kyc_status: 1, rejection_reason: null };
 const stored = { token: 'stored-token', userToken: 'u1', issuedAt: NOW - 60_000 };
+/** What a page opened with that session carries (server/http/static.ts). */
+const pageProfile: PageProfile = { issuedAt: stored.issuedAt, account, roles, kyc };
 
 /** A view's actor, as a feed would join the system. */
 const viewLogic = createMachine({ id: 'view' });
@@ -50,11 +59,11 @@ const events = [
 
 const ACTORS = ['loginForm', 'loadAccount', 'loadRoles', 'loadKyc', 'logout'] as const;
 
-function realSession(initial: typeof stored | null) {
+function realSession(initial: typeof stored | null, profile: PageProfile | null) {
   const fake = fakeStore(initial);
   const control = controllableActors(ACTORS);
   const actor = createActor(sessionMachine.provide({ actors: control.actors }), {
-    input: { store: fake.store, now: () => NOW },
+    input: { store: fake.store, now: () => NOW, profile },
   });
   actor.start();
   return { actor, control, fake };
@@ -81,21 +90,31 @@ describe('session statechart, model-based', () => {
     input: { store: frozenStore(stored), now: () => NOW },
     identity,
   });
+  const fromPage = modelPaths(sessionMachine, {
+    events,
+    input: { store: frozenStore(stored), now: () => NOW, profile: pageProfile },
+    identity,
+  });
 
   it('the generated paths reach every state and every transition', () => {
-    const { missingStates, missingTransitions } = uncovered(sessionMachine, [...fromScratch, ...fromStored]);
+    const { missingStates, missingTransitions } = uncovered(sessionMachine, [
+      ...fromScratch,
+      ...fromStored,
+      ...fromPage,
+    ]);
     expect(missingStates).toEqual([]);
     expect(missingTransitions).toEqual([]);
   });
 
-  for (const [label, paths, initial] of [
-    ['no stored session', fromScratch, null],
-    ['a stored session', fromStored, stored],
+  for (const [label, paths, initial, profile] of [
+    ['no stored session', fromScratch, null, null],
+    ['a stored session', fromStored, stored, null],
+    ['a stored session and its profile in the page', fromPage, stored, pageProfile],
   ] as const) {
     describe(`starting with ${label}`, () => {
       for (const path of paths) {
         it(path.description, async () => {
-          const { actor, control, fake } = realSession(initial);
+          const { actor, control, fake } = realSession(initial, profile);
           const failures = vi.spyOn(console, 'error').mockImplementation(() => {});
           // the session's running actors settle as the path says; a failure from any other actor (a view's) is sent
           const perform = async (e: { type: string }) =>

@@ -1,6 +1,6 @@
 // `node --import ./scripts/styled-system-resolve.mjs`: resolves `styled-system/<part>` (Panda's generated code in
 // src/styled-system, an alias in vite.config.ts and a path in tsconfig.json) to its index.mjs, for a script that
-// renders the app's components outside Vite (scripts/prerender-login.tsx).
+// renders the app's components outside Vite (scripts/prerender-pages.tsx).
 import { register } from 'node:module';
 
 register(

@@ -10,6 +10,7 @@ import { type ESign, esignFrom } from './esign';
 import { AnswerCache } from './http/answer-cache';
 import { envelopeOf, HttpError, MESSAGES } from './http/errors';
 import { ClientClosedRequest } from './http/multipart';
+import { profileForPage } from './http/page-profile';
 import { apiAnswer } from './http/respond';
 import { SECURITY_HEADERS } from './http/security-headers';
 import { builtApp } from './http/static';
@@ -185,8 +186,9 @@ export function createApp(options: AppOptions) {
   app.onError(onError);
   api.onError(onError);
 
-  // the built single-page app, from memory (server/http/static.ts); never for /api or /api/*
-  const spa = options.staticDir ? builtApp(options.staticDir) : null;
+  // the built single-page app, from memory (server/http/static.ts); never for /api or /api/*. A page opened with
+  // a session carries its profile, answered by the API's own calls (server/http/page-profile.ts)
+  const spa = options.staticDir ? builtApp(options.staticDir, { profileForPage: profileForPage(api, deps.log) }) : null;
   if (spa) app.use('*', spa);
 
   app.notFound((c) => {

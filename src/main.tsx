@@ -7,7 +7,7 @@ import './index.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-// /login's HTML holds the form, prerendered (scripts/prerender-login.tsx): what was typed in it goes on
+// /login's HTML holds the form, prerendered (scripts/prerender-pages.tsx): what was typed in it goes on
 keepTypedBeforeStart(root);
 // The scripts' evaluation ends here, and what the app does first runs in tasks of its own, the browser free
 // between them: the session (its stored session checked, the profile calls sent), then React's first render,

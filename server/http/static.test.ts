@@ -8,7 +8,7 @@ import { createApp } from '../app';
 import { manualClock } from '../clock';
 import { type Db, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
-import { chooseEncoding, LOGIN_PAGE_FILE, SESSION_PRELOAD_FILE } from './static';
+import { chooseEncoding, LOGIN_PAGE_FILE, SESSION_PAGE_FILE, SESSION_PRELOAD_FILE } from './static';
 
 const INDEX = '<!doctype html><title>SB Portal</title><div id="root"></div><script src="/assets/app-1a2b.js"></script>';
 const ASSET = `export const rows = [${Array.from({ length: 200 }, (_, i) => `{ id: ${i}, name: "row ${i}" }`).join(', ')}];\n`;
@@ -211,6 +211,11 @@ describe('a page opened with a session: the chunks it loads next, named in its H
 </html>
 `;
   const LOGIN_HTML = HTML.replace('<div id="root"></div>', '<div id="root"><main><h1>Log in</h1></main></div>');
+  /** The page a browser with a session cookie gets (scripts/prerender-pages.tsx): the app's loader in #root. */
+  const SESSION_HTML = HTML.replace(
+    '<div id="root"></div>',
+    '<div id="root"><div role="status">Loading...</div></div>',
+  );
   const LINKS = [
     '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/shell-layout-2b.js">',
     '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/dashboard-page-3c.js">',
@@ -237,6 +242,7 @@ describe('a page opened with a session: the chunks it loads next, named in its H
     };
     writeFileSync(join(dist, SESSION_PRELOAD_FILE), JSON.stringify(preload));
     writeFileSync(join(dist, LOGIN_PAGE_FILE), LOGIN_HTML);
+    writeFileSync(join(dist, SESSION_PAGE_FILE), SESSION_HTML);
     db = openDatabase(join(dir, 'portal.sqlite'));
     app = createApp({ db, clock: manualClock(), log: createLogger('silent'), staticDir: dist });
   });
@@ -252,11 +258,13 @@ describe('a page opened with a session: the chunks it loads next, named in its H
       expect(res.headers.get('vary'), encoding).toBe('Accept-Encoding, Cookie');
       expect(res.headers.get('cache-control'), encoding).toBe('no-cache');
       const text = decoded(Buffer.from(await res.arrayBuffer()), encoding);
-      expect(text, encoding).toBe(HTML.replace('  </head>', `${LINKS.map((l) => `    ${l}\n`).join('')}  </head>`));
+      expect(text, encoding).toBe(
+        SESSION_HTML.replace('  </head>', `${LINKS.map((l) => `    ${l}\n`).join('')}  </head>`),
+      );
     }
   });
 
-  it('sends index.html as built without a session cookie, with another ETag, and on other paths', async () => {
+  it('sends index.html as built without a session cookie, with another ETag; the loader’s page on other paths', async () => {
     const plain = await get('/dashboard', { cookie: 'theme=dark; auth_token=' });
     expect(await plain.text()).toBe(HTML);
     expect(plain.headers.get('vary')).toBe('Accept-Encoding, Cookie');
@@ -265,14 +273,17 @@ describe('a page opened with a session: the chunks it loads next, named in its H
     // a cached copy of the other one is not taken for this one
     const revalidated = await get('/dashboard', { ...SESSION, 'if-none-match': plain.headers.get('etag') ?? '' });
     expect(revalidated.status).toBe(200);
+    // other routes: index.html, varying on Cookie too (with a session the API accepts, the page carries its
+    // profile: server/http/page-profile.test.ts)
     for (const path of ['/sales/pending', '/']) {
       const res = await get(path, SESSION);
-      expect(await res.text(), path).toBe(HTML);
-      expect(res.headers.get('vary') ?? '', path).not.toContain('Cookie');
+      expect(await res.text(), path).toBe(SESSION_HTML);
+      expect(res.headers.get('vary'), path).toBe('Accept-Encoding, Cookie');
+      expect(await (await get(path)).text(), path).toBe(HTML);
     }
   });
 
-  it('sends /login with the prerendered form without a session cookie, index.html with one', async () => {
+  it('sends /login with the prerendered form without a session cookie, the loader’s page with one', async () => {
     for (const encoding of ['br', 'gzip', 'identity']) {
       const res = await get('/login?next=%2Fsales', { cookie: 'theme=dark', 'accept-encoding': encoding });
       expect(res.headers.get('vary'), encoding).toBe('Accept-Encoding, Cookie');
@@ -281,14 +292,14 @@ describe('a page opened with a session: the chunks it loads next, named in its H
       expect(text, encoding).toBe(LOGIN_HTML);
     }
     const withSession = await get('/login', SESSION);
-    expect(await withSession.text()).toBe(HTML);
+    expect(await withSession.text()).toBe(SESSION_HTML);
     expect(withSession.headers.get('vary')).toBe('Accept-Encoding, Cookie');
     // only /login: the other public pages are the app's
     expect(await (await get('/signup')).text()).toBe(HTML);
   });
 
   it('never serves the list or the login page as files', async () => {
-    for (const file of [SESSION_PRELOAD_FILE, LOGIN_PAGE_FILE]) {
+    for (const file of [SESSION_PRELOAD_FILE, LOGIN_PAGE_FILE, SESSION_PAGE_FILE]) {
       const res = await get(`/${file}`, SESSION);
       expect(res.status, file).toBe(404);
     }

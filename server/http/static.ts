@@ -23,6 +23,9 @@ import { getMimeType } from 'hono/utils/mime';
  *   so that they load with the entry instead of after it has run and asked for them; the HTML varies on Cookie.
  * - /login opened with no session cookie gets the build's prerendered login page (`.login.html`), the form
  *   already in the HTML; with one, index.html (the app sends a live session on). It varies on Cookie too.
+ * - A route opened with a session cookie the API accepts also carries the session's profile in its HTML (see
+ *   `PROFILE_ELEMENT_ID`): what the app's three profile calls would answer, so that the portal renders without
+ *   waiting a round trip for them. Such a page is the user's own: `private, no-store`, compressed as it is sent.
  */
 
 type Encoding = 'br' | 'gzip';
@@ -147,11 +150,12 @@ const isRoutePath = (path: string) =>
 export const SESSION_PRELOAD_FILE = '.session-preload.json';
 
 /**
- * The build's /login page (beside index.html, written by scripts/prerender-login.tsx): index.html with the login
+ * The build's /login page (beside index.html, written by scripts/prerender-pages.tsx): index.html with the login
  * form already in #root, so that it shows before the app's script has run. Sent for /login to a browser with no
  * session cookie (one with a session is sent on by the app, and gets index.html).
  */
 export const LOGIN_PAGE_FILE = '.login.html';
+export const SESSION_PAGE_FILE = '.session.html';
 const LOGIN_PATH = '/login';
 export interface SessionPreload {
   paths: Record<string, { scripts: string[]; styles: string[] }>;
@@ -194,6 +198,45 @@ export function sessionIndexes(root: string, index: StaticFile): Map<string, Sta
   return pages;
 }
 
+/**
+ * The id of the `<script type="application/json">` that carries, in a page opened with a live session, what the
+ * profile calls would answer: `{ issuedAt, account, roles, kyc }` (src/app/app.tsx reads it; `issuedAt` is the
+ * `auth_token_validity` cookie the page was asked for with, so that the app takes it only for that session).
+ */
+export const PROFILE_ELEMENT_ID = 'sb-profile';
+
+/**
+ * The profile of the session whose cookies a page was asked for with, or null when there is none the API
+ * accepts (no token, an expired or revoked one, any of the calls failing): then the page goes without it, and
+ * the app makes the calls.
+ */
+export type ProfileForPage = (cookies: string) => Promise<object | null>;
+
+/** JSON that may stand inside a `<script>` element: no `<` (no `</script>`, no `<!--`), nor `>` and `&`. */
+export const jsonInScript = (value: unknown) =>
+  JSON.stringify(value).replace(/[<>&]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** A page built for one request (the user's own): compressed as it is sent, cheaply (it is about 2 KB). */
+function sendPersonal(c: Context, html: string): Response {
+  const body = Buffer.from(html);
+  const encoding = chooseEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
+  const sent =
+    encoding === 'br'
+      ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+      : encoding === 'gzip'
+        ? gzipSync(body, { level: 6 })
+        : body;
+  const headers: Record<string, string> = {
+    // another user's page must never come out of any cache, nor this one after a logout
+    'Cache-Control': 'private, no-store',
+    Vary: 'Accept-Encoding, Cookie',
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(sent.length),
+  };
+  if (encoding) headers['Content-Encoding'] = encoding;
+  return c.body(sent as Uint8Array<ArrayBuffer>, 200, headers);
+}
+
 /** The request carries a session's token cookie (unchecked: the app checks it; a stale one only preloads). */
 const hasSessionCookie = (c: Context) => /(?:^|;\s*)auth_token=[^;\s]/.test(c.req.header('cookie') ?? '');
 
@@ -201,23 +244,35 @@ const hasSessionCookie = (c: Context) => /(?:^|;\s*)auth_token=[^;\s]/.test(c.re
  * Serves the built app in `root` (see above); null when `root` has no index.html (an API-only server).
  * Mount it after the API, for every path.
  */
-export function builtApp(root: string): MiddlewareHandler | null {
+export function builtApp(root: string, options: { profileForPage?: ProfileForPage } = {}): MiddlewareHandler | null {
   const files = loadStaticFiles(root);
   const index = files?.get('/index.html');
   if (!files || !index) return null;
-  const withSession = sessionIndexes(root, index);
-  const loginFile = join(root, LOGIN_PAGE_FILE);
-  const login = existsSync(loginFile) ? fileOf(readFileSync(loginFile), index.type, index.cacheControl) : null;
+  const builtPage = (name: string) =>
+    existsSync(join(root, name)) ? fileOf(readFileSync(join(root, name)), index.type, index.cacheControl) : null;
+  const login = builtPage(LOGIN_PAGE_FILE);
+  const sessionPage = builtPage(SESSION_PAGE_FILE) ?? index;
+  const withSession = sessionIndexes(root, sessionPage);
+  const { profileForPage } = options;
+  const htmlOf = (file: StaticFile) => Buffer.from(file.identity.body).toString('utf8');
+  /** The page with the session's profile in it, or null (no profile: the page as built). */
+  const withProfile = async (c: Context, page: StaticFile): Promise<Response | null> => {
+    const profile = profileForPage ? await profileForPage(c.req.header('cookie') ?? '') : null;
+    if (!profile) return null;
+    const element = `<script id="${PROFILE_ELEMENT_ID}" type="application/json">${jsonInScript(profile)}</script>`;
+    const html = htmlOf(page);
+    return sendPersonal(c, html.includes('</head>') ? html.replace('</head>', `${element}</head>`) : element + html);
+  };
   return async (c, next) => {
     const { method, path } = c.req;
     if ((method !== 'GET' && method !== 'HEAD') || isApiPath(path)) return next();
     const file = files.get(path);
     if (file) return send(c, file);
     if (isRoutePath(path)) {
-      if (path === LOGIN_PATH && login) return send(c, hasSessionCookie(c) ? index : login, true);
-      const preloading = withSession.get(path);
-      if (!preloading) return send(c, index);
-      return send(c, hasSessionCookie(c) ? preloading : index, true);
+      // every route's page depends on the session cookie (the login form, the preloads, the profile)
+      if (!hasSessionCookie(c)) return send(c, path === LOGIN_PATH && login ? login : index, true);
+      const page = withSession.get(path) ?? sessionPage;
+      return (await withProfile(c, page)) ?? send(c, page, true);
     }
     // the app's JSON 404, which no cache may keep (the file may come with the next deployment)
     c.header('Cache-Control', 'no-store');

@@ -28,15 +28,20 @@ const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/galler
 /**
  * The app's session, started before React's first render (where @xstate/react would start the actor of a
  * Provider given logic, in the effects after it): its first work, the stored session's check (the cookies and
- * storage cleared when it is gone) and the login form's actors, or the three profile calls of a page opened with
- * a live session, is done before the first paint instead of in a long task right after it. src/main.tsx calls it
+ * storage cleared when it is gone) and the login form's actors, or the profile of a page opened with a live
+ * session (from the page, else its three calls), is done before the first paint instead of in a long task after it. src/main.tsx calls it
  * in a task of its own, after the scripts' evaluation.
  */
 export function startSession(): SessionActor {
-  const session = createActor(sessionMachine, { input: { store: cookieSessionStore }, inspect: inspectFlows }).start();
-  // a page opened with a live session: its chunks load beside the profile calls, not after them
-  // (in a task of its own: finding the route and starting its imports is a few milliseconds more)
-  if (session.getSnapshot().matches('loadingProfile') && window.location.pathname !== paths.login) {
+  // a page opened with a session carries its profile (server/http/static.ts): the portal opens without its calls
+  const profile = document.getElementById('sb-profile')?.textContent;
+  const session = createActor(sessionMachine, {
+    input: { store: cookieSessionStore, profile: profile ? JSON.parse(profile) : null },
+    inspect: inspectFlows,
+  }).start();
+  // a page opened with a live session: its chunks load at once (beside the profile calls when it has to make
+  // them), in a task of its own: finding the route and starting its imports is a few milliseconds more
+  if (!session.getSnapshot().matches('loggedOut') && window.location.pathname !== paths.login) {
     const path = window.location.pathname;
     nextTask(() => preloadRoute(path));
   }

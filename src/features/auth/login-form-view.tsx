@@ -55,7 +55,7 @@ export interface LoginFormViewProps {
   onField?: (field: 'email' | 'password', value: string) => void;
   onSubmit?: () => void;
   /**
-   * The HTML of /login, prerendered at build (scripts/prerender-login.tsx): Log in is disabled until the app
+   * The HTML of /login, prerendered at build (scripts/prerender-pages.tsx): Log in is disabled until the app
    * takes over, so that neither the button nor Enter can send the form as a GET with the password in the URL.
    */
   prerendered?: boolean;

@@ -1,5 +1,5 @@
 /**
- * What a person typed into the prerendered login form (the HTML of /login, scripts/prerender-login.tsx) before
+ * What a person typed into the prerendered login form (the HTML of /login, scripts/prerender-pages.tsx) before
  * the app's script ran and rendered its own form in its place. The prerendered fields are kept (a field taken
  * out of the page keeps its value) and read when the app's form mounts, in the same task as the swap: what was
  * typed up to the last moment goes on, and so does the focus.

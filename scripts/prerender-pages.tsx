@@ -1,19 +1,25 @@
-// `node --import tsx scripts/prerender-login.tsx <dist>`, after `vite build`: writes `<dist>/.login.html`, the
-// app's index.html with the login form already in #root, which the server sends for /login to a browser with no
-// session cookie (server/http/static.ts). The form shows as the HTML arrives, before the app's script has loaded
-// and run: /login's first and largest paint no longer wait for the script. The app renders its own form in its
-// place (createRoot, no hydration) with the same classes, so nothing moves; what was typed meanwhile goes on
-// (src/features/auth/typed-before-start.ts), and Log in stays disabled until then.
+// `node --import tsx scripts/prerender-pages.tsx <dist>`, after `vite build`, writes two pages beside index.html
+// that the server sends instead of it (server/http/static.ts):
+//
+// - `.login.html`: index.html with the login form already in #root, sent for /login to a browser with no session
+//   cookie. The form shows as the HTML arrives, before the app's script has loaded and run: /login's first and
+//   largest paint no longer wait for the script. The app renders its own form in its place (createRoot, no
+//   hydration) with the same classes, so nothing moves; what was typed meanwhile goes on
+//   (src/features/auth/typed-before-start.ts), and Log in stays disabled until then.
+// - `.session.html`: index.html with the app's first loader (FullPageLoader) in #root, sent for every route opened
+//   with a session cookie, so that such a page shows 'Loading...' as soon as its HTML and style sheet have come
+//   instead of a blank page while its scripts load and run. The app renders the same loader over it, then the page.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Router } from 'wouter';
-import { LOGIN_PAGE_FILE } from '../server/http/static';
+import { LOGIN_PAGE_FILE, SESSION_PAGE_FILE } from '../server/http/static';
 import { LoginFormView } from '../src/features/auth/login-form-view';
 import { documentTitle, routes, routeTitle } from '../src/routes';
+import { FullPageLoader } from '../src/ui/full-page-loader';
 
 const dist = process.argv[2];
-if (!dist) throw new Error('usage: prerender-login.tsx <dist>');
+if (!dist) throw new Error('usage: prerender-pages.tsx <dist>');
 
 const form = renderToStaticMarkup(
   <Router ssrPath={routes.login.pattern}>
@@ -48,4 +54,16 @@ const page = index
   .replace(NOSCRIPT, noscript)
   .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(documentTitle(routeTitle(routes.login, {})))}</title>`);
 writeFileSync(join(dist, LOGIN_PAGE_FILE), page);
-console.info(`prerender-login: ${dist}/${LOGIN_PAGE_FILE} (${page.length} bytes, the form ${form.length})`);
+console.info(`prerender-pages: ${dist}/${LOGIN_PAGE_FILE} (${page.length} bytes, the form ${form.length})`);
+
+// A page opened with a session: the loader the app shows first, in the HTML, so that the page is not blank while
+// the app's script loads and runs (the app renders the same loader over it, then the page)
+const loader = renderToStaticMarkup(<FullPageLoader />);
+const sessionPage = index
+  .replace(root, `<div id="root">${loader}${stalled}</div>`)
+  .replace('</head>', `${stalledStyle}</head>`)
+  .replace(NOSCRIPT, noscript);
+writeFileSync(join(dist, SESSION_PAGE_FILE), sessionPage);
+console.info(
+  `prerender-pages: ${dist}/${SESSION_PAGE_FILE} (${sessionPage.length} bytes, the loader ${loader.length})`,
+);
