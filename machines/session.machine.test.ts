@@ -128,6 +128,7 @@ describe('session statechart', () => {
         const { actor } = start(issuedAt, {}, ofPage(issuedAt ?? NOW - 60_000));
         expect(actor.getSnapshot().matches('loggedOut'), String(issuedAt)).toBe(true);
         expect(actor.getSnapshot().context.account, String(issuedAt)).toBeNull();
+        expect(actor.getSnapshot().context.pageProfile, String(issuedAt)).toBeNull();
       }
     });
   });

@@ -140,7 +140,7 @@ export const sessionMachine = setup({
     },
     adoptLogin: assign((_, output: LoginOutput) => ({ token: output.token, error: null })),
     adoptAccount: assign(({ event }) => (event.type === 'account.updated' ? { account: event.account } : {})),
-    dropSession: assign({ token: null, account: null, roles: null, kyc: null }),
+    dropSession: assign({ token: null, account: null, roles: null, kyc: null, pageProfile: null }),
     adoptKyc: enqueueActions(({ event, enqueue, system }) => {
       if (event.type !== 'kyc.changed') return;
       enqueue.assign({ kyc: event.kyc });

@@ -1,10 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_MS } from '../auth/tokens';
+import type { AppEnv } from '../contract/router';
+import { createLogger } from '../logger';
 import { freshServer, userIdOf } from '../test-support';
+import { PROFILE_WAIT_MS, profileForPage } from './page-profile';
 import { jsonInScript, PROFILE_ELEMENT_ID } from './static';
 
 const HTML = `<!doctype html>
@@ -82,21 +87,32 @@ describe('a page opened with a session carries its profile', () => {
       const html = await (await page(path, cookiesOf(token))).text();
       expect(JSON.parse(profileText(html) ?? 'null'), path).toEqual(expected);
     }
-    // HEAD: the same headers, no body
+    // HEAD: nothing is read for it, the page as built's headers, no body
     const head = await page('/dashboard', cookiesOf(token), {}, 'HEAD');
-    expect(head.headers.get('cache-control')).toBe('private, no-store');
+    expect(head.headers.get('cache-control')).toBe('no-cache');
     expect(await head.text()).toBe('');
   });
 
   it('a team member’s: its seller’s KYC hold and its own permissions, as the calls answer them', async () => {
     const token = await s.loginAs('member@demo.test');
     const html = await (await page('/dashboard', cookiesOf(token))).text();
-    expect(JSON.parse(profileText(html) ?? 'null')).toEqual({ issuedAt: ISSUED_AT, ...(await callsFor(token)) });
+    const profile = JSON.parse(profileText(html) ?? 'null');
+    expect(profile).toEqual({ issuedAt: ISSUED_AT, ...(await callsFor(token)) });
+    expect(profile.roles.user_type).toBe('team_members');
+    // the seller's status, whatever the member's own row says
+    const seller = await s.db
+      .selectFrom('users')
+      .select('kyc_status')
+      .where('email', '=', 'seller@demo.test')
+      .executeTakeFirstOrThrow();
+    await s.db.updateTable('users').set({ kyc_status: 0 }).where('email', '=', 'member@demo.test').execute();
+    const again = JSON.parse(profileText(await (await page('/dashboard', cookiesOf(token))).text()) ?? 'null');
+    expect(again.kyc.kyc_status).toBe(seller.kyc_status);
   });
 
-  it('hostile names stay inside the element: no </script>, no comment, parsed back as they were saved', async () => {
+  it('hostile names stay inside the element (no </script>, no comment, no $ pattern) and parse back as saved', async () => {
     const token = await s.loginAs('rival@demo.test');
-    const hostile = '</script><script>alert(1)</script><!-- & \u2028 "\\';
+    const hostile = '</script><script>alert(1)</script><!-- & \u2028 "\\ $\' $& $` $$';
     await s.db
       .updateTable('users')
       .set({ first_name: hostile, last_name: '</SCRIPT ><img src=x onerror=alert(2)>' })
@@ -126,6 +142,11 @@ describe('a page opened with a session carries its profile', () => {
       'a token that does not decode': `auth_token=%E0%A4%A; auth_token_validity=${ISSUED_AT}`,
       'a huge token': cookiesOf('x'.repeat(8_000)),
       'an empty token': `auth_token=; auth_token_validity=${ISSUED_AT}`,
+      'a token with a line break': cookiesOf(`${token}\nx`),
+      'a token with a space': cookiesOf(`${token} x`),
+      // a second token (another path's, or one a sibling domain tossed in) beside this browser's stamp
+      'two tokens': `auth_token=${token}; ${cookiesOf(token)}`,
+      'two stamps': `auth_token_validity=${ISSUED_AT}; ${cookiesOf(token)}`,
     };
     for (const [label, cookie] of Object.entries(cases)) {
       const res = await page('/dashboard', cookie);
@@ -145,5 +166,40 @@ describe('a page opened with a session carries its profile', () => {
     expect(await (await page('/dashboard', '', authorization)).text()).toBe(HTML);
     expect(await (await page('/assets/index-1a.js', cookiesOf(token))).text()).toBe('console.log(1)');
     expect((await page('/api/nothing-here', cookiesOf(token))).status).toBe(404);
+  });
+});
+
+describe('profileForPage, on its own', () => {
+  const log = createLogger('silent');
+  const cookies = `auth_token=${'t'.repeat(43)}; auth_token_validity=${ISSUED_AT}`;
+
+  it('gives up after PROFILE_WAIT_MS when the API is slow: the page is not held', async () => {
+    const slow = new Hono<AppEnv>();
+    slow.get('*', () => new Promise<Response>(() => {}));
+    const started = performance.now();
+    expect(await profileForPage(slow, log)(cookies)).toBeNull();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(PROFILE_WAIT_MS - 5);
+    expect(waited).toBeLessThan(PROFILE_WAIT_MS + 1_000);
+  });
+
+  it('a call that throws: no profile, and the error’s message (which may quote the header) is not logged', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const failing = new Hono<AppEnv>();
+    failing.get('*', () => {
+      throw new Error(`invalid header value: Bearer ${'t'.repeat(43)}`);
+    });
+    failing.onError((err) => {
+      throw err;
+    });
+    expect(await profileForPage(failing, createLogger('warn', 'json', sink))(cookies)).toBeNull();
+    expect(lines.join('')).toContain('a page went without its profile');
+    expect(lines.join('')).not.toContain('t'.repeat(43));
   });
 });

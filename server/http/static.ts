@@ -257,11 +257,17 @@ export function builtApp(root: string, options: { profileForPage?: ProfileForPag
   const htmlOf = (file: StaticFile) => Buffer.from(file.identity.body).toString('utf8');
   /** The page with the session's profile in it, or null (no profile: the page as built). */
   const withProfile = async (c: Context, page: StaticFile): Promise<Response | null> => {
-    const profile = profileForPage ? await profileForPage(c.req.header('cookie') ?? '') : null;
+    // a HEAD request gets the page's headers: nothing to read for it
+    const wanted = profileForPage && c.req.method === 'GET';
+    const profile = wanted ? await profileForPage(c.req.header('cookie') ?? '') : null;
     if (!profile) return null;
     const element = `<script id="${PROFILE_ELEMENT_ID}" type="application/json">${jsonInScript(profile)}</script>`;
     const html = htmlOf(page);
-    return sendPersonal(c, html.includes('</head>') ? html.replace('</head>', `${element}</head>`) : element + html);
+    // a function, not a string: a `$&` or `$'` in a saved name must not be read as a replacement pattern
+    return sendPersonal(
+      c,
+      html.includes('</head>') ? html.replace('</head>', () => `${element}</head>`) : element + html,
+    );
   };
   return async (c, next) => {
     const { method, path } = c.req;

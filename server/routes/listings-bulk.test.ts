@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMNS, MAX_BULK_ROWS, MAX_UNPACKED_BYTES, unpacksWithin } from '../domain/listings/bulk';
 import { freshServer } from '../test-support';
@@ -124,6 +125,30 @@ describe('bulk listing from a spreadsheet (server)', () => {
     expect(up.status, JSON.stringify(up.body).slice(0, 600)).toBe(200);
     expect(up.body.data).toMatchObject({ created: 2, rows_total: 2, dry_run: false });
     expect(await mine()).toBe(before + 2);
+  });
+
+  it('reads a workbook whose xl/workbook.xml comes after its sheets (any writer may order a zip so)', async () => {
+    const r = await call(s, 'GET', '/bulk-listing/template', seller);
+    const template = (r.body.data as unknown as { content_base64: string }).content_base64;
+    const zip = await JSZip.loadAsync(Buffer.from(template, 'base64'));
+    // the order that made ExcelJS's stream reader throw: relations, shared strings and sheets, then the workbook
+    const names = Object.keys(zip.files).filter((n) => !zip.files[n]?.dir);
+    const last = (n: string) => (n === 'xl/workbook.xml' ? 2 : n.startsWith('xl/worksheets/') ? 1 : 0);
+    const reordered = new JSZip();
+    for (const name of [...names].sort((a, b) => last(a) - last(b))) {
+      const entry = zip.file(name);
+      if (entry) reordered.file(name, await entry.async('nodebuffer'));
+    }
+    const bytes = await reordered.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    const order = Object.keys((await JSZip.loadAsync(bytes)).files);
+    expect(order.indexOf('xl/workbook.xml')).toBeGreaterThan(order.indexOf('xl/worksheets/sheet1.xml'));
+    expect(order).toContain('xl/sharedStrings.xml');
+    expect(order.indexOf('xl/sharedStrings.xml')).toBeLessThan(order.indexOf('xl/worksheets/sheet1.xml'));
+    const before = await mine();
+    const up = await send(bytes, 'listings.xlsx', 'application/octet-stream', true);
+    expect(up.status, JSON.stringify(up.body).slice(0, 600)).toBe(200);
+    expect(up.body.data).toMatchObject({ rows_total: 2, dry_run: true });
+    expect(await mine()).toBe(before);
   });
 
   it('reports every wrong row (row, column, value, message), creates nothing, then creates all once fixed', async () => {

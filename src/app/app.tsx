@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense, useDeferredValue, useEffect } from 'rea
 import { css } from 'styled-system/css';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { createActor } from 'xstate';
-import { sessionMachine } from '../../machines/session.machine';
+import { type PageProfile, sessionMachine } from '../../machines/session.machine';
 import { cookieSessionStore } from '../../openapi/auth-cookies';
 import { LoginPage } from '../features/auth/login-page';
 import { inspectFlows } from '../lib/flows-live';
@@ -34,9 +34,14 @@ const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/galler
  */
 export function startSession(): SessionActor {
   // a page opened with a session carries its profile (server/http/static.ts): the portal opens without its calls
-  const profile = document.getElementById('sb-profile')?.textContent;
+  let profile: PageProfile | null = null;
+  try {
+    profile = JSON.parse(document.getElementById('sb-profile')?.textContent || 'null');
+  } catch {
+    // a page rewritten on its way (a proxy, an extension): the session makes the calls
+  }
   const session = createActor(sessionMachine, {
-    input: { store: cookieSessionStore, profile: profile ? JSON.parse(profile) : null },
+    input: { store: cookieSessionStore, profile },
     inspect: inspectFlows,
   }).start();
   // a page opened with a live session: its chunks load at once (beside the profile calls when it has to make

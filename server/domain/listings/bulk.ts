@@ -256,6 +256,11 @@ export async function readXlsx(path: string): Promise<{ header: Cell[]; rows: Pa
     styles: 'ignore',
     entries: 'ignore',
   });
+  // The reader names a sheet from xl/workbook.xml when it meets the sheet; in a zip where that entry comes after
+  // the sheet, its relations and the shared strings it read `this.model.sheets` of nothing and threw (exceljs
+  // 4.4). Any writer may order entries so, ExcelJS's own sometimes does: an empty model until the workbook's entry
+  // replaces it (only the first sheet's rows are read here, never its name).
+  Object.assign(reader, { model: { sheets: [] } });
   let header: Cell[] | null = null;
   const rows: ParsedRow[] = [];
   try {
