@@ -1,7 +1,7 @@
 /**
  * A machine built at its first use rather than as its module is evaluated: XState builds every state node and
  * transition of a machine when it is created (about 3 ms each for the login's two forms on this machine, 12 at a
- * phone's speed), and the login's forms are in the app's first script, which every page evaluates, while only
+ * phone's speed), and the login's machines are in the app's first script, which every page evaluates, while only
  * /login uses them.
  *
  * The object stands for the machine in every way the code and XState use one (its properties, `in`, its prototype,

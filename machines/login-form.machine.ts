@@ -102,74 +102,76 @@ const isCodeDue = (output: PasswordAnswer): output is CodeDue => 'two_factor_req
  * It runs as a child of the session (`loginForm`): once logged in, the session hears
  * `xstate.done.actor.loginForm` with the token and loads the profile.
  */
-export const loginFormMachine = setup({
-  types: {
-    context: {} as LoginFormContext,
-    events: {} as LoginFormEvent,
-    input: {} as { values: { email: string; password: string } },
-    output: {} as LoginOutput,
-  },
-  actors: { passwordForm: passwordFormMachine, codeForm: codeFormMachine, recoveryForm: codeFormMachine },
-  guards: {
-    codeIsDue: ({ event }) => event.type === 'xstate.done.actor.passwordForm' && isCodeDue(event.output),
-  },
-  actions: {
-    keepChallenge: assign(({ event }) =>
-      event.type === 'xstate.done.actor.passwordForm' && isCodeDue(event.output)
-        ? { challenge: event.output.challenge, notice: null }
-        : {},
-    ),
-    keepLogin: assign(({ event }) =>
-      'output' in event && !isCodeDue(event.output) ? { login: event.output, challenge: null } : {},
-    ),
-    dropChallenge: assign({ challenge: null }),
-    noteExpired: assign({ challenge: null, notice: CODE_STEP_EXPIRED }),
-  },
-  delays: { codeStepEnds: CODE_STEP_MS },
-}).createMachine({
-  id: 'loginForm',
-  context: ({ input }) => ({ email: input.values.email, challenge: null, notice: null, login: null }),
-  initial: 'password',
-  states: {
-    password: {
-      invoke: {
-        id: 'passwordForm',
-        src: 'passwordForm',
-        input: ({ context }) => ({ values: { email: context.email, password: '' } }),
-        onDone: [
-          { guard: 'codeIsDue', target: 'code', actions: 'keepChallenge' },
-          { target: 'loggedIn', actions: 'keepLogin' },
-        ],
-      },
+export const loginFormMachine = lazyMachine(() =>
+  setup({
+    types: {
+      context: {} as LoginFormContext,
+      events: {} as LoginFormEvent,
+      input: {} as { values: { email: string; password: string } },
+      output: {} as LoginOutput,
     },
-    code: {
-      initial: 'app',
-      after: { codeStepEnds: { target: 'password', actions: 'noteExpired' } },
-      on: { 'code.cancelled': { target: 'password', actions: 'dropChallenge' } },
-      states: {
-        app: {
-          invoke: {
-            id: 'codeForm',
-            src: 'codeForm',
-            input: ({ context }) => ({ values: { challenge: context.challenge ?? '', code: '' } }),
-            onDone: { target: '#loginForm.loggedIn', actions: 'keepLogin' },
-          },
-          on: { 'code.recovery.chosen': 'recovery' },
-        },
-        recovery: {
-          invoke: {
-            id: 'recoveryForm',
-            src: 'recoveryForm',
-            input: ({ context }) => ({ values: { challenge: context.challenge ?? '', recovery_code: '' } }),
-            onDone: { target: '#loginForm.loggedIn', actions: 'keepLogin' },
-          },
-          on: { 'code.app.chosen': 'app' },
+    actors: { passwordForm: passwordFormMachine, codeForm: codeFormMachine, recoveryForm: codeFormMachine },
+    guards: {
+      codeIsDue: ({ event }) => event.type === 'xstate.done.actor.passwordForm' && isCodeDue(event.output),
+    },
+    actions: {
+      keepChallenge: assign(({ event }) =>
+        event.type === 'xstate.done.actor.passwordForm' && isCodeDue(event.output)
+          ? { challenge: event.output.challenge, notice: null }
+          : {},
+      ),
+      keepLogin: assign(({ event }) =>
+        'output' in event && !isCodeDue(event.output) ? { login: event.output, challenge: null } : {},
+      ),
+      dropChallenge: assign({ challenge: null }),
+      noteExpired: assign({ challenge: null, notice: CODE_STEP_EXPIRED }),
+    },
+    delays: { codeStepEnds: CODE_STEP_MS },
+  }).createMachine({
+    id: 'loginForm',
+    context: ({ input }) => ({ email: input.values.email, challenge: null, notice: null, login: null }),
+    initial: 'password',
+    states: {
+      password: {
+        invoke: {
+          id: 'passwordForm',
+          src: 'passwordForm',
+          input: ({ context }) => ({ values: { email: context.email, password: '' } }),
+          onDone: [
+            { guard: 'codeIsDue', target: 'code', actions: 'keepChallenge' },
+            { target: 'loggedIn', actions: 'keepLogin' },
+          ],
         },
       },
+      code: {
+        initial: 'app',
+        after: { codeStepEnds: { target: 'password', actions: 'noteExpired' } },
+        on: { 'code.cancelled': { target: 'password', actions: 'dropChallenge' } },
+        states: {
+          app: {
+            invoke: {
+              id: 'codeForm',
+              src: 'codeForm',
+              input: ({ context }) => ({ values: { challenge: context.challenge ?? '', code: '' } }),
+              onDone: { target: '#loginForm.loggedIn', actions: 'keepLogin' },
+            },
+            on: { 'code.recovery.chosen': 'recovery' },
+          },
+          recovery: {
+            invoke: {
+              id: 'recoveryForm',
+              src: 'recoveryForm',
+              input: ({ context }) => ({ values: { challenge: context.challenge ?? '', recovery_code: '' } }),
+              onDone: { target: '#loginForm.loggedIn', actions: 'keepLogin' },
+            },
+            on: { 'code.app.chosen': 'app' },
+          },
+        },
+      },
+      loggedIn: { type: 'final' },
     },
-    loggedIn: { type: 'final' },
-  },
-  output: ({ context }) => context.login as LoginOutput,
-});
+    output: ({ context }) => context.login as LoginOutput,
+  }),
+);
 
 export const EMPTY_LOGIN = { email: '', password: '' };
