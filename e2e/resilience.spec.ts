@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { ACCOUNTS, actAs, logIn, startLoggedOut } from './support';
+import { ACCOUNTS, actAs, logIn, PROFILE_CALLS, startLoggedOut } from './support';
 
 // Code loaded on demand that does not arrive (offline, or a redeployment removed the chunk), and code that
 // does not wait for what it does not need.
@@ -72,25 +72,28 @@ test.describe('the request chain', () => {
       for (const chunk of chunks)
         if (new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(request.url())) asked.add(chunk);
     });
-    await page.route(calls, async (route) => {
-      await expect.poll(() => chunks.filter((c) => !asked.has(c))).toEqual([]);
-      await route.continue();
-    });
+    // a RegExp matches the whole URL; `calls` is matched against its path
+    await page.route(
+      (url) => calls.test(url.pathname),
+      async (route) => {
+        await expect.poll(() => chunks.filter((c) => !asked.has(c))).toEqual([]);
+        await route.continue();
+      },
+    );
   }
-  const PROFILE_CALLS = /\/api\/(settings\/my-account|account\/roles-permissions|account\/kyc-status)$/;
 
   test.describe('a page opened with a session', () => {
     actAs('seller');
 
     // its profile is in the page (e2e/session.spec.ts): no call stands before its chunks
     test('asks for its chunks before any API call is answered', async ({ page }) => {
-      await holdCallsUntilChunks(page, /\/api\//, ['shell-layout', 'gated-routes', 'dashboard-page']);
+      await holdCallsUntilChunks(page, /^\/api\//, ['shell-layout', 'gated-routes', 'dashboard-page']);
       await page.goto('/dashboard');
       await expect(page.getByRole('region', { name: /^Sales overview/ })).toBeVisible();
     });
 
     test('the notifications page too', async ({ page }) => {
-      await holdCallsUntilChunks(page, /\/api\//, ['shell-layout', 'gated-routes', 'notifications-page']);
+      await holdCallsUntilChunks(page, /^\/api\//, ['shell-layout', 'gated-routes', 'notifications-page']);
       await page.goto('/notifications/home');
       await expect(page.getByRole('tab', { name: /Notifications/ })).toBeVisible();
     });

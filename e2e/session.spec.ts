@@ -1,8 +1,5 @@
 import { chromium, expect, test } from '@playwright/test';
-import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs, startLoggedOut } from './support';
-
-/** The three calls a session loads its profile with when its page does not carry it (after a login). */
-const PROFILE_CALLS = /^\/api\/(settings\/my-account|account\/roles-permissions|account\/kyc-status)$/;
+import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs, PROFILE_CALLS, startLoggedOut } from './support';
 
 test('the page title is the product name', async ({ page }) => {
   await page.goto('/login');

@@ -4,6 +4,9 @@ import { HELD_MEMBER_EMAIL, HOSTILE_ACCOUNT } from './hostile';
 
 export const DEMO_PASSWORD = 'Demo1234!';
 
+/** The three calls a session loads its profile with when its page does not carry it (after a login), by path. */
+export const PROFILE_CALLS = /^\/api\/(settings\/my-account|account\/roles-permissions|account\/kyc-status)$/;
+
 /** The accounts the specs act as; e2e/auth.setup.ts logs each in once and stores its session. */
 export const ACCOUNTS = {
   seller: { email: 'seller@demo.test', lands: 'Welcome Sam' },

@@ -18,11 +18,12 @@ import { getMimeType } from 'hono/utils/mime';
  *   (a missing chunk must not be cached as HTML for a year).
  * - Dotfiles and dot folders (`.vite/`) are never read, so never served. `/api` and `/api/*` are never
  *   the app: they fall through to the API's JSON answers.
- * - A route opened with a session cookie whose chunks the build listed (`.session-preload.json`, written by
- *   scripts/session-preload.ts: /dashboard's) gets an index.html that names them in `<link rel="modulepreload">`,
- *   so that they load with the entry instead of after it has run and asked for them; the HTML varies on Cookie.
- * - /login opened with no session cookie gets the build's prerendered login page (`.login.html`), the form
- *   already in the HTML; with one, index.html (the app sends a live session on). It varies on Cookie too.
+ * - Every route's page varies on Cookie. Without a session cookie: index.html, or for /login the build's
+ *   prerendered login page (`.login.html`, the form already in the HTML).
+ * - With a session cookie (/login too: the app sends a live session on): the build's session page
+ *   (`.session.html`, the app's first loader in #root). Where the build listed the route's chunks
+ *   (`.session-preload.json`, written by scripts/session-preload.ts: /dashboard's), it names them in
+ *   `<link rel="modulepreload">`, so that they load with the entry instead of after it has run and asked for them.
  * - A route opened with a session cookie the API accepts also carries the session's profile in its HTML (see
  *   `PROFILE_ELEMENT_ID`): what the app's three profile calls would answer, so that the portal renders without
  *   waiting a round trip for them. Such a page is the user's own: `private, no-store`, compressed as it is sent.
@@ -152,9 +153,14 @@ export const SESSION_PRELOAD_FILE = '.session-preload.json';
 /**
  * The build's /login page (beside index.html, written by scripts/prerender-pages.tsx): index.html with the login
  * form already in #root, so that it shows before the app's script has run. Sent for /login to a browser with no
- * session cookie (one with a session is sent on by the app, and gets index.html).
+ * session cookie (one with a session is sent on by the app, and gets the session page).
  */
 export const LOGIN_PAGE_FILE = '.login.html';
+/**
+ * The build's page for a route opened with a session cookie (beside index.html, written by
+ * scripts/prerender-pages.tsx): index.html with the app's first loader in #root, so that the page is not blank
+ * while its scripts load. index.html stands in for it in a build without one.
+ */
 export const SESSION_PAGE_FILE = '.session.html';
 const LOGIN_PATH = '/login';
 export interface SessionPreload {
@@ -237,7 +243,7 @@ function sendPersonal(c: Context, html: string): Response {
   return c.body(sent as Uint8Array<ArrayBuffer>, 200, headers);
 }
 
-/** The request carries a session's token cookie (unchecked: the app checks it; a stale one only preloads). */
+/** The request carries a session's token cookie (unchecked here: a stale one gets the loader and the preloads, no profile). */
 const hasSessionCookie = (c: Context) => /(?:^|;\s*)auth_token=[^;\s]/.test(c.req.header('cookie') ?? '');
 
 /**

@@ -29,8 +29,9 @@ const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/galler
  * The app's session, started before React's first render (where @xstate/react would start the actor of a
  * Provider given logic, in the effects after it): its first work, the stored session's check (the cookies and
  * storage cleared when it is gone) and the login form's actors, or the profile of a page opened with a live
- * session (from the page, else its three calls), is done before the first paint instead of in a long task after it. src/main.tsx calls it
- * in a task of its own, after the scripts' evaluation.
+ * session (from the page, else its three calls), is done before the first paint instead of in a long task after
+ * it. src/main.tsx calls it in a task of its own, after the scripts' evaluation. The page's profile is the
+ * element server/http/static.ts names PROFILE_ELEMENT_ID (the server's module is not the browser's to import).
  */
 export function startSession(): SessionActor {
   // a page opened with a session carries its profile (server/http/static.ts): the portal opens without its calls
