@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { HOSTILE_ACCOUNT, LONG_WORD } from './hostile';
-import { type AccountName, actAs, goInside, holdRequests, openAs } from './support';
+import { type AccountName, actAs, goInside, holdRequests, openAs, scrollThrough } from './support';
 
 // Item 11 of issue 8: no page overflows sideways at 375 and 1280 px, with the hostile account's long strings
 // (e2e/hostile.ts, seeded by e2e/server.ts) and with the demo seller's figures.
@@ -77,9 +77,10 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
   });
 }
 
-/** Every widget and list has come (or failed), and the page's h1 is there. */
+/** Every widget and list has come (or failed), those below the fold too, and the page's h1 is there. */
 async function settled(page: Page) {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await scrollThrough(page);
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
@@ -305,6 +306,7 @@ test.describe('each defect of item 11', () => {
       test('a long word in a notification does not widen the dashboard', async ({ page }) => {
         await openAs(page, 'longname');
         const widget = page.getByRole('region', { name: 'Notifications' });
+        await widget.scrollIntoViewIfNeeded();
         await expect(widget.getByText(LONG_WORD.slice(0, 20), { exact: false }).first()).toBeVisible();
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
       });
@@ -386,6 +388,7 @@ test.describe('loading does not move the dashboard (item 14)', () => {
       await page.setViewportSize({ width, height: 900 });
       const release = await holdRequests(page, '**/api/dashboard/awaiting-delivery*');
       await openAs(page, 'seller');
+      await scrollThrough(page);
       const awaiting = page.getByRole('region', { name: /^Awaiting delivery/ });
       const activity = page.getByRole('region', { name: 'Activity' });
       // every other widget is in; only the awaiting list is still loading

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { actAs, logIn, openAs, startLoggedOut } from './support';
+import { actAs, logIn, openAs, scrollThrough, startLoggedOut } from './support';
 
 // the seller's stored session, unless a block says otherwise
 actAs('seller');
@@ -69,6 +69,34 @@ test.describe('the menu each account sees', () => {
       await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
       await page.goto('/report-history');
       await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+    });
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 800 } });
+
+    test('a widget below the fold is built as it is scrolled to, with its answer already there', async ({ page }) => {
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/dashboard/activity')) asked.push(r.url());
+      });
+      const answered = page.waitForResponse((r) => r.url().includes('/api/dashboard/activity'));
+      await openAs(page, 'seller');
+      const activity = page.getByRole('region', { name: 'Activity' });
+      // its call is made with the other widgets' and answered...
+      expect((await answered).ok()).toBe(true);
+      // ...and half a second later its frame and title are there, its content still waits (built at once, it
+      // would show by then)
+      await page.waitForTimeout(500);
+      await expect(activity.getByRole('heading', { name: 'Activity' })).toBeAttached();
+      await expect(activity).toHaveAttribute('aria-busy', 'true');
+      await expect(activity.getByRole('status')).toHaveText('Loading activity');
+      await expect(activity.getByRole('listitem')).toHaveCount(0);
+      await page.mouse.wheel(0, 5000);
+      await expect(activity.getByRole('listitem').first()).toBeVisible();
+      await expect(activity).toHaveAttribute('aria-busy', 'false');
+      // no second call: the answer was kept
+      expect(asked).toHaveLength(1);
     });
   });
 
@@ -372,7 +400,9 @@ test.describe('the dashboard', () => {
     const overview = page.getByRole('region', { name: 'Sales overview' });
     await expect(overview.getByText('Total sales')).toBeVisible();
     await expect(overview.getByText(/£/).first()).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Top selling events' }).getByRole('listitem').first()).toBeVisible();
+    const topEvents = page.getByRole('region', { name: 'Top selling events' });
+    await topEvents.scrollIntoViewIfNeeded();
+    await expect(topEvents.getByRole('listitem').first()).toBeVisible();
     // the kit's dropdown; the choice is remembered for this user
     await page.getByRole('combobox', { name: 'Currency' }).click();
     await page.getByRole('listbox', { name: 'Currency' }).getByRole('option', { name: 'EUR' }).click();
@@ -383,11 +413,40 @@ test.describe('the dashboard', () => {
     await expect(overview.getByText(/€/).first()).toBeVisible();
   });
 
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 800 } });
+
+    test('a widget below the fold is built as it is scrolled to, with its answer already there', async ({ page }) => {
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/dashboard/activity')) asked.push(r.url());
+      });
+      const answered = page.waitForResponse((r) => r.url().includes('/api/dashboard/activity'));
+      await openAs(page, 'seller');
+      const activity = page.getByRole('region', { name: 'Activity' });
+      // its call is made with the other widgets' and answered...
+      expect((await answered).ok()).toBe(true);
+      // ...and half a second later its frame and title are there, its content still waits (built at once, it
+      // would show by then)
+      await page.waitForTimeout(500);
+      await expect(activity.getByRole('heading', { name: 'Activity' })).toBeAttached();
+      await expect(activity).toHaveAttribute('aria-busy', 'true');
+      await expect(activity.getByRole('status')).toHaveText('Loading activity');
+      await expect(activity.getByRole('listitem')).toHaveCount(0);
+      await page.mouse.wheel(0, 5000);
+      await expect(activity.getByRole('listitem').first()).toBeVisible();
+      await expect(activity).toHaveAttribute('aria-busy', 'false');
+      // no second call: the answer was kept
+      expect(asked).toHaveLength(1);
+    });
+  });
+
   test.describe('the back office', () => {
     actAs('admin');
 
     test('an account with no sales sees empty states', async ({ page }) => {
       await openAs(page, 'admin');
+      await scrollThrough(page);
       await expect(page.getByText('No orders are waiting for delivery.')).toBeVisible();
       await expect(page.getByText('No tickets sold yet.')).toBeVisible();
     });
@@ -400,7 +459,8 @@ test.describe('accessibility', () => {
       await openAs(page, 'seller');
       await page.goto(path);
       await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-      // every widget and list has come (or failed): nothing is busy
+      // every widget and list has come (or failed), those below the fold too: nothing is busy
+      await scrollThrough(page);
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

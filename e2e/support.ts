@@ -50,6 +50,23 @@ export async function openAs(page: Page, account: AccountName, path = '/dashboar
 }
 
 /**
+ * Scrolls the page to its foot half a screen at a time, as a person reading it would, then back to the top: what
+ * is built as it comes near the viewport (the dashboard's widgets below the fold) is built on the way.
+ */
+export async function scrollThrough(page: Page) {
+  await page.evaluate(async () => {
+    // two frames a step: the intersection observers' notes, then the render they start
+    const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    for (let y = 0; y <= document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo(0, y);
+      await frame();
+      await frame();
+    }
+    window.scrollTo(0, 0);
+  });
+}
+
+/**
  * Goes to a path inside the app as its own links do (wouter follows history.pushState), without a reload, and
  * waits until the header names the new page (it changes in the same render as the route) and the route's code
  * has loaded (the full-page 'Loading...' is gone).

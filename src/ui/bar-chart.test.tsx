@@ -1,39 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeIntersectionObserver as fakeObserver } from '../lib/testing/fake-intersection-observer';
 import { BarChart } from './bar-chart';
-
-/** An IntersectionObserver the test moves by hand: `show()` brings every observed element into view. */
-function fakeObserver() {
-  const observed: Element[] = [];
-  let callback: IntersectionObserverCallback | null = null;
-  class FakeIntersectionObserver {
-    constructor(cb: IntersectionObserverCallback) {
-      callback = cb;
-    }
-    observe(el: Element) {
-      observed.push(el);
-    }
-    disconnect() {
-      observed.length = 0;
-    }
-    unobserve() {}
-    takeRecords() {
-      return [];
-    }
-  }
-  vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
-  return {
-    observed,
-    show: () =>
-      act(() =>
-        callback?.(
-          observed.map((target) => ({ target, isIntersecting: true }) as IntersectionObserverEntry),
-          {} as IntersectionObserver,
-        ),
-      ),
-  };
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -47,7 +15,7 @@ describe('BarChart', () => {
     expect(chart).toHaveAttribute('data-chart', 'waiting');
     // not loading anything: a reader is not told it is busy
     expect(chart).toHaveAttribute('aria-busy', 'false');
-    expect(io.observed).toHaveLength(1);
+    expect(io.observed()).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 50));
     expect(chart.querySelectorAll('.ct-bar')).toHaveLength(0);
 
@@ -56,6 +24,6 @@ describe('BarChart', () => {
     await waitFor(() => expect(chart).toHaveAttribute('data-chart', 'drawn'), { timeout: 15_000 });
     expect(chart.querySelectorAll('.ct-bar')).toHaveLength(1);
     expect(chart).toHaveAttribute('aria-busy', 'false');
-    expect(io.observed).toHaveLength(0);
+    expect(io.observed()).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
-import { type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
+import { useNearViewport } from '../lib/use-near-viewport';
 import { Skeleton } from './skeleton';
 
 export interface Bar {
@@ -17,30 +18,6 @@ function loadLibrary(): Promise<Drawing> {
     throw error;
   });
   return library;
-}
-
-/**
- * Whether the element has come within 200 px of the viewport (and stays so once it has): a chart below the fold
- * is drawn as it comes near, not while the page loads (the dashboard's, at the foot of a phone's page, took a
- * task of 20 ms on this machine as the page opened). True at once where there is no IntersectionObserver.
- */
-function useNearViewport(element: RefObject<HTMLElement | null>): boolean {
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const el = element.current;
-    if (near || !el) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        setNear(true);
-        observer.disconnect();
-      },
-      { rootMargin: '200px' },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [near, element]);
-  return near;
 }
 
 /**
@@ -72,6 +49,8 @@ export function BarChart({
 }) {
   const id = useId();
   const target = useRef<HTMLDivElement>(null);
+  // drawn as it comes near the viewport, not while the page loads (the dashboard's, at the foot of a phone's
+  // page, took a task of 20 ms on this machine as the page opened)
   const near = useNearViewport(target);
   const [drawing, setDrawing] = useState<'loading' | 'drawn' | 'failed'>('loading');
   // the callers build `bars` and `format` anew on each render: the chart is redrawn when the data changes

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
+import { fakeIntersectionObserver } from '../../lib/testing/fake-intersection-observer';
 import DashboardPage from './dashboard-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -123,5 +124,36 @@ describe('the dashboard currency', () => {
     renderDashboard();
     expect(await screen.findByRole('combobox', { name: 'Currency' })).toHaveValue('GBP');
     expect(await screen.findByText('£16,830.00')).toBeVisible();
+  });
+});
+
+describe('widgets below the fold', () => {
+  beforeEach(() => {
+    fakeApi.reset();
+    localStorage.clear();
+  });
+  afterEach(() => {
+    fakeApi.reset();
+    vi.unstubAllGlobals();
+  });
+
+  it('are built as they come near the viewport; their calls are made with the others', async () => {
+    const io = fakeIntersectionObserver();
+    renderDashboard();
+    const report = await screen.findByRole('region', { name: 'Last 30 days' });
+    // nothing is laid out here, so every widget waits for the observer: the frame and its title, a placeholder
+    expect(report).toHaveAttribute('aria-busy', 'true');
+    expect(within(report).getByRole('status')).toHaveTextContent('Loading last 30 days');
+    await waitFor(() => expect(fakeApi.calls.map((c) => c.path)).toContain('/dashboard/reports'));
+    await new Promise((done) => setTimeout(done, 50));
+    // its answer is there, not drawn: the widget is far
+    expect(within(report).queryByText('£299.99')).toBeNull();
+    expect(io.observed()).toContain(report);
+
+    io.show((el) => el === report);
+    expect(await within(report).findByText('£299.99')).toBeVisible();
+    expect(report).toHaveAttribute('aria-busy', 'false');
+    // the others still wait
+    expect(screen.getByRole('region', { name: 'Activity' })).toHaveAttribute('aria-busy', 'true');
   });
 });
