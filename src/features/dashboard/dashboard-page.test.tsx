@@ -140,6 +140,8 @@ describe('widgets below the fold', () => {
   it('are built as they come near the viewport; their calls are made with the others', async () => {
     const io = fakeIntersectionObserver();
     renderDashboard();
+    // one call not answered yet: the page is not done, so nothing is built that is not near
+    fakeApi.on('GET /dashboard/activity', () => new Promise(() => {}));
     const report = await screen.findByRole('region', { name: 'Last 30 days' });
     // nothing is laid out here, so every widget waits for the observer: the frame and its title, a placeholder
     expect(report).toHaveAttribute('aria-busy', 'true');
@@ -154,6 +156,32 @@ describe('widgets below the fold', () => {
     expect(await within(report).findByText('£299.99')).toBeVisible();
     expect(report).toHaveAttribute('aria-busy', 'false');
     // the others still wait
-    expect(screen.getByRole('region', { name: 'Activity' })).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('region', { name: 'Top selling events' })).toHaveAttribute('aria-busy', 'true');
+  });
+
+  it('are all built once every call is answered and the page is idle', async () => {
+    fakeIntersectionObserver();
+    renderDashboard();
+    const report = await screen.findByRole('region', { name: 'Last 30 days' });
+    expect(await within(report).findByText('£299.99')).toBeVisible();
+    expect(screen.getByRole('region', { name: 'Top selling events' })).toHaveAttribute('aria-busy', 'false');
+    expect(screen.getByText('No tickets sold yet.')).toBeVisible();
+  });
+
+  it("are all built as soon as a keyboard's focus comes into the grid", async () => {
+    const user = userEvent.setup();
+    fakeIntersectionObserver();
+    renderDashboard();
+    fakeApi.on('GET /dashboard/activity', () => new Promise(() => {}));
+    const report = await screen.findByRole('region', { name: 'Last 30 days' });
+    await waitFor(() => expect(fakeApi.calls.map((c) => c.path)).toContain('/dashboard/reports'));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(within(report).queryByText('£299.99')).toBeNull();
+    // the currency dropdown is outside the grid: tabbing onto it builds nothing
+    await user.tab();
+    expect(screen.getByRole('combobox', { name: 'Currency' })).toHaveFocus();
+    expect(within(report).queryByText('£299.99')).toBeNull();
+    screen.getByTestId('dashboard-grid').dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    expect(await within(report).findByText('£299.99')).toBeVisible();
   });
 });
