@@ -124,6 +124,20 @@ export async function buildSeededTemplate(): Promise<{ target: string; drop(): P
 }
 
 /**
+ * A built index.html's shape (`vite build`): its head with the entry's script, an empty #root. The static
+ * server's tests write it in a folder of their own and pass it as `staticDir`.
+ */
+export const BUILT_INDEX_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>SB Portal</title>
+    <script type="module" crossorigin src="/assets/index-1a.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+/**
  * A real server on a fresh database (SQLite, or Postgres with TEST_ENGINE=postgres), migrated and seeded,
  * with a clock the test moves. One per test file (seeding hashes the demo passwords, about two seconds).
  */

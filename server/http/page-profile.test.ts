@@ -8,19 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_MS } from '../auth/tokens';
 import type { AppEnv } from '../contract/router';
 import { createLogger } from '../logger';
-import { freshServer, userIdOf } from '../test-support';
+import { BUILT_INDEX_HTML, freshServer, userIdOf } from '../test-support';
 import { PROFILE_WAIT_MS, profileForPage } from './page-profile';
 import { jsonInScript, PROFILE_ELEMENT_ID } from './static';
 
-const HTML = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>SB Portal</title>
-    <script type="module" crossorigin src="/assets/index-1a.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
+const HTML = BUILT_INDEX_HTML;
 const ISSUED_AT = 1_790_000_000_000;
 const OPENING = `<script id="${PROFILE_ELEMENT_ID}" type="application/json">`;
 

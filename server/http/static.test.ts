@@ -8,6 +8,7 @@ import { createApp } from '../app';
 import { manualClock } from '../clock';
 import { type Db, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
+import { BUILT_INDEX_HTML } from '../test-support';
 import { chooseEncoding, LOGIN_PAGE_FILE, SESSION_PAGE_FILE, SESSION_PRELOAD_FILE } from './static';
 
 const INDEX = '<!doctype html><title>SB Portal</title><div id="root"></div><script src="/assets/app-1a2b.js"></script>';
@@ -201,15 +202,7 @@ describe('the built app, served from memory', () => {
 });
 
 describe('a page opened with a session: the chunks it loads next, named in its HTML', () => {
-  const HTML = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>SB Portal</title>
-    <script type="module" crossorigin src="/assets/index-1a.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
+  const HTML = BUILT_INDEX_HTML;
   const LOGIN_HTML = HTML.replace('<div id="root"></div>', '<div id="root"><main><h1>Log in</h1></main></div>');
   /** The page a browser with a session cookie gets (scripts/prerender-pages.tsx): the app's loader in #root. */
   const SESSION_HTML = HTML.replace(

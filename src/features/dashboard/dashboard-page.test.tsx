@@ -31,8 +31,11 @@ function OnceLoggedIn() {
   return loaded ? <DashboardPage /> : null;
 }
 
-/** The seller's session and a dashboard whose money widgets answer in the currency asked. */
-function renderDashboard() {
+/**
+ * The seller's session and a dashboard whose money widgets answer in the currency asked; `more` sets answers
+ * of the test's own over these, before anything is asked.
+ */
+function renderDashboard(more: () => void = () => {}) {
   fakeApi.on('GET /settings/my-account', () => ({
     id: USER_ID,
     email: 'seller@demo.test',
@@ -69,6 +72,7 @@ function renderDashboard() {
     change_pct: { gross_sales: -57.1, orders: 0, tickets: -57.1 },
     points: [{ date: '2026-04-01', gross_sales: 29999, orders: 2, tickets: 3 }],
   }));
+  more();
   const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
   return render(
     <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
@@ -139,9 +143,8 @@ describe('widgets below the fold', () => {
 
   it('are built as they come near the viewport; their calls are made with the others', async () => {
     const io = fakeIntersectionObserver();
-    renderDashboard();
-    // one call not answered yet: the page is not done, so nothing is built that is not near
-    fakeApi.on('GET /dashboard/activity', () => new Promise(() => {}));
+    // one call not answered: the page is not done, so nothing is built that is not near
+    renderDashboard(() => fakeApi.on('GET /dashboard/activity', () => new Promise(() => {})));
     const report = await screen.findByRole('region', { name: 'Last 30 days' });
     // nothing is laid out here, so every widget waits for the observer: the frame and its title, a placeholder
     expect(report).toHaveAttribute('aria-busy', 'true');
@@ -171,8 +174,7 @@ describe('widgets below the fold', () => {
   it("are all built as soon as a keyboard's focus comes into the grid", async () => {
     const user = userEvent.setup();
     fakeIntersectionObserver();
-    renderDashboard();
-    fakeApi.on('GET /dashboard/activity', () => new Promise(() => {}));
+    renderDashboard(() => fakeApi.on('GET /dashboard/activity', () => new Promise(() => {})));
     const report = await screen.findByRole('region', { name: 'Last 30 days' });
     await waitFor(() => expect(fakeApi.calls.map((c) => c.path)).toContain('/dashboard/reports'));
     await new Promise((done) => setTimeout(done, 50));
