@@ -10,6 +10,14 @@
 //                                     # overhead, so its scores are not comparable with runs without it)
 //   LH_PRESETS=mobile npm run lighthouse  # only these presets (mobile, desktop; comma-separated)
 //   LH_PAGES=/dashboard npm run lighthouse  # only these pages (/login, /dashboard; comma-separated)
+//   LH_CPU=calibrated npm run lighthouse  # CPU slowdown scaled to this machine (below); LH_CPU=8: mobile at 8x
+//
+// The CPU slowdown: Lighthouse's presets slow the CPU by a constant factor (mobile 4x, desktop 1x) of the machine
+// it runs on, which its documentation (docs/throttling.md, 'Calibrating the CPU slowdown') sets for a high-end
+// desktop, a BenchmarkIndex of 1,500-2,000. A faster machine is throttled less than that, so its scores are
+// better than the same page's elsewhere. Each line prints the runs' BenchmarkIndex (BI). LH_CPU=calibrated
+// measures it first and scales both presets by BI / 1,750 (the middle of that bracket; never below the preset's
+// own factor), so that runs on different machines emulate the same phone.
 //
 // It starts dist-server/start.mjs (what `npm start` runs) on a fresh SQLite folder, launches Chromium
 // (CHROME_PATH, default /usr/bin/chromium) with the e2e flags, measures /login logged out, then logs in
@@ -29,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import puppeteer from 'puppeteer-core';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -47,8 +56,8 @@ const CHROME_FLAGS = [
 const ACCOUNT = { email: 'seller@demo.test', password: 'Demo1234!', greeting: 'Welcome Sam' };
 const TARGETS = { score: 95, lcpMs: 2500, cls: 0.05 };
 const PRESETS = [
-  { name: 'mobile', config: undefined },
-  { name: 'desktop', config: desktopConfig },
+  { name: 'mobile', config: undefined, cpu: 4 },
+  { name: 'desktop', config: desktopConfig, cpu: desktopConfig.settings.throttling.cpuSlowdownMultiplier },
 ].filter((p) => (process.env.LH_PRESETS ?? 'mobile,desktop').split(',').includes(p.name));
 
 if (!process.argv.includes('--no-build')) {
@@ -120,6 +129,40 @@ async function logIn(port, origin) {
   }
 }
 
+/** The host BenchmarkIndex the presets' CPU slowdown is set for (docs/throttling.md: high-end desktop, 1,500-2,000). */
+const REFERENCE_BENCHMARK_INDEX = 1750;
+
+/** Lighthouse's own BenchmarkIndex of this machine, measured in a blank page of the browser (the median of 3). */
+async function benchmarkIndex(port) {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
+  try {
+    const page = await browser.newPage();
+    const values = [];
+    for (let i = 0; i < 3; i++) values.push(await page.evaluate(pageFunctions.computeBenchmarkIndex));
+    await page.close();
+    return values.sort((a, b) => a - b)[1];
+  } finally {
+    await browser.disconnect();
+  }
+}
+
+/** The CPU slowdown of each preset: Lighthouse's own, LH_CPU=<factor> for mobile, or scaled to this machine. */
+async function cpuSlowdowns(port) {
+  const setting = process.env.LH_CPU;
+  if (!setting) return null;
+  if (setting === 'calibrated') {
+    const index = await benchmarkIndex(port);
+    const scale = Math.max(1, index / REFERENCE_BENCHMARK_INDEX);
+    console.info(
+      `BenchmarkIndex of this machine ${Math.round(index)}: CPU slowdown x${scale.toFixed(2)} of the presets'`,
+    );
+    return Object.fromEntries(PRESETS.map((p) => [p.name, Math.round(p.cpu * scale * 10) / 10]));
+  }
+  const factor = Number(setting);
+  if (!(factor >= 1)) throw new Error(`lighthouse: LH_CPU=${setting}: a factor of 1 or more, or "calibrated"`);
+  return { mobile: factor };
+}
+
 const ms = (v) => `${Math.round(v)} ms`;
 const metric = (lhr, id) => lhr.audits[id]?.numericValue ?? Number.NaN;
 
@@ -151,7 +194,7 @@ function shifts(lhr) {
   return items.map((i) => `${(i.score ?? 0).toFixed(3)}  ${i.node?.selector ?? i.node?.snippet ?? '(unknown)'}`);
 }
 
-async function measure(port, url, preset) {
+async function measure(port, url, preset, cpu) {
   const runs = [];
   for (let i = 0, retries = 0; i < RUNS; i++) {
     const result = await lighthouse(
@@ -161,6 +204,7 @@ async function measure(port, url, preset) {
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance'],
+        ...(cpu ? { throttling: { cpuSlowdownMultiplier: cpu } } : {}),
         ...(process.env.LH_PROFILE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
       },
       preset.config,
@@ -196,12 +240,19 @@ async function measure(port, url, preset) {
       lcp: metric(lhr, 'largest-contentful-paint'),
       cls: metric(lhr, 'cumulative-layout-shift'),
       tbt: metric(lhr, 'total-blocking-time'),
+      benchmarkIndex: lhr.environment.benchmarkIndex,
+      cpu: lhr.configSettings.throttling.cpuSlowdownMultiplier,
       chain: longestChain(lhr),
       shifts: shifts(lhr),
     });
   }
   const sorted = [...runs].sort((a, b) => a.score - b.score);
-  return { median: sorted[Math.floor((sorted.length - 1) / 2)], scores: runs.map((r) => r.score) };
+  const indexes = runs.map((r) => r.benchmarkIndex).sort((a, b) => a - b);
+  return {
+    median: sorted[Math.floor((sorted.length - 1) / 2)],
+    scores: runs.map((r) => r.score),
+    benchmarkIndex: indexes[Math.floor((indexes.length - 1) / 2)],
+  };
 }
 
 const server = await startServer();
@@ -209,6 +260,7 @@ const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlag
 const results = [];
 try {
   console.info(`Lighthouse ${RUNS} run(s) per page and preset; load average ${loadavg()[0].toFixed(1)}`);
+  const slowdowns = await cpuSlowdowns(chrome.port);
   const pages = [
     { path: '/login', before: null },
     { path: '/dashboard', before: () => logIn(chrome.port, server.origin) },
@@ -216,11 +268,17 @@ try {
   for (const page of pages) {
     await page.before?.();
     for (const preset of PRESETS) {
-      const { median, scores } = await measure(chrome.port, `${server.origin}${page.path}`, preset);
+      const { median, scores, benchmarkIndex } = await measure(
+        chrome.port,
+        `${server.origin}${page.path}`,
+        preset,
+        slowdowns?.[preset.name],
+      );
       results.push({ page: page.path, preset: preset.name, ...median });
       console.info(
         `\n${page.path} ${preset.name}: score ${median.score} (runs ${scores.join(', ')}), FCP ${ms(median.fcp)}, ` +
-          `LCP ${ms(median.lcp)}, CLS ${median.cls.toFixed(3)}, TBT ${ms(median.tbt)}`,
+          `LCP ${ms(median.lcp)}, CLS ${median.cls.toFixed(3)}, TBT ${ms(median.tbt)}; ` +
+          `CPU x${median.cpu} on a BenchmarkIndex of ${Math.round(benchmarkIndex)}`,
       );
       console.info(`  longest request chain (${median.chain.length} levels):\n    ${median.chain.join('\n    -> ')}`);
       for (const line of median.shifts) console.info(`  shift ${line}`);
