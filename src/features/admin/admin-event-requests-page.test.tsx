@@ -7,6 +7,7 @@ import type { AdminEventRequest } from '../../../machines/admin-event-requests.m
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import AdminEventRequestsPage from './admin-event-requests-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -38,23 +39,10 @@ const request = (id: number, name: string, time: string | null): AdminEventReque
 });
 
 function admin() {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 9,
-    email: 'admin@demo.test',
-    first_name: 'Ada',
-    last_name: 'Admin',
-    user_type: 'admin',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u9',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'admin',
-    permissions: [{ name: 'event', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({
+    account: { id: 9, email: 'admin@demo.test', first_name: 'Ada', last_name: 'Admin', user_type: 'admin' },
+    permissions: ['event'],
+  });
 }
 
 function OnceLoggedIn() {

@@ -5,6 +5,7 @@ import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
 import { fakeIntersectionObserver } from '../../lib/testing/fake-intersection-observer';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import DashboardPage from './dashboard-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -36,23 +37,7 @@ function OnceLoggedIn() {
  * of the test's own over these, before anything is asked.
  */
 function renderDashboard(more: () => void = () => {}) {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: USER_ID,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u7',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'dashboard', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ account: { id: USER_ID }, permissions: ['dashboard'] });
   const currencyOf = (call: FakeCall) => String(call.query?.currency);
   fakeApi.on('GET /dashboard/sales-overview', (call) => ({
     currency: currencyOf(call),

@@ -7,6 +7,7 @@ import type { AdditionalTemplate, Listing } from '../../../machines/inventory.ma
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
+import { fakeProfile, type PermissionName } from '../../lib/testing/fake-profile';
 import MyListingsPage from './my-listings-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -65,24 +66,8 @@ const listing = (changes: Partial<Listing> = {}): Listing => ({
   ...changes,
 });
 
-function seller(permissions: string[]) {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 7,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u7',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: permissions.map((name) => ({ name, is_can_access: 1 })),
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+function seller(permissions: PermissionName[]) {
+  fakeProfile({ permissions });
 }
 
 function OnceLoggedIn() {

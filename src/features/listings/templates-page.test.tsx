@@ -7,6 +7,7 @@ import type { AdditionalTemplate } from '../../../machines/templates.machine';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import TemplatesPage from './templates-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -28,23 +29,7 @@ const template = (id: number, name: string, listings = 0): AdditionalTemplate =>
 });
 
 function seller() {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 7,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u7',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'settings', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ permissions: ['settings'] });
 }
 
 function OnceLoggedIn() {

@@ -7,6 +7,7 @@ import { NotifyBridge } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
 import { MenuCountsActor, useMenuCounts } from '../../app/shell/shell-actors';
 import { type FakeCall, fakeApi, reply } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import NotificationsPage from './notifications-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -34,23 +35,7 @@ const meta = (page: number, last: number, total: number) => ({
 
 /** A logged-in seller with the notification permission, and the menu's counts. */
 function loggedInSeller() {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 1,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u1',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'notification', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ account: { id: 1 }, permissions: ['notification'] });
   fakeApi.on('GET /ui-settings/menu-notification', () => ({ notification: 3, activity: 0, unread_count: 2 }));
 }
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import ReportHistoryPage from './report-history-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -61,23 +62,7 @@ const order = {
 };
 
 function renderPage() {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 7,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u7',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'reports', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ permissions: ['reports'] });
   fakeApi.on('GET /reports/overview', (call: FakeCall) => {
     const last = call.query?.period === 'last_month';
     return {

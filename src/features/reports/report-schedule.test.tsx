@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import { ScheduledReports } from './report-schedule';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -21,23 +22,7 @@ function OnceLoggedIn() {
 const off = { frequency: 'off', currency: 'GBP', recipient: null, next_period: null, updated_at: null };
 
 function renderControl(firstRead: () => unknown) {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 7,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u7',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'reports', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ permissions: ['reports'] });
   fakeApi.on('GET /reports/schedule', firstRead);
   fakeApi.on('PUT /reports/schedule', (call) => {
     const body = call.body as { frequency: string; currency?: string };

@@ -7,6 +7,7 @@ import type { SalesOrder, SalesOrderRow } from '../../../machines/sales-api';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import SalesPage from './sales-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -84,23 +85,7 @@ const overview = (status: string, orders: number) => ({
 });
 
 function seller() {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 7,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u7',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'sales', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ permissions: ['sales'] });
 }
 
 function OnceLoggedIn() {

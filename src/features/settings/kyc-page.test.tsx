@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeStore } from '../../../machines/testing/fake-store';
 import { Session } from '../../app/session';
 import { fakeApi } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import KycPage, { AWAITING_SELLER_TEXT } from './kyc-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -15,23 +16,18 @@ const NOW = Date.now();
 
 /** A logged-in account of this type whose KYC status (its seller's, for a team member) is `kycStatus`. */
 function loggedIn(userType: 'sellers' | 'team_members', kycStatus: 0 | 1 | 2) {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 4,
-    email: 'member@demo.test',
-    first_name: 'Mia',
-    last_name: 'Member',
-    user_type: userType,
-    kyc_status: kycStatus,
-    currency: 'GBP',
-    user_token: 'u4',
-    team_owner_id: userType === 'team_members' ? 2 : null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: userType,
-    permissions: [{ name: 'dashboard', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: kycStatus, rejection_reason: null }));
+  fakeProfile({
+    account: {
+      id: 4,
+      email: 'member@demo.test',
+      first_name: 'Mia',
+      last_name: 'Member',
+      user_type: userType,
+      kyc_status: kycStatus,
+      team_owner_id: userType === 'team_members' ? 2 : null,
+    },
+    permissions: ['dashboard'],
+  });
   fakeApi.on('POST /auth/logout', () => ({}));
   fakeApi.on('GET /auth/kyc-submission', () => ({
     state: kycStatus === 1 ? 'approved' : kycStatus === 2 ? 'rejected' : 'not_started',

@@ -9,6 +9,7 @@ import { Session } from '../../app/session';
 import { SideMenu } from '../../app/shell/shell-actors';
 import { Logo, MenuNav } from '../../app/shell/side-menu';
 import { fakeApi } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import KycPage from './kyc-page';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -55,27 +56,17 @@ const submission = (state: State) => ({
  */
 function heldSeller() {
   const review: { state: State } = { state: 'submitted' };
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 12,
-    email: 'kira@kyc.test',
-    first_name: 'Kira',
-    last_name: 'Kyc',
-    user_type: 'sellers',
-    kyc_status: 0,
-    currency: 'GBP',
-    user_token: 'u12',
-    team_owner_id: null,
-    created_at: '2026-11-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [
-      { name: 'dashboard', is_can_access: 1 },
-      { name: 'reports', is_can_access: 1 },
-      { name: 'sales', is_can_access: 0 },
-    ],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 0, rejection_reason: null }));
+  fakeProfile({
+    account: {
+      id: 12,
+      email: 'kira@kyc.test',
+      first_name: 'Kira',
+      last_name: 'Kyc',
+      kyc_status: 0,
+      created_at: '2026-11-01T00:00:00Z',
+    },
+    permissions: ['dashboard', 'reports', { name: 'sales', is_can_access: 0 }],
+  });
   fakeApi.on('GET /auth/kyc-submission', () => submission(review.state));
   return review;
 }

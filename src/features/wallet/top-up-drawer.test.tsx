@@ -8,6 +8,7 @@ import type { UploadOptions } from '../../../openapi/upload';
 import { NotifyBridge } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
 import { fakeApi } from '../../lib/testing/fake-api';
+import { fakeProfile } from '../../lib/testing/fake-profile';
 import { TOP_UP_TITLE, TopUpDrawer } from './top-up-drawer';
 
 vi.mock('../../../openapi/client', async (real) => ({
@@ -34,23 +35,7 @@ const WAIT = { timeout: 5000 };
 const FAILED = 'Unable to save deposit request. Please try again or reach out to support if the issue persists.';
 
 function loggedInSeller() {
-  fakeApi.on('GET /settings/my-account', () => ({
-    id: 1,
-    email: 'seller@demo.test',
-    first_name: 'Sam',
-    last_name: 'Seller',
-    user_type: 'sellers',
-    kyc_status: 1,
-    currency: 'GBP',
-    user_token: 'u1',
-    team_owner_id: null,
-    created_at: '2026-01-01T00:00:00Z',
-  }));
-  fakeApi.on('GET /account/roles-permissions', () => ({
-    user_type: 'sellers',
-    permissions: [{ name: 'lmt-pay', is_can_access: 1 }],
-  }));
-  fakeApi.on('GET /account/kyc-status', () => ({ kyc_status: 1, rejection_reason: null }));
+  fakeProfile({ account: { id: 1 }, permissions: ['lmt-pay'] });
   fakeApi.on('GET /currencies', () => [
     { code: 'GBP', name: 'Pound sterling', symbol: '£', minor_unit: 2 },
     { code: 'AED', name: 'UAE dirham', symbol: 'AED', minor_unit: 2 },
