@@ -1,11 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import type { AdminEventRequest } from '../../../machines/admin-event-requests.machine';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import AdminEventRequestsPage from './admin-event-requests-page';
@@ -45,21 +42,8 @@ function admin() {
   });
 }
 
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <AdminEventRequestsPage /> : null;
-}
-
 function renderPage() {
-  const store = fakeStore({ token: 't', userToken: 'u9', issuedAt: NOW - 1000 });
-  const { hook } = memoryLocation({ path: '/admin/event-requests' });
-  return render(
-    <Router hook={hook}>
-      <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-        <OnceLoggedIn />
-      </Session.Provider>
-    </Router>,
-  );
+  return renderSignedIn(<AdminEventRequestsPage />, { path: '/admin/event-requests', userToken: 'u9', now: NOW });
 }
 
 describe('/admin/event-requests', () => {

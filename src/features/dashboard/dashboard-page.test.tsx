@@ -1,8 +1,7 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
 import { fakeIntersectionObserver } from '../../lib/testing/fake-intersection-observer';
 import { fakeProfile } from '../../lib/testing/fake-profile';
@@ -25,12 +24,6 @@ const reportFigures = (gross: number) => ({
   cancelled_amount: 0,
 });
 const USER_ID = 7;
-
-/** The app's gates open a page once the account is there. */
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <DashboardPage /> : null;
-}
 
 /**
  * The seller's session and a dashboard whose money widgets answer in the currency asked; `more` sets answers
@@ -58,12 +51,7 @@ function renderDashboard(more: () => void = () => {}) {
     points: [{ date: '2026-04-01', gross_sales: 29999, orders: 2, tickets: 3 }],
   }));
   more();
-  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  return render(
-    <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-      <OnceLoggedIn />
-    </Session.Provider>,
-  );
+  return renderSignedIn(<DashboardPage />, { now: NOW });
 }
 
 const askedIn = () =>

@@ -1,11 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import type { AdditionalTemplate, Listing } from '../../../machines/inventory.machine';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile, type PermissionName } from '../../lib/testing/fake-profile';
 import MyListingsPage from './my-listings-page';
@@ -70,21 +67,8 @@ function seller(permissions: PermissionName[]) {
   fakeProfile({ permissions });
 }
 
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <MyListingsPage /> : null;
-}
-
 function renderPage() {
-  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  const { hook } = memoryLocation({ path: '/my-listings' });
-  return render(
-    <Router hook={hook}>
-      <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-        <OnceLoggedIn />
-      </Session.Provider>
-    </Router>,
-  );
+  return renderSignedIn(<MyListingsPage />, { path: '/my-listings', now: NOW });
 }
 
 const edits = () => fakeApi.calls.filter((c) => c.method === 'PUT' && c.path === '/my-listings/update-ticket/{id}');

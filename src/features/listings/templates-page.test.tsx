@@ -1,11 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import type { AdditionalTemplate } from '../../../machines/templates.machine';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import TemplatesPage from './templates-page';
@@ -32,21 +29,8 @@ function seller() {
   fakeProfile({ permissions: ['settings'] });
 }
 
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <TemplatesPage /> : null;
-}
-
 function renderPage() {
-  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  const { hook } = memoryLocation({ path: '/settings/templates' });
-  return render(
-    <Router hook={hook}>
-      <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-        <OnceLoggedIn />
-      </Session.Provider>
-    </Router>,
-  );
+  return renderSignedIn(<TemplatesPage />, { path: '/settings/templates', now: NOW });
 }
 
 describe('Settings › Templates', () => {

@@ -1,8 +1,7 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import ReportHistoryPage from './report-history-page';
@@ -13,11 +12,6 @@ vi.mock('../../../openapi/client', async (real) => ({
 }));
 
 const NOW = Date.now();
-
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <ReportHistoryPage /> : null;
-}
 
 const figures = (gross: number) => ({
   gross_sales: gross,
@@ -110,12 +104,7 @@ function renderPage() {
     logs: [],
     meta: { current_page: 1, last_page: 1, per_page: 50, total: 0 },
   }));
-  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  return render(
-    <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-      <OnceLoggedIn />
-    </Session.Provider>,
-  );
+  return renderSignedIn(<ReportHistoryPage />, { now: NOW });
 }
 
 describe('report history page', () => {

@@ -1,8 +1,7 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import { ScheduledReports } from './report-schedule';
@@ -13,11 +12,6 @@ vi.mock('../../../openapi/client', async (real) => ({
 }));
 
 const NOW = Date.now();
-
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <ScheduledReports /> : null;
-}
 
 const off = { frequency: 'off', currency: 'GBP', recipient: null, next_period: null, updated_at: null };
 
@@ -35,12 +29,7 @@ function renderControl(firstRead: () => unknown) {
       updated_at: '2026-11-23T06:00:00.000Z',
     };
   });
-  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  return render(
-    <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-      <OnceLoggedIn />
-    </Session.Provider>,
-  );
+  return renderSignedIn(<ScheduledReports />, { now: NOW });
 }
 
 describe('report history › scheduled reports', () => {

@@ -1,11 +1,8 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import type { SalesOrder, SalesOrderRow } from '../../../machines/sales-api';
-import { fakeStore } from '../../../machines/testing/fake-store';
-import { Session } from '../../app/session';
+import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import SalesPage from './sales-page';
@@ -88,24 +85,12 @@ function seller() {
   fakeProfile({ permissions: ['sales'] });
 }
 
-function OnceLoggedIn() {
-  const loaded = Session.useSelector((s) => s.context.account !== null);
-  return loaded ? <SalesPage /> : null;
-}
-
 let lastNavigate: (to: string) => void = () => undefined;
 
 function renderAt(path: string) {
-  const store = fakeStore({ token: 't', userToken: 'u7', issuedAt: NOW - 1000 });
-  const { hook, navigate } = memoryLocation({ path });
-  lastNavigate = navigate;
-  return render(
-    <Router hook={hook}>
-      <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-        <OnceLoggedIn />
-      </Session.Provider>
-    </Router>,
-  );
+  const rendered = renderSignedIn(<SalesPage />, { path, now: NOW });
+  lastNavigate = rendered.navigate;
+  return rendered;
 }
 
 const listCalls = () => fakeApi.calls.filter((c: FakeCall) => c.path === '/sales/history-all-currency');
