@@ -30,6 +30,7 @@ import * as m0029 from './migrations/0029-listing-trigger-lock-order';
 import * as m0030 from './migrations/0030-sales-match-search';
 import * as m0031 from './migrations/0031-catalog-version';
 import * as m0032 from './migrations/0032-inventory-sort-indexes';
+import * as m0033 from './migrations/0033-sold-as-listed';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0030-sales-match-search': m0030,
   '0031-catalog-version': m0031,
   '0032-inventory-sort-indexes': m0032,
+  '0033-sold-as-listed': m0033,
 };
 
 /** The migrations' names in the order they apply. */

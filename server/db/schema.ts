@@ -249,6 +249,11 @@ export interface OrderTable {
   /** The event's date and time, copied when the order is recorded (awaiting delivery sorts by them). */
   event_date: string;
   event_time: string;
+  /** The seats sold, copied from the listing at sale (migration 0033): a later edit of the listing keeps them. */
+  category: ColumnType<string, string | undefined, string>;
+  ticket_block: ColumnType<string, string | undefined, string>;
+  row: ColumnType<string, string | undefined, string>;
+  seats: ColumnType<string | null, string | null | undefined, string | null>;
   /** Issue 12 (migration 0011): how the order's tickets are delivered (from the listing at sale). */
   ticket_type_id: ColumnType<number, number | undefined, number>;
   /** How many of its tickets are delivered. */
@@ -479,6 +484,15 @@ export interface CartTable {
   /** per ticket, in minor units of `currency` (converted from the listing's) */
   unit_price: number;
   payment_method: number;
+  /** The listing's terms when its tickets were held (migration 0033): what the booking and the order are of. */
+  category: ColumnType<string, string | undefined, string>;
+  ticket_block: ColumnType<string, string | undefined, string>;
+  row: ColumnType<string, string | undefined, string>;
+  seats: ColumnType<string | null, string | null | undefined, string | null>;
+  ticket_type_id: ColumnType<number, number | undefined, number>;
+  /** the seller's price per ticket then, in minor units of `seller_currency`: the seller's takings */
+  seller_unit_price: ColumnType<number, number | undefined, number>;
+  seller_currency: ColumnType<string, string | undefined, string>;
   /** held, booked, expired, released */
   status: string;
   /** holding (its tickets are taken from the listing), released (given back), sold (a booking confirmed) */

@@ -85,10 +85,11 @@ export const orderListColumns = [
   'events.tournament',
   'events.stadium_name',
   'cities.name as city_name',
-  'listings.category',
-  'listings.ticket_block',
-  'listings.row',
-  'listings.seats',
+  // the seats sold, kept on the order (a later edit of the listing does not change them)
+  'orders.category',
+  'orders.ticket_block',
+  'orders.row',
+  'orders.seats',
 ] as const;
 
 export const orderColumns = [

@@ -55,6 +55,8 @@ export interface NewOrder {
   guests?: { first_name: string; last_name: string }[];
   /** who bought (the log's first row) */
   buyer_user_id?: number | null;
+  /** the seats and ticket type sold, as the buyer's cart held them; else the listing's of now (demo data) */
+  sold?: { category: string; ticket_block: string; row: string; seats: string | null; ticket_type_id: number };
 }
 
 /** Runs `work` in the caller's transaction, or in one of its own (retried on a Postgres conflict). */
@@ -174,6 +176,7 @@ async function addShare(db: Db, share: Share, sign: 1 | -1) {
  * transaction (the caller's, or its own). Answers the new order's id.
  */
 export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number }> {
+  const sold = order.sold;
   return inOwnTransaction(db, async (trx) => {
     // one statement that writes first: on SQLite it takes the write lock at once, so a transaction of ours
     // never has to upgrade a read to a write (which another process's commit could refuse)
@@ -194,6 +197,10 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
         'event_time',
         'ticket_type_id',
         'guests',
+        'category',
+        'ticket_block',
+        'row',
+        'seats',
       ])
       .expression((eb) =>
         eb
@@ -212,8 +219,12 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
             e.val(order.updated_at ?? order.created_at).as('updated_at'),
             'events.event_date',
             'events.event_time',
-            'listings.ticket_type_id',
+            sold ? e.val(sold.ticket_type_id).as('ticket_type_id') : 'listings.ticket_type_id',
             e.val(order.guests ? JSON.stringify(order.guests) : '').as('guests'),
+            sold ? e.val(sold.category).as('category') : 'listings.category',
+            sold ? e.val(sold.ticket_block).as('ticket_block') : 'listings.ticket_block',
+            sold ? e.val(sold.row).as('row') : 'listings.row',
+            sold ? e.val(sold.seats).as('seats') : 'listings.seats',
           ])
           .where('events.id', '=', order.event_id),
       )
@@ -398,7 +409,6 @@ const soonestConfirmed = prepared((db, $: { seller: number; currency: string }) 
   db
     .selectFrom('orders')
     .innerJoin('events', 'events.id', 'orders.event_id')
-    .innerJoin('listings', 'listings.id', 'orders.listing_id')
     .select([
       'orders.id as order_id',
       'orders.booking_no',
@@ -407,7 +417,7 @@ const soonestConfirmed = prepared((db, $: { seller: number; currency: string }) 
       'orders.quantity',
       'orders.amount',
       'orders.currency',
-      'listings.ticket_type_id',
+      'orders.ticket_type_id',
     ])
     .where('orders.seller_id', '=', $.seller)
     .where('orders.currency', '=', $.currency)

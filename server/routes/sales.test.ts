@@ -617,10 +617,11 @@ describe('sales and fulfilment (server)', () => {
     expect(orders.length).toBe(meta.total);
     const hostile = orders[0];
     if (!hostile) throw new Error('the seller has confirmed orders');
+    // the block the order was sold with (kept on the order: migration 0033)
     await s.db
-      .updateTable('listings')
+      .updateTable('orders')
       .set({ ticket_block: '=HYPERLINK("http://evil.example","x")' })
-      .where('id', '=', hostile.listing_id)
+      .where('booking_no', '=', hostile.booking_no)
       .execute();
 
     const xlsx = await call(s, 'GET', '/sales/export-reports?status=confirmed&sort=deadline', seller);

@@ -240,6 +240,83 @@ describe('trade and purchase (server)', () => {
     expect(await auditLedger(s.db)).toEqual([]);
   });
 
+  it('sells what the buyer held: a listing edited between the hold and the payment, or after the sale, changes neither', async () => {
+    const listing = await openListing(s, sellerId, { ticketTypes: [1, 2, 5] });
+    const before = await s.db
+      .selectFrom('listings')
+      .select(['category', 'ticket_block', 'row', 'seats', 'price', 'currency', 'ticket_type_id'])
+      .where('id', '=', listing.id)
+      .executeTakeFirstOrThrow();
+    const booking = await book(s, seller, listing, 2);
+    type Viewed = {
+      Category: string;
+      ticket_block: string;
+      row: string;
+      ticket_type_id: number;
+      price_breakdown: { total_with_payment_fee: number; shipping_fee: number };
+    };
+    const view = async () =>
+      (await call(s, 'GET', `/purchase/lmt-trade/bookings/${booking.booking_id}`, seller)).body
+        .data as unknown as Viewed;
+    const held = await view();
+    expect(held).toMatchObject({ Category: before.category, ticket_block: before.ticket_block, row: before.row });
+    // its seller edits the listing while the buyer pays: other seats, a dearer price, a shipped ticket type
+    const edit = (n: number) =>
+      s.db
+        .updateTable('listings')
+        .set({
+          category: `VIP Hospitality ${n}`,
+          ticket_block: `B${n}`,
+          row: `9${n}`,
+          seats: `${n}-${n + 1}`,
+          price: before.price * 3,
+          ticket_type_id: 3,
+        })
+        .where('id', '=', listing.id)
+        .execute();
+    await edit(1);
+    const viewed = await view();
+    expect(viewed).toEqual(held);
+    expect(viewed.price_breakdown.shipping_fee).toBe(0);
+    const wallet = (await walletBalances(s.db, sellerId)).get('GBP') ?? 0;
+    const paid = await call(s, 'POST', '/purchase/lmt-trade/confirmation', seller, {
+      booking_id: booking.booking_id,
+      payment_method: 1,
+    });
+    expect(resultOf(paid).booking_status).toBe('Success');
+    // the buyer pays what was shown, the seller takes its price of the hold
+    expect((await walletBalances(s.db, sellerId)).get('GBP')).toBe(
+      wallet - held.price_breakdown.total_with_payment_fee,
+    );
+    const sold = {
+      category: before.category,
+      ticket_block: before.ticket_block,
+      row: before.row,
+      seats: before.seats,
+      ticket_type_id: before.ticket_type_id,
+      amount: before.price * 2,
+      currency: before.currency,
+    };
+    const order = () =>
+      s.db
+        .selectFrom('orders')
+        .select(['id', 'category', 'ticket_block', 'row', 'seats', 'ticket_type_id', 'amount', 'currency'])
+        .where('booking_no', '=', booking.booking_no)
+        .executeTakeFirstOrThrow();
+    expect(await order()).toMatchObject(sold);
+    // edited again after the sale: the buyer's booking and the order still read as sold
+    await edit(2);
+    const terms = ({ Category, ticket_block, row, ticket_type_id, price_breakdown }: Viewed) => ({
+      Category,
+      ticket_block,
+      row,
+      ticket_type_id,
+      price_breakdown,
+    });
+    expect(terms(await view())).toEqual(terms(held));
+    expect(await order()).toMatchObject(sold);
+  });
+
   it('replays add-to-cart and booking under the same key: one hold, one booking', async () => {
     const listing = await openListing(s, sellerId, { minAvailable: 3 });
     const before = await available(listing.id);

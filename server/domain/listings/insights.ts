@@ -67,10 +67,9 @@ export async function marketInsights(db: Db, sellerId: number, ask: InsightAsk, 
       .execute(),
     db
       .selectFrom('orders')
-      .innerJoin('listings', 'listings.id', 'orders.listing_id')
       .select((eb) => eb.fn.sum<number>('orders.quantity').as('n'))
       .where('orders.event_id', '=', matchId)
-      .where('listings.category', '=', category)
+      .where('orders.category', '=', category)
       .where('orders.status', '<>', 'cancelled')
       .where('orders.created_at', '>=', since)
       .executeTakeFirst(),

@@ -82,8 +82,9 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
     .where('available', '>=', q);
   if (listing.split_type === 'all_together') take = take.where('available', '=', q);
   if (listing.split_type === 'avoid_single') take = take.where('available', '<>', q + 1);
-  const taken = await take.executeTakeFirst();
-  if (taken.numUpdatedRows !== 1n) {
+  // the seats come back with the take (the catalogue's row does not carry them): the cart keeps them
+  const taken = await take.returning('seats').executeTakeFirst();
+  if (!taken) {
     const left = await db.selectFrom('listings').select('available').where('id', '=', listing.id).executeTakeFirst();
     throw new HttpError(
       409,
@@ -104,6 +105,15 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
       currency: input.currency,
       unit_price: unitPrice,
       payment_method: input.method,
+      // the listing's terms as the buyer saw them: what the booking, its fees and the seller's takings are of,
+      // whatever the seller edits in the listing afterwards
+      category: listing.category,
+      ticket_block: listing.ticket_block,
+      row: listing.row,
+      seats: taken.seats,
+      ticket_type_id: listing.ticket_type_id,
+      seller_unit_price: listing.price,
+      seller_currency: listing.currency,
       status: 'held',
       hold_state: 'holding',
       expires_at: expiresAt,
@@ -189,16 +199,17 @@ type BookingRow = {
 const viewQuery = (db: Db) =>
   db
     .selectFrom('bookings')
-    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('carts', 'carts.id', 'bookings.cart_id')
     .innerJoin('events', 'events.id', 'bookings.event_id')
     .innerJoin('cities', 'cities.id', 'events.city_id')
     .innerJoin('countries', 'countries.id', 'events.country_id')
     .select([
       ...bookingColumns,
-      'listings.category',
-      'listings.ticket_block',
-      'listings.row',
-      'listings.ticket_type_id',
+      // the seats and ticket type the cart held, not the listing's of now
+      'carts.category',
+      'carts.ticket_block',
+      'carts.row',
+      'carts.ticket_type_id',
       'events.name as match_name',
       'events.event_date',
       'events.event_time',
@@ -727,13 +738,21 @@ function requireGuests(b: BookingRow) {
   }
 }
 
-async function ticketTypeOf(db: Db, listingId: number) {
-  const l = await db
-    .selectFrom('listings')
-    .select(['ticket_type_id', 'price', 'currency'])
-    .where('id', '=', listingId)
+/** The listing's terms the booking's cart held: its seats, its ticket type (the fees), the seller's price. */
+async function termsOf(db: Db, cartId: number) {
+  return db
+    .selectFrom('carts')
+    .select([
+      'ticket_type_id',
+      'seller_unit_price as price',
+      'seller_currency as currency',
+      'category',
+      'ticket_block',
+      'row',
+      'seats',
+    ])
+    .where('id', '=', cartId)
     .executeTakeFirstOrThrow();
-  return l;
 }
 
 async function noteFailure(db: Db, b: BookingRow, reason: string, now: Date) {
@@ -760,7 +779,7 @@ async function fulfil(db: Db, b: BookingRow, method: PaymentMethod, now: Date): 
     .where('expires_at', '>', at)
     .executeTakeFirst();
   if (claimed.numUpdatedRows !== 1n) return false;
-  const listing = await ticketTypeOf(db, b.listing_id);
+  const listing = await termsOf(db, b.cart_id);
   const event = await db.selectFrom('events').select('name').where('id', '=', b.event_id).executeTakeFirstOrThrow();
   const order = await recordOrder(db, {
     booking_no: b.booking_no,
@@ -774,6 +793,7 @@ async function fulfil(db: Db, b: BookingRow, method: PaymentMethod, now: Date): 
     status: 'pending',
     created_at: at,
     buyer_user_id: b.user_id,
+    sold: listing,
   });
   await db
     .updateTable('bookings')
@@ -855,7 +875,7 @@ export async function confirmWithWallet(db: Db, buyerId: number, bookingId: numb
   if (b.status === 'confirmed') return outcome(db, b, result(b, true, CONFIRMED_MESSAGE, null), now);
   if (b.status !== 'pending') return outcome(db, b, notPayable(b), now);
   requireGuests(b);
-  const listing = await ticketTypeOf(db, b.listing_id);
+  const listing = await termsOf(db, b.cart_id);
   const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 1).total_with_payment_fee;
   await sql`SAVEPOINT sbpay`.execute(db);
   try {
@@ -966,7 +986,7 @@ export async function confirmWithCard(
     );
   }
   requireGuests(b);
-  const listing = await ticketTypeOf(db, b.listing_id);
+  const listing = await termsOf(db, b.cart_id);
   const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 2).total_with_payment_fee;
   if (
     intent.amount !== total ||
@@ -1029,7 +1049,7 @@ export async function payWithStoredCard(
   if (b.status === 'confirmed') return outcome(db, b, result(b, true, CONFIRMED_MESSAGE, null), now);
   if (b.status !== 'pending') return outcome(db, b, notPayable(b), now);
   requireGuests(b);
-  const listing = await ticketTypeOf(db, b.listing_id);
+  const listing = await termsOf(db, b.cart_id);
   const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 3).total_with_payment_fee;
   const attempts = await db
     .selectFrom('payments')
@@ -1106,7 +1126,7 @@ export async function createCardIntent(
   if (b.status !== 'pending') {
     throw new HttpError(409, b.status === 'confirmed' ? 'This booking is already paid.' : notPayable(b).message);
   }
-  const listing = await ticketTypeOf(db, b.listing_id);
+  const listing = await termsOf(db, b.cart_id);
   const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 2).total_with_payment_fee;
   const errors: FieldError[] = [];
   if (input.amount !== total) {
