@@ -352,6 +352,43 @@ describe('uploads', () => {
     expect(await fileRows()).toBe(before + 1);
   });
 
+  it('refuses 10 MB + 1 byte sent as a network sends it (chunks apart) and goes on serving, keeping nothing', async () => {
+    // a refusal while a chunk was on its way to the disk failed that write; its error had no listener and killed
+    // the process: every try of one such request over a socket did. Chunks of 64 KB, a macrotask apart, put a
+    // write in flight as the last one comes.
+    const rows = await fileRows();
+    const files = uploadsOnDisk().length;
+    for (let i = 0; i < 3; i++) {
+      const request = new Request('http://portal.test/api/t/upload', {
+        method: 'POST',
+        body: proofForm(padded(PDF, 10 * MB + 1), 'big.pdf'),
+      });
+      const contentType = request.headers.get('content-type') ?? '';
+      const body = Buffer.from(await request.arrayBuffer());
+      let at = 0;
+      const chunked = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((next) => setImmediate(next));
+          if (at >= body.length) return controller.close();
+          controller.enqueue(new Uint8Array(body.subarray(at, at + 64 * 1024)));
+          at += 64 * 1024;
+        },
+      });
+      const big = await strictApp.request('/api/t/upload', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.seller}`, 'idempotency-key': newKey(), 'content-type': contentType },
+        body: chunked,
+        duplex: 'half',
+      } as RequestInit);
+      expect(big.status).toBe(413);
+      expect(await big.json()).toEqual({ success: false, message: 'File size exceeds 10MB limit' });
+      // a write's failure would surface after the answer: give it the time to
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await fileRows()).toBe(rows);
+    expect(uploadsOnDisk().length).toBe(files);
+  });
+
   it('accepts exactly 10 MB and refuses 10 MB + 1 byte with the spec text, keeping nothing', async () => {
     const ok = await call('POST', '/t/upload', {
       form: proofForm(padded(PDF, 10 * MB), 'statement.pdf'),

@@ -197,6 +197,8 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
       let headBytes = 0;
       let out: ReturnType<typeof createWriteStream> | null = null;
       let decided: Promise<void> | null = null;
+      // the file's failure, set as its promise starts (before any chunk comes)
+      let outFailed: (error: unknown) => void = () => {};
 
       const decide = () => {
         decided ??= (async () => {
@@ -209,6 +211,10 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
           stored.kind = kind;
           stored.mime = MIME_OF[kind] ?? 'application/octet-stream';
           out = createWriteStream(stored.path, { flags: 'wx', mode: 0o600 });
+          // from its first moment: a refusal destroys it while a write may be on its way to the disk, whose end
+          // then fails ('Cannot call write after a stream was destroyed'); with no listener that error killed the
+          // process (one request of 10 MB and a byte did). A full disk fails the upload the same way.
+          out.on('error', (e) => outFailed(e));
           outs.add(out);
           out.write(sniff);
         })();
@@ -216,6 +222,7 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
       };
 
       const done = new Promise<void>((fileDone, fileFailed) => {
+        outFailed = fileFailed;
         file.on('data', (chunk: Buffer) => {
           stored.size += chunk.length;
           hash.update(chunk);
@@ -251,7 +258,6 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
             const target = out;
             if (!target) return fileDone();
             target.end(() => fileDone());
-            target.on('error', fileFailed);
           }, fileFailed);
         });
       });
