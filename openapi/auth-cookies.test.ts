@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cookieSessionStore } from './auth-cookies';
+import { cookieSessionStore, pageToken } from './auth-cookies';
+import { reloadAfterUnauthorized } from './client';
 
 const realDocument = Object.getOwnPropertyDescriptor(globalThis, 'document');
 afterEach(() => {
@@ -85,5 +86,63 @@ describe('cookieSessionStore.read', () => {
     expect(cookieSessionStore.read()).toBeNull();
     documentWithCookies('auth_token=t; auth_token_validity=soon');
     expect(cookieSessionStore.read()).toBeNull();
+  });
+});
+
+describe('the session a page acts for', () => {
+  const realLocation = Object.getOwnPropertyDescriptor(globalThis, 'location');
+  afterEach(() => {
+    if (realLocation) Object.defineProperty(globalThis, 'location', realLocation);
+    else delete (globalThis as { location?: unknown }).location;
+  });
+  /** A page shown again (visibilitychange), and a location whose reloads are counted. */
+  function page(initial: string) {
+    const doc = documentWithCookies(initial);
+    Object.assign(globalThis.document, { visibilityState: 'visible' });
+    const reloads = { count: 0 };
+    Object.defineProperty(globalThis, 'location', {
+      configurable: true,
+      value: { protocol: 'http:', reload: () => (reloads.count += 1) },
+    });
+    return { ...doc, reloads };
+  }
+
+  it("never sends another tab's session: a login as someone else there reloads this page, which kept its own", () => {
+    const { jar, fire, reloads } = page('auth_token=seller; auth_token_validity=1700000000000');
+    expect(cookieSessionStore.read()?.token).toBe('seller');
+    expect(pageToken()).toBe('seller');
+    // tab B logs out and in as another user while this tab is hidden; this tab is shown again
+    jar.set('auth_token', 'rival');
+    fire('visibilitychange');
+    expect(reloads.count).toBe(1);
+    // a call made before the reload lands still carries this page's own token, never the new one
+    expect(pageToken()).toBe('seller');
+    expect(reloads.count).toBe(1);
+  });
+
+  it('reloads when another tab logged out, and follows its own login and logout without reloading', () => {
+    const { jar, fire, reloads } = page('auth_token=t1; auth_token_validity=1700000000000');
+    expect(pageToken()).toBe('t1');
+    cookieSessionStore.save({ token: 't2', issuedAt: 1700000000001, userToken: null });
+    expect(pageToken()).toBe('t2');
+    cookieSessionStore.clear();
+    expect(pageToken()).toBeNull();
+    fire('visibilitychange');
+    expect(reloads.count).toBe(0);
+    cookieSessionStore.save({ token: 't3', issuedAt: 1700000000002, userToken: null });
+    jar.delete('auth_token');
+    fire('visibilitychange');
+    expect(reloads.count).toBe(1);
+  });
+
+  it('a 401 clears the cookies of the token refused, never those of a session another tab started since', () => {
+    const { jar, reloads } = page('auth_token=old; auth_token_validity=1700000000000');
+    expect(pageToken()).toBe('old');
+    jar.set('auth_token', 'new');
+    reloadAfterUnauthorized('old');
+    expect(jar.get('auth_token')).toBe('new');
+    expect(reloads.count).toBeGreaterThan(0);
+    reloadAfterUnauthorized('new');
+    expect(jar.has('auth_token')).toBe(false);
   });
 });

@@ -50,6 +50,20 @@ function parseSession(cookies: string): StoredSession | null {
 let cached: { doc: Document; session: StoredSession | null } | undefined;
 let watched: Document | undefined;
 
+/**
+ * The session this page acts for: the one it found as it started, or logged in to, or none after its logout.
+ * Another tab of the browser may log out, or in as someone else, meanwhile: the cookies then hold another
+ * session than the one this page shows. The page never sends that other token (a stale tab saved its form into
+ * the next user's account so), and reloads to show the browser's session of now.
+ */
+let bound: { doc: Document; token: string | null; reloading?: true } | undefined;
+
+function sessionChangedElsewhere(page: NonNullable<typeof bound>) {
+  if (page.reloading) return;
+  page.reloading = true;
+  globalThis.location?.reload();
+}
+
 /** Reads the cookies again at the next `read()` (after a change this module did not make). */
 export function forgetCachedSession() {
   cached = undefined;
@@ -61,13 +75,35 @@ function readDocumentSession(): StoredSession | null {
   if (cached?.doc === doc) return cached.session;
   if (watched !== doc && typeof doc.addEventListener === 'function') {
     watched = doc;
-    // another tab may have logged in or out while this one was hidden
-    doc.addEventListener('visibilitychange', forgetCachedSession);
+    // another tab may have logged in or out while this one was hidden: shown again, the page reads the cookies
+    // and reloads when they hold another session than its own
+    doc.addEventListener('visibilitychange', () => {
+      forgetCachedSession();
+      if (doc.visibilityState !== 'hidden' && bound?.doc === doc) pageToken();
+    });
   }
   const session = parseSession(doc.cookie ?? '');
   cached = { doc, session };
+  if (bound?.doc !== doc) bound = { doc, token: session?.token ?? null };
   return session;
 }
+
+/**
+ * The token this page's calls carry: its own session's, never another tab's. When the cookies hold another
+ * session (or none), the page reloads and its calls meanwhile still carry its own token, which the server refuses
+ * once that session has ended (a 401 that then leaves the other session's cookies alone: openapi/client.ts).
+ */
+export function pageToken(): string | null {
+  const current = readDocumentSession()?.token ?? null;
+  if (!bound) return current;
+  if (current !== bound.token) sessionChangedElsewhere(bound);
+  return bound.token;
+}
+
+const bindPage = (token: string | null) => {
+  const doc = globalThis.document;
+  if (doc) bound = { doc, token };
+};
 
 export const cookieSessionStore = {
   /**
@@ -84,11 +120,13 @@ export const cookieSessionStore = {
     writeCookie('auth_token_validity', String(session.issuedAt), maxAge);
     if (session.userToken) writeCookie('user_token', session.userToken, maxAge);
     forgetCachedSession();
+    bindPage(session.token);
   },
   /** Logout's full sweep: the three cookies, local storage and session storage. */
   clear() {
     for (const name of AUTH_COOKIES) writeCookie(name, '', 0);
     forgetCachedSession();
+    bindPage(null);
     globalThis.localStorage?.clear();
     globalThis.sessionStorage?.clear();
   },

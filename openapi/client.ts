@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import { cookieSessionStore, SORT_CACHE_KEY } from './auth-cookies';
+import { cookieSessionStore, pageToken, SORT_CACHE_KEY } from './auth-cookies';
 import type { components, paths } from './schema';
 
 export type FieldError = components['schemas']['FieldError'];
@@ -9,8 +9,8 @@ export interface PortalClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** The bearer token to send, read at each call. */
   getToken?: () => string | null;
-  /** Called when a call that carried a token answers 401. */
-  onUnauthorized?: () => void;
+  /** Called when a call that carried a token answers 401, with that token. */
+  onUnauthorized?: (token: string) => void;
 }
 
 /** The one typed client of the contract: call sites are typed by the path alone. */
@@ -23,7 +23,8 @@ export function createPortalClient(options: PortalClientOptions = {}) {
       return request;
     },
     onResponse({ request, response }) {
-      if (response.status === 401 && request.headers.has('Authorization')) options.onUnauthorized?.();
+      const sent = request.headers.get('Authorization')?.replace(/^Bearer /, '');
+      if (response.status === 401 && sent) options.onUnauthorized?.(sent);
       return response;
     },
   };
@@ -35,11 +36,13 @@ export type PortalClient = ReturnType<typeof createPortalClient>;
 
 /**
  * The spec: a 401 clears the sort cache and reloads the page. We also drop the dead session's cookies,
- * otherwise the reload would restore the same rejected token and loop.
+ * otherwise the reload would restore the same rejected token and loop; but only when they hold the token refused:
+ * an old tab's refused token must not log out the session another tab has started since.
  */
-function reloadAfterUnauthorized() {
+export function reloadAfterUnauthorized(rejected: string) {
   globalThis.localStorage?.removeItem(SORT_CACHE_KEY);
-  cookieSessionStore.clear();
+  const stored = cookieSessionStore.read(globalThis.document?.cookie ?? '');
+  if (!stored || stored.token === rejected) cookieSessionStore.clear();
   globalThis.location?.reload();
 }
 
@@ -69,7 +72,7 @@ export function fetchInOwnTask(send: (request: Request) => Promise<Response> = (
 
 /** The browser session's token and 401 handling, shared by the client and the uploader (openapi/upload.ts). */
 export const browserAuth = {
-  getToken: () => cookieSessionStore.read()?.token ?? null,
+  getToken: pageToken,
   onUnauthorized: reloadAfterUnauthorized,
 } satisfies PortalClientOptions;
 

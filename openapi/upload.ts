@@ -97,7 +97,7 @@ export function createUploader<Paths = paths>(options: UploaderOptions = {}) {
       xhr.addEventListener('load', () => {
         done();
         const body = parse(xhr.responseText);
-        if (xhr.status === 401 && token) options.onUnauthorized?.();
+        if (xhr.status === 401 && token) options.onUnauthorized?.(token);
         const ok = xhr.status >= 200 && xhr.status < 300;
         if (ok && body && typeof body === 'object' && 'data' in body) {
           resolve(body.data as UploadData<Paths, P>);
