@@ -83,6 +83,11 @@ describe('the route registry', () => {
     expect(safeNext('//evil.example')).toBeNull();
     expect(safeNext('/\\evil.example')).toBeNull();
     expect(safeNext('https://evil.example')).toBeNull();
+    // the URL parser drops tabs and line breaks: these are //evil.example to the browser
+    expect(safeNext('/\t/evil.example')).toBeNull();
+    expect(safeNext('/\n/evil.example')).toBeNull();
+    expect(safeNext('/\r\n\\evil.example')).toBeNull();
+    expect(safeNext('/sales/pending#x')).toBe('/sales/pending#x');
     expect(safeNext('/login?next=/x')).toBeNull();
     expect(href.login('/reports/wallet')).toBe('/login?next=%2Freports%2Fwallet');
     expect(href.login('//evil')).toBe('/login');

@@ -307,11 +307,25 @@ export function routeTitle<Params>(page: Route<string, Params>, params: Params):
 export const documentTitle = (pageTitle?: string | null) =>
   pageTitle ? `${pageTitle} · ${PRODUCT_NAME}` : PRODUCT_NAME;
 
-/** Only a same-origin path may be a place to come back to after login (no `//evil.example`). */
+const SAME_ORIGIN = 'http://portal.invalid';
+
+/**
+ * Only a same-origin path may be a place to come back to after login (no `//evil.example`): the path as the
+ * browser's URL parser reads it, which drops tabs and line breaks (`/<tab>/evil.example` is `//evil.example`) and
+ * reads `/\` as `//`. The path answered is that parsed one.
+ */
 export function safeNext(next: string | null | undefined): string | null {
-  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
-  if (next === routes.login.pattern || next.startsWith(`${routes.login.pattern}?`)) return null;
-  return next;
+  if (!next?.startsWith('/')) return null;
+  let url: URL;
+  try {
+    url = new URL(next, SAME_ORIGIN);
+  } catch {
+    return null;
+  }
+  if (url.origin !== SAME_ORIGIN) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (path === routes.login.pattern || path.startsWith(`${routes.login.pattern}?`)) return null;
+  return path;
 }
 
 /** Hrefs that carry a query, built here like the rest. */
