@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALWAYS_ALLOWED, firstSegment, matchRoute, menuEntries, titleOf } from './app/route-access';
+import { SETTINGS_MENU } from './features/settings/settings-menu';
 import { documentTitle, href, type Route, type RouteKey, routes, safeNext } from './routes';
 
 const all = Object.entries(routes) as Array<[RouteKey, Route<string, unknown>]>;
@@ -71,9 +72,11 @@ describe('the route registry', () => {
   });
 
   it('agrees with the gate: an always-open page has an always-allowed first segment, the others a permission', () => {
-    for (const [, r] of all) {
+    for (const [key, r] of all) {
       const always = (ALWAYS_ALLOWED as readonly string[]).includes(firstSegment(r.pattern));
-      expect(always).toBe(r.access === 'always' || r.access === 'public');
+      if (r.access === 'always' || r.access === 'public') expect(always).toBe(true);
+      // a Settings page of its own permission: the one its sub-menu entry is shown with
+      else if (always) expect(SETTINGS_MENU.find((e) => e.route === key)?.permission).toBe(r.access);
     }
     for (const [, r] of all) if (r.activeEntry) expect(routes[r.activeEntry as RouteKey]?.menu).toBeDefined();
   });

@@ -55,7 +55,9 @@ interface RouteConfig<P extends string, Params> {
   /**
    * Who may open it: 'public' (no session), 'always' (any logged-in user: its first segment is one the spec
    * always allows), 'admin' (back-office accounts, user_type admin, whatever their permissions), or the
-   * permission its first segment is derived from.
+   * permission its first segment is derived from. A page under an always-open segment may name a permission too
+   * (the Settings pages of the team, the cards, the templates...): it then needs it, as its sub-menu entry and its
+   * server calls do (src/app/route-access.ts pageAccess).
    */
   access: 'public' | 'always' | 'admin' | PermissionName;
   /**
@@ -134,14 +136,14 @@ export const routes = {
   kycVerification: route({ pattern: '/kyc-verification', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
   addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
-  myTeams: route({ pattern: '/settings/my-teams', title: 'My teams', access: 'always' }),
-  storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'always' }),
-  templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'always' }),
-  bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'always' }),
-  referrals: route({ pattern: '/settings/referrals', title: 'Referrals', access: 'always' }),
-  sellerContacts: route({ pattern: '/settings/seller-contacts', title: 'Seller contacts', access: 'always' }),
-  partnerSettings: route({ pattern: '/settings/partner-settings', title: 'Partner settings', access: 'always' }),
-  requestFeature: route({ pattern: '/settings/request-feature', title: 'Request a feature', access: 'always' }),
+  myTeams: route({ pattern: '/settings/my-teams', title: 'My teams', access: 'settings' }),
+  storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'lmt-pay' }),
+  templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'settings' }),
+  bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'settings' }),
+  referrals: route({ pattern: '/settings/referrals', title: 'Referrals', access: 'settings' }),
+  sellerContacts: route({ pattern: '/settings/seller-contacts', title: 'Seller contacts', access: 'settings' }),
+  partnerSettings: route({ pattern: '/settings/partner-settings', title: 'Partner settings', access: 'settings' }),
+  requestFeature: route({ pattern: '/settings/request-feature', title: 'Request a feature', access: 'settings' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',

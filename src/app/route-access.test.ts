@@ -81,6 +81,23 @@ describe('route access', () => {
     });
   });
 
+  it('opens a Settings page with a permission of its own only with it (its sub-menu entry and calls need it)', () => {
+    const member = ['dashboard', 'sales', 'notification'] as const;
+    expect(pageAccess('/settings/myAccount', [...member]).kind).toBe('open');
+    expect(pageAccess('/settings/password', [...member]).kind).toBe('open');
+    for (const path of [
+      '/settings/my-teams',
+      '/settings/templates',
+      '/settings/bank-accounts',
+      '/settings/referrals',
+    ]) {
+      expect(pageAccess(path, [...member]).kind).toBe('denied');
+      expect(pageAccess(path, [...member, 'settings']).kind).toBe('open');
+    }
+    expect(pageAccess('/settings/stored-cards', ['settings']).kind).toBe('denied');
+    expect(pageAccess('/settings/stored-cards', ['lmt-pay']).kind).toBe('open');
+  });
+
   it('titles the header by path (the spec’s listing titles, else a welcome)', () => {
     expect(headerTitle('/my-listings', 'Sam')).toBe('Inventory');
     expect(headerTitle('/add-listings', 'Sam')).toBe('Add Inventory');

@@ -71,6 +71,8 @@ export const SEGMENTS_BY_PERMISSION: Readonly<Partial<Record<PermissionName, rea
   Object.values(routes) as Array<Route<string, unknown>>
 ).reduce<Partial<Record<PermissionName, string[]>>>((map, r) => {
   if (r.access === 'public' || r.access === 'always' || r.access === 'admin') return map;
+  // a page of an always-open segment with a permission of its own opens nothing more (pageAccess checks it)
+  if ((ALWAYS_ALLOWED as readonly string[]).includes(firstSegment(r.pattern))) return map;
   const segment = r.gate === 'path' ? pathPart(r.pattern).replace(/^\/+/, '') : firstSegment(r.pattern);
   const known = map[r.access] ?? [];
   map[r.access] = known.includes(segment) ? known : [...known, segment];
@@ -134,7 +136,23 @@ export type PageAccess =
 export function pageAccess(path: string, permissions: readonly PermissionName[], isAdmin = false): PageAccess {
   const match = matchRoute(path);
   if (!match) return { kind: 'notFound' };
-  return canOpen(path, permissions, isAdmin) ? { kind: 'open', match } : { kind: 'denied', match };
+  if (!canOpen(path, permissions, isAdmin)) return { kind: 'denied', match };
+  return needsOwnPermission(match.route, path, permissions) ? { kind: 'denied', match } : { kind: 'open', match };
+}
+
+/**
+ * A page under a segment the spec always opens ('settings') that names a permission of its own, without it: its
+ * calls would all answer 403 (a team member opening /settings/my-teams by its address saw its buttons and
+ * 'Failed to fetch data'), so it shows Access Denied as the other pages do.
+ */
+function needsOwnPermission(
+  route: Pick<Route<string, unknown>, 'access'>,
+  path: string,
+  permissions: readonly PermissionName[],
+): boolean {
+  const own = route.access;
+  if (own === 'public' || own === 'always' || own === 'admin') return false;
+  return (ALWAYS_ALLOWED as readonly string[]).includes(firstSegment(path)) && !permissions.includes(own);
 }
 
 export const NOT_FOUND_TITLE = 'Page not found';
