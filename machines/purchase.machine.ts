@@ -360,7 +360,17 @@ export const purchaseMachine = setup({
       };
     }),
     recalculate,
-    reprice: recalculate,
+    // the booking's own total for another method: priced from the booking (its hold has taken the listing's
+    // tickets, so the listing's quote of that quantity would answer 'not found' when it held them all)
+    reprice: fromPromise<PriceBreakdown, { bookingId: number; method: PaymentMethodCode }>(
+      async ({ input, signal }) =>
+        unwrap(
+          await api.GET('/purchase/lmt-trade/bookings/{booking_id}', {
+            params: { path: { booking_id: input.bookingId }, query: { payment_method: input.method } },
+            signal,
+          }),
+        ).price_breakdown,
+    ),
     loadCountries: fromPromise<Country[]>(async ({ signal }) => unwrap(await api.GET('/countries', { signal }))),
     loadCities,
     createCart: fromPromise<Cart, { context: PurchaseContext }>(async ({ input: { context }, signal }) =>
@@ -505,6 +515,7 @@ export const purchaseMachine = setup({
     setMethod: assign(({ event }) => (event.type === 'method.changed' ? { method: event.method, failure: null } : {})),
     setStoredCard: assign(({ event }) => (event.type === 'storedCard.chosen' ? { storedCard: event.reference } : {})),
     storeBreakdown: assign((_, breakdown: PriceBreakdown) => ({ breakdown })),
+    revertMethod: assign(({ context }) => ({ method: context.breakdown?.payment_method ?? context.method })),
     chooseAddress: assign(({ event }) =>
       event.type === 'address.chosen' ? { addressChoice: event.address, billingErrors: {} } : {},
     ),
@@ -1007,14 +1018,17 @@ export const purchaseMachine = setup({
           invoke: {
             id: 'reprice',
             src: 'reprice',
-            input: ({ context }) => ({
-              sellTicketId: context.sellTicketId,
-              currency: context.currency,
-              quantity: context.booking?.quantity ?? context.quantity,
-              method: context.method,
-            }),
+            input: ({ context }) => ({ bookingId: context.booking?.booking_id ?? 0, method: context.method }),
             onDone: { target: 'idle', actions: { type: 'storeBreakdown', params: ({ event }) => event.output } },
-            onError: { target: 'idle', actions: { type: 'toast', params: PURCHASE_TEXT.priceFailed } },
+            // the total shown stays the one of the method chosen: back to the method it was priced for
+            onError: {
+              target: 'idle',
+              actions: [
+                'revertMethod',
+                { type: 'renewKey', params: 'pay' },
+                { type: 'toast', params: PURCHASE_TEXT.priceFailed },
+              ],
+            },
           },
         },
       },

@@ -337,7 +337,8 @@ describe('purchase statechart, model-based', () => {
     expect(actor.getSnapshot().matches('payable')).toBe(true);
     expect(toasts.at(-1)).toBe('Insufficient SB Pay balance');
     actor.send({ type: 'method.changed', method: 3 });
-    expect(control.pending('reprice')?.input).toMatchObject({ quantity: 1, method: 3 });
+    // priced from the booking itself, not from the listing's stock (its hold took those tickets)
+    expect(control.pending('reprice')?.input).toEqual({ bookingId: 42, method: 3 });
     await control.settle({ type: 'xstate.done.actor.reprice', output: breakdown(1, 3) });
     actor.send({ type: 'payment.started' });
     const input = control.pending('payStoredCard')?.input as { context: PurchaseContext };
@@ -345,6 +346,21 @@ describe('purchase statechart, model-based', () => {
     expect(input.context.keys.pay).not.toBe(firstKey);
     await control.settle({ type: 'xstate.done.actor.payStoredCard', output: outcome(true) });
     expect(actor.getSnapshot().output).toMatchObject({ status: 'confirmed', bookingNo: 'BK00000042' });
+  });
+
+  it('a method that cannot be priced goes back to the one its total is for (what is shown is what is charged)', async () => {
+    const { control, actor, toasts } = start();
+    await control.settle({ type: 'xstate.done.actor.loadPanel', output: panel });
+    actor.send({ type: 'purchase.submitted' });
+    await control.settle({ type: 'xstate.done.actor.createCart', output: cart });
+    await control.settle({ type: 'xstate.done.actor.createBooking', output: booking(false) });
+    await control.settle({ type: 'xstate.done.actor.confirmSbPay', output: outcome(false, 'insufficient_funds') });
+    const shown = actor.getSnapshot().context.breakdown;
+    actor.send({ type: 'method.changed', method: 3 });
+    await control.settle({ type: 'xstate.error.actor.reprice', error: new ApiError(0, 'offline') });
+    expect(actor.getSnapshot().context.method).toBe(shown?.payment_method);
+    expect(actor.getSnapshot().context.breakdown).toEqual(shown);
+    expect(toasts.at(-1)).toBe(PURCHASE_TEXT.priceFailed);
   });
 
   it('the hold runs on across a failed payment, and the panel says when it ran out', async () => {

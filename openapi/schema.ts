@@ -2548,7 +2548,7 @@ export interface paths {
         };
         /**
          * One of the caller's bookings
-         * @description Path chosen by us. The booking as the purchase page shows it (seats, price breakdown, billing address, guests, payment, status and reason, hold expiry). Another buyer's booking, or an unknown one, answers 404.
+         * @description Path chosen by us. The booking as the purchase page shows it (seats, price breakdown, billing address, guests, payment, status and reason, hold expiry). Another buyer's booking, or an unknown one, answers 404. With `payment_method`, its price breakdown is the one paying by that method charges (its payment fee): what the purchase panel shows when the buyer switches method, priced from the booking's own terms (never from the listing's stock, which the booking's hold has already taken).
          */
         get: operations["getTradeBooking"];
         put?: never;
@@ -10607,7 +10607,10 @@ export interface operations {
     };
     getTradeBooking: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The method whose payment fee the breakdown includes (1 SB Pay, 2 card, 3 stored card); default the booking's own. */
+                payment_method?: components["schemas"]["PaymentMethodCode"];
+            };
             header?: never;
             path: {
                 booking_id: components["schemas"]["Id"];

@@ -498,6 +498,40 @@ describe('trade and purchase (server)', () => {
     expect(resultOf(paid).status).toBe(1);
   });
 
+  it('prices a booking for another method from the booking, when the listing has nothing left; that total is charged', async () => {
+    const listing = await openListing(s, rivalId);
+    const booking = await book(s, rival, listing, 2, 1);
+    // the rest sold meanwhile: the listing's own quote of 2 tickets finds none (the panel priced a switch so)
+    await s.db.updateTable('listings').set({ available: 0 }).where('id', '=', listing.id).execute();
+    const quote = await call(s, 'POST', `/purchase/lmt-trade/tickets-quantity-update/${listing.id}`, rival, {
+      quantity: 2,
+      payment_method: 3,
+    });
+    expect(quote.status).toBe(404);
+    type Priced = { price_breakdown: { payment_method: number; payment_fee: number; total_with_payment_fee: number } };
+    const priced = async (method: number) =>
+      (await call(s, 'GET', `/purchase/lmt-trade/bookings/${booking.booking_id}?payment_method=${method}`, rival)).body
+        .data as unknown as Priced;
+    const byCard = (await priced(3)).price_breakdown;
+    expect(byCard.payment_method).toBe(3);
+    expect(byCard.payment_fee).toBeGreaterThan(0);
+    expect(byCard.total_with_payment_fee).toBe(booking.price_breakdown.total_with_payment_fee + byCard.payment_fee);
+    expect((await priced(1)).price_breakdown.total_with_payment_fee).toBe(
+      booking.price_breakdown.total_with_payment_fee,
+    );
+    const bad = await call(s, 'GET', `/purchase/lmt-trade/bookings/${booking.booking_id}?payment_method=7`, rival);
+    expect(bad.status).toBe(422);
+    const paid = await call(s, 'POST', '/adyen/pay-with-saved-card', rival, {
+      booking_id: booking.booking_id,
+      payment_method: 3,
+      recurringDetailReference: 'sandbox_visa_4242',
+    });
+    expect(resultOf(paid).status).toBe(1);
+    const after = (await call(s, 'GET', `/purchase/lmt-trade/bookings/${booking.booking_id}`, rival)).body
+      .data as unknown as { payment: { amount: number } };
+    expect(after.payment.amount).toBe(byCard.total_with_payment_fee);
+  });
+
   it('pays by card through the sandbox: the server reads the intent, never the browser', async () => {
     const listing = await openListing(s, sellerId);
     const booking = await book(s, seller, listing, 1, 2);

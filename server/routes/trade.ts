@@ -374,10 +374,10 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     return { status: 200, body: { success: true, data: { booking_list: rows, meta: metaOf(page, total) } } };
   });
 
-  route('/purchase/lmt-trade/bookings/{booking_id}', 'get', async ({ user, params }, { db, clock }) => {
+  route('/purchase/lmt-trade/bookings/{booking_id}', 'get', async ({ user, params, query }, { db, clock }) => {
     const now = clock.now();
     await releaseDueHolds(db, now, { buyerId: buyerOf(user) });
-    const booking = await findBooking(db, buyerOf(user), params.booking_id, now);
+    const booking = await findBooking(db, buyerOf(user), params.booking_id, now, query.payment_method);
     if (!booking) throw new HttpError(404, 'Booking not found.');
     return { status: 200, body: { success: true, data: booking } };
   });

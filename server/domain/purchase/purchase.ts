@@ -322,13 +322,21 @@ async function viewsOf(db: Db, rows: ViewRow[], now: Date): Promise<Booking[]> {
 }
 
 /** One booking of the buyer as the purchase page shows it, or undefined (another buyer's, or none). */
-export async function findBooking(db: Db, buyerId: number, bookingId: number, now: Date): Promise<Booking | undefined> {
+/** The caller's booking; with `method`, its price breakdown is paying by that method's (its fee). */
+export async function findBooking(
+  db: Db,
+  buyerId: number,
+  bookingId: number,
+  now: Date,
+  method?: PaymentMethod,
+): Promise<Booking | undefined> {
   const row = await viewQuery(db)
     .where('bookings.id', '=', bookingId)
     .where('bookings.buyer_id', '=', buyerId)
     .executeTakeFirst();
   if (!row) return undefined;
-  return (await viewsOf(db, [row as ViewRow], now))[0];
+  const booking = (await viewsOf(db, [row as ViewRow], now))[0];
+  return booking && method ? { ...booking, price_breakdown: breakdownOf(row as ViewRow, method) } : booking;
 }
 
 async function bookingOrThrow(db: Db, buyerId: number, bookingId: number, now: Date): Promise<Booking> {
