@@ -28,6 +28,8 @@ async function expectSuccess(page: Page) {
   await expect(page).toHaveURL(/\/trade\/purchase\?success=true&booking_no=BK\d+/);
   const bookingNo = new URL(page.url()).searchParams.get('booking_no') ?? '';
   await expect(page.getByRole('definition').filter({ hasText: 'confirmed' })).toBeVisible();
+  // what was charged, as the payment says it (a booking not paid says 'Total … (not paid)' instead)
+  await expect(page.getByRole('term').filter({ hasText: /^Paid$/ })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Purchases' }).getByRole('link', { name: bookingNo })).toBeVisible();
 }
 

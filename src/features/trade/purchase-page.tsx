@@ -105,10 +105,22 @@ function BookingDetails({ booking }: { booking: Booking }) {
       <dd>
         <ToneBadge tone={STATUS_TONE[booking.status]}>{booking.status}</ToneBadge>
       </dd>
-      <dt>Paid</dt>
-      <dd>
-        {b.currency} {formatMinorUnits(b.total_with_payment_fee)}
-      </dd>
+      {booking.payment ? (
+        <>
+          <dt>Paid</dt>
+          <dd>
+            {booking.payment.currency} {formatMinorUnits(booking.payment.amount)}
+          </dd>
+        </>
+      ) : (
+        // nothing was charged (pending, expired, failed or cancelled): the total, said so
+        <>
+          <dt>Total</dt>
+          <dd>
+            {b.currency} {formatMinorUnits(b.total_with_payment_fee)} (not paid)
+          </dd>
+        </>
+      )}
       {booking.delivery ? <Delivery booking={booking} delivery={booking.delivery} /> : null}
     </dl>
   );
