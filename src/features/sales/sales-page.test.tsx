@@ -164,6 +164,28 @@ describe('the Sales pages', () => {
     expect(listCalls().at(-1)?.query).toMatchObject({ status: 'pending', booking_no: 'BK0009', page: 1 });
   });
 
+  it("forgives an order number's '#' and spaces, and says what one is instead of asking with any other character", async () => {
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: [],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
+    }));
+    const user = userEvent.setup();
+    renderAt('/sales/pending');
+    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    const field = screen.getByRole('textbox', { name: 'Order number' });
+    await user.type(field, '#SB 100014{Enter}');
+    await waitFor(() => expect(listCalls().at(-1)?.query).toMatchObject({ booking_no: 'SB-100014' }));
+    expect(field).toHaveValue('SB-100014');
+    const asked = listCalls().length;
+    await user.clear(field);
+    await user.type(field, 'SB/100014{Enter}');
+    expect(await screen.findByText(/An order number has only letters, digits and '-'/)).toBeVisible();
+    expect(field).toHaveAccessibleDescription(/only letters, digits and '-'/);
+    expect(listCalls().filter((c) => String(c.query?.booking_no ?? '').includes('/'))).toEqual([]);
+    expect(listCalls().length).toBe(asked);
+  });
+
   it('a pending order opens in the drawer; accepting it sends the action and reloads the list and the overview', async () => {
     let status: 'pending' | 'confirmed' = 'pending';
     const pending = row(41, { status: 'pending', status_label: 'Pending', accept_by: inHours(20) });

@@ -321,6 +321,12 @@ const pickerButton = cx(
   css({ _focusWithin: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '2px' } }),
 );
 
+/** What the order-number filter takes: the contract's pattern (letters, digits and '-'). */
+const ORDER_NUMBER = /^[A-Za-z0-9-]+$/;
+const ORDER_NUMBER_ERROR = "An order number has only letters, digits and '-' (as SB-100034 or BK00000017).";
+/** The number as typed, forgiven a '#' before it and spaces for its '-' ('#SB 100014' is SB-100014). */
+export const orderNumberOf = (typed: string) => typed.trim().replace(/^#\s*/, '').replace(/\s+/g, '-');
+
 function Filters() {
   const sales = useSales();
   const filters = useSelector(sales, (s) => s.context.filters);
@@ -328,11 +334,23 @@ function Filters() {
   const exporting = useSelector(sales, (s) => s.hasTag('exporting'));
   const [q, setQ] = useState(filters.q);
   const [bookingNo, setBookingNo] = useState(filters.booking_no);
+  const [bookingNoError, setBookingNoError] = useState<string | null>(null);
   const set = (changes: Partial<SalesFilters>) =>
     sales.send({ type: 'filters.changed', filters: { ...filters, ...changes } });
+  /** The order number to filter by, or null (said under the field) when it cannot be one: nothing is asked. */
+  const typedOrderNumber = (): { booking_no: string } | null => {
+    const value = orderNumberOf(bookingNo);
+    if (value !== '' && !ORDER_NUMBER.test(value)) {
+      setBookingNoError(ORDER_NUMBER_ERROR);
+      return null;
+    }
+    setBookingNoError(null);
+    setBookingNo(value);
+    return { booking_no: value };
+  };
   const search = (e: FormEvent) => {
     e.preventDefault();
-    set({ q, booking_no: bookingNo });
+    set({ q, ...typedOrderNumber() });
   };
   return (
     <div className={css({ display: 'grid', gap: '3' })}>
@@ -357,7 +375,11 @@ function Filters() {
           label="Order number"
           value={bookingNo}
           onChange={(e) => setBookingNo(e.currentTarget.value)}
-          onBlur={() => set({ booking_no: bookingNo })}
+          onBlur={() => {
+            const typed = typedOrderNumber();
+            if (typed) set(typed);
+          }}
+          error={bookingNoError}
         />
         <Dropdown
           label="Ticket type"
