@@ -31,6 +31,7 @@ import { notify, useNotify } from '../../app/notify-bridge';
 import { useViewActor } from '../../app/view-actor';
 import { formatFileSize } from '../../lib/file-rules';
 import { formatDate } from '../../lib/format-date';
+import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Drawer } from '../../ui/drawer';
@@ -456,7 +457,7 @@ function ListingRow({
   measure: Measure;
 }) {
   const inventory = useInventory();
-  const label = `${l.Category}, block ${l.ticket_block}, row ${l.row}`;
+  const label = `${l.Category}, ${blockText(l.ticket_block)}, row ${l.row}`;
   const cells: Record<InventoryColumn, ReactNode> = {
     category: l.Category,
     block: l.ticket_block,
@@ -766,7 +767,7 @@ function DetailDrawer() {
     <Drawer
       open={detail !== null}
       onClose={() => inventory.send({ type: 'detail.closed' })}
-      title={l ? `${l.match_name}: ${l.Category}, block ${l.ticket_block}` : 'Listing'}
+      title={l ? `${l.match_name}: ${l.Category}, ${blockText(l.ticket_block)}` : 'Listing'}
     >
       {l ? (
         <div className={stack}>

@@ -14,6 +14,7 @@ import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
 import { saveFile } from '../../lib/save-file';
+import { blockText } from '../../lib/seats';
 import { BarChart } from '../../ui/bar-chart';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
@@ -411,7 +412,7 @@ function OrderDetails() {
             </dd>
             <dt>Seats</dt>
             <dd>
-              {order.category} · Block {order.ticket_block} · Row {order.row}
+              {order.category} · {blockText(order.ticket_block, true)} · Row {order.row}
             </dd>
             <dt>Tickets</dt>
             <dd>{order.quantity}</dd>

@@ -5,6 +5,7 @@ import type { Delivery, PdfMode, SalesOrder } from '../../../machines/sales-api'
 import { SALES_STATUS_LABELS } from '../../../machines/sales-statuses';
 import { checkFile, type FileRules } from '../../lib/file-rules';
 import { saveFile } from '../../lib/save-file';
+import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
 import { Drawer } from '../../ui/drawer';
 import { Dropdown, type Option } from '../../ui/dropdown';
@@ -218,7 +219,7 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
             <li key={t.ticket_no} className={row} data-testid={`ticket-${t.ticket_no}`}>
               <div className={css({ display: 'flex', justifyContent: 'space-between', gap: '2', flexWrap: 'wrap' })}>
                 <span>
-                  Ticket {t.ticket_no}: block {t.ticket_block}, row {t.row}
+                  Ticket {t.ticket_no}: {blockText(t.ticket_block)}, row {t.row}
                   {t.seat ? `, seat ${t.seat}` : ''} · {details.order.ticket_type}
                 </span>
                 <span className={css({ fontWeight: 'semibold', color: t.delivered ? 'success' : 'fg.muted' })}>

@@ -15,6 +15,7 @@ import { SALES_STATUS_LABELS, type SalesStatus } from '../../../machines/sales-s
 import { matchRoute } from '../../app/route-access';
 import { useViewActor } from '../../app/view-actor';
 import { saveFile } from '../../lib/save-file';
+import { blockText } from '../../lib/seats';
 import { Button, button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
@@ -524,7 +525,7 @@ function OrderTable({ items, open }: { items: readonly SalesOrderRow[]; open: bo
               </td>
               <td>
                 <span className={phoneLabel}>Tickets: </span>
-                {o.quantity} × {o.category}, block {o.ticket_block}, row {o.row}
+                {o.quantity} × {o.category}, {blockText(o.ticket_block)}, row {o.row}
                 {o.seats ? `, seats ${o.seats}` : ''}
                 <div className={muted}>
                   {o.ticket_type} · {o.delivered} of {o.quantity} delivered

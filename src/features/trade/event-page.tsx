@@ -12,6 +12,7 @@ import { matchRoute } from '../../app/route-access';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
+import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
@@ -96,7 +97,7 @@ function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: Pur
         {items.map((t) => (
           <li
             key={t.sNo}
-            aria-label={`${t.Category}, block ${t.ticket_block}, row ${t.row}`}
+            aria-label={`${t.Category}, ${blockText(t.ticket_block)}, row ${t.row}`}
             className={css({
               borderTop: '1px solid {colors.border}',
               py: '3',
@@ -108,7 +109,7 @@ function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: Pur
           >
             <div className={css({ display: 'grid', gap: '1', minWidth: 0 })}>
               <span className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>
-                {t.Category} · Block {t.ticket_block} · Row {t.row}
+                {t.Category} · {blockText(t.ticket_block, true)} · Row {t.row}
               </span>
               <span className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
                 <TicketTypeIcon typeId={t.ticket_type_id} name={t.Ticket_type} />
@@ -123,7 +124,7 @@ function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: Pur
               <Button
                 tone="primary"
                 onClick={() => onBuy(t)}
-                aria-label={`Buy ${t.Category} block ${t.ticket_block} row ${t.row}`}
+                aria-label={`Buy ${t.Category} ${blockText(t.ticket_block)} row ${t.row}`}
               >
                 Buy
               </Button>

@@ -14,6 +14,7 @@ import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits } from '../../lib/money';
 import { saveFile } from '../../lib/save-file';
+import { blockText } from '../../lib/seats';
 import { href, paths } from '../../routes';
 import { Button } from '../../ui/button';
 import { Loading, Skeleton } from '../../ui/skeleton';
@@ -99,7 +100,8 @@ function BookingDetails({ booking }: { booking: Booking }) {
       <dt>Seats</dt>
       <dd className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
         <TicketTypeIcon typeId={booking.ticket_type_id} name={booking.Ticket_type} />
-        {booking.quantity} × {booking.Category}, block {booking.ticket_block}, row {booking.row} ({booking.Ticket_type})
+        {booking.quantity} × {booking.Category}, {blockText(booking.ticket_block)}, row {booking.row} (
+        {booking.Ticket_type})
       </dd>
       <dt>Status</dt>
       <dd>

@@ -21,6 +21,7 @@ import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits } from '../../lib/money';
+import { blockText } from '../../lib/seats';
 import { href } from '../../routes';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
@@ -222,7 +223,7 @@ function ReviewPurchase({ purchase }: { purchase: PurchaseRef }) {
         <span className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
           <TicketTypeIcon typeId={listing.ticket_type_id} name={listing.Ticket_type} />
           <span className={muted}>
-            {listing.Category} · Block {listing.ticket_block} · Row {listing.row} · {listing.Ticket_type}
+            {listing.Category} · {blockText(listing.ticket_block, true)} · Row {listing.row} · {listing.Ticket_type}
           </span>
         </span>
       </div>
