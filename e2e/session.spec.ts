@@ -1,4 +1,4 @@
-import { chromium, expect, test } from '@playwright/test';
+import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
 import { ACCOUNTS, actAs, DEMO_PASSWORD, holdRequests, logIn, openAs, PROFILE_CALLS, startLoggedOut } from './support';
 
 test('the page title is the product name', async ({ page }) => {
@@ -129,6 +129,52 @@ test('logging out clears the cookies and storage and goes to /login', async ({ p
   expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
+});
+
+test.describe("another tab's logout and login as someone else", () => {
+  // sessions of their own (logging out revokes the token the stored sessions of the others keep)
+  async function twoTabs(page: Page, context: BrowserContext) {
+    await logIn(page, ACCOUNTS.seller.email);
+    await expect(page.getByText('Welcome Sam')).toBeVisible();
+    await page.goto('/settings/myAccount');
+    await expect(page.getByLabel('First name')).toHaveValue('Sam');
+    const other = await context.newPage();
+    await other.goto('/dashboard');
+    await expect(other.getByText('Welcome Sam')).toBeVisible();
+    await other.getByRole('button', { name: 'Logout' }).click();
+    await expect(other).toHaveURL(/\/login$/);
+    await logIn(other, ACCOUNTS.rival.email);
+    await expect(other.getByText('Welcome Rory')).toBeVisible();
+    return other;
+  }
+
+  test("the first tab, shown again, shows the browser's session of now", async ({ page, context }) => {
+    const other = await twoTabs(page, context);
+    // a headless tab fires no visibilitychange of its own when it is brought to the front
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await expect(page.getByLabel('First name')).toHaveValue('Rory');
+    await other.reload();
+    await expect(other.getByText('Welcome Rory')).toBeVisible();
+  });
+
+  test("the first tab's save never writes into the other session, nor logs it out", async ({ page, context }) => {
+    const other = await twoTabs(page, context);
+    await page.getByLabel('First name').fill('SamEdited');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    // its own token was refused: it reloads as the browser's session of now, whose name is untouched
+    await expect(page.getByLabel('First name')).toHaveValue('Rory');
+    await other.reload();
+    await expect(other.getByText('Welcome Rory')).toBeVisible();
+  });
+});
+
+test('a next parameter the URL parser reads as another site (a tab inside //) is ignored', async ({ page }) => {
+  await page.goto('/login?next=%2F%09%2Fevil.example');
+  await page.getByLabel('Email').fill('seller@demo.test');
+  await page.getByLabel('Password').fill('Demo1234!');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/dashboard$/);
+  await expect(page.getByText('Welcome Sam')).toBeVisible();
 });
 
 test('a deep link comes back after login', async ({ page }) => {
