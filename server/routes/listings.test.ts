@@ -431,13 +431,25 @@ describe('inventory (server)', () => {
   it('changes the prices of a selection at once, or none when one id is another seller’s', async () => {
     const a = listing(await save(seller, { price: '10000' }));
     const b = listing(await save(seller, { price: '20000', currency: 'EUR' }));
-    const set = await call(s, 'POST', '/my-listings/update-ticket-price', seller, {
+    const c = listing(await save(seller, { price: '30000' }));
+    // one price is an amount of one currency: not for a GBP and a EUR listing at once
+    const across = await call(s, 'POST', '/my-listings/update-ticket-price', seller, {
       ticket_ids: [a.id, b.id],
+      price: 11111,
+    });
+    expect(across.status).toBe(422);
+    expect(across.body.message).toBe(
+      'These listings are priced in EUR, GBP: a new price is an amount in one currency. Choose listings of one currency to price them together.',
+    );
+    expect([(await row(a.id)).price, (await row(b.id)).price]).toEqual([10000, 20000]);
+    const set = await call(s, 'POST', '/my-listings/update-ticket-price', seller, {
+      ticket_ids: [a.id, c.id],
       price: 11111,
     });
     expect(set.status).toBe(200);
     expect((await row(a.id)).price).toBe(11111);
-    expect((await row(b.id)).price).toBe(11111);
+    expect((await row(c.id)).price).toBe(11111);
+    await call(s, 'POST', '/my-listings/update-ticket-price', seller, { ticket_ids: [b.id], price: 11111 });
     const pct = await call(s, 'POST', '/my-listings/update-ticket-price', seller, {
       ticket_ids: [a.id, b.id],
       change_percent: -10,

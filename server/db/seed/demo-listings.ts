@@ -76,7 +76,12 @@ export async function seedDemoListings(db: Db, clock: Clock, who: { seller: numb
   const ids = await createListings(db, actor, inputs, now);
   // some history in the log: a repriced selection, and a few listings taken off sale and back
   await updatePrices(db, actor, { ticket_ids: ids.slice(0, 12), change_percent: -5 }, now);
-  await updatePrices(db, actor, { ticket_ids: ids.slice(20, 24), price: 9_500 }, now);
+  // a new price is an amount of one currency: one call per currency of the selection
+  const repriced = ids.slice(20, 24);
+  for (const currency of new Set(repriced.map((id) => inputs[ids.indexOf(id)]?.currency))) {
+    const ofCurrency = repriced.filter((id) => inputs[ids.indexOf(id)]?.currency === currency);
+    await updatePrices(db, actor, { ticket_ids: ofCurrency, price: 9_500 }, now);
+  }
   const published = ids.filter((_, i) => inputs[i]?.publish !== false);
   await setStatus(db, actor, published.slice(30, 34), 'unpublished', now);
   await setStatus(db, actor, published.slice(30, 32), 'published', now);

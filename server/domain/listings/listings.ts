@@ -1059,6 +1059,10 @@ const duplicates = (ids: number[], path: string): FieldError[] =>
   new Set(ids).size === ids.length ? [] : [{ path, message: 'must not repeat an id' }];
 
 /** Sets a price, or changes each by a percentage, on the seller's listings of `ids` (all or nothing). */
+/** Why one new price cannot go to listings priced in several currencies. */
+export const mixedCurrencies = (currencies: readonly string[]) =>
+  `These listings are priced in ${currencies.join(', ')}: a new price is an amount in one currency. Choose listings of one currency to price them together.`;
+
 export async function updatePrices(
   db: Db,
   actor: Actor,
@@ -1076,6 +1080,13 @@ export async function updatePrices(
   const rows = await ownedRows(db, actor.sellerId, ask.ticket_ids);
   const today = todayOf(now);
   if (rows.some((r) => r.event_date < today)) throw new HttpError(409, PAST_CHANGE);
+  // one price is an amount of one currency: given to listings priced in several, it would set $50 where the
+  // seller read £50 (a change by percent fits any mix)
+  const currencies = [...new Set(rows.map((r) => r.currency))].sort();
+  if (ask.price !== undefined && currencies.length > 1) {
+    const message = mixedCurrencies(currencies);
+    throw new HttpError(422, message, [{ path: '/body/price', message }]);
+  }
   // basis points of a percent with two decimals: an exact integer
   const bps = ask.change_percent === undefined ? 0 : Math.round(ask.change_percent * 100);
   const priced = rows.map((r) => ({

@@ -181,3 +181,42 @@ describe("Inventory's edit dialog: the listing's additional templates", () => {
     expect(await within(dialog).findByRole('checkbox', { name: /Collection point/ }, WAIT)).toBeChecked();
   });
 });
+
+describe("Inventory's new price for a selection", () => {
+  beforeEach(() => {
+    fakeApi.reset();
+    seller(['event']);
+    fakeApi.on('GET /my-listings', () => ({
+      tickets: [
+        listing({ id: 41, ticket_block: '101' }),
+        listing({ id: 42, ticket_block: '102', currency: 'USD', price: 49_875 }),
+        listing({ id: 43, ticket_block: '103' }),
+      ],
+      meta: { current_page: 1, last_page: 1, per_page: 200, total: 3, next_cursor: null },
+    }));
+    fakeApi.on('GET /ui-settings/field-settings', () => ({ page: 'my-listings', columns: [] }));
+    fakeApi.on('POST /my-listings/update-ticket-price', () => ({ tickets: [] }));
+  });
+  afterEach(() => fakeApi.reset());
+
+  it('prices listings of one currency in it, and asks no price for listings of several', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('checkbox', { name: /block 101/ }, WAIT));
+    await user.click(screen.getByRole('checkbox', { name: /block 102/ }));
+    await user.click(screen.getByRole('button', { name: 'Update price' }));
+    const mixed = await screen.findByRole('dialog', { name: 'New price for 2 listings' }, WAIT);
+    expect(within(mixed).getByRole('status')).toHaveTextContent(
+      'These listings are priced in GBP, USD: a new price is an amount in one currency.',
+    );
+    expect(within(mixed).queryByRole('textbox', { name: /Price per ticket/ })).toBeNull();
+    expect(within(mixed).getByRole('button', { name: 'Update price' })).toBeDisabled();
+    await user.click(within(mixed).getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('checkbox', { name: /block 102/ }));
+    await user.click(screen.getByRole('checkbox', { name: /block 103/ }));
+    await user.click(screen.getByRole('button', { name: 'Update price' }));
+    const one = await screen.findByRole('dialog', { name: 'New price for 2 listings' }, WAIT);
+    expect(within(one).getByRole('textbox', { name: /Price per ticket/ })).toBeVisible();
+    expect(within(one).queryByRole('status')).toBeNull();
+  });
+});

@@ -617,6 +617,11 @@ function ChangeDialog() {
         ) : null}
       </Modal>
     );
+  // one new price is an amount of one currency: listings priced in several are priced apart (the server says so too)
+  const currencies = [
+    ...new Set(change.ids.map((id) => items.find((l) => l.id === id)?.currency).filter((c) => c !== undefined)),
+  ].sort();
+  const mixed = currencies.length > 1;
   return (
     <Modal
       open
@@ -624,7 +629,7 @@ function ChangeDialog() {
       title={many ? `New price for ${change.ids.length} listings` : 'New price'}
       footer={
         <FormFooter
-          valid={price !== null && price > 0 && !sending}
+          valid={!mixed && price !== null && price > 0 && !sending}
           submitting={sending}
           submitLabel="Update price"
           onCancel={cancel}
@@ -632,13 +637,20 @@ function ChangeDialog() {
         />
       }
     >
-      <CurrencyInput
-        label="Price per ticket"
-        currency={currency}
-        allowNegative={false}
-        value={price}
-        onValueChange={setPrice}
-      />
+      {mixed ? (
+        <p role="status">
+          These listings are priced in {currencies.join(', ')}: a new price is an amount in one currency. Choose
+          listings of one currency to price them together.
+        </p>
+      ) : (
+        <CurrencyInput
+          label="Price per ticket"
+          currency={currency}
+          allowNegative={false}
+          value={price}
+          onValueChange={setPrice}
+        />
+      )}
       {error ? (
         <p role="alert" className={css({ color: 'error', mt: '3' })}>
           {error}
