@@ -209,6 +209,8 @@ const DELIVERY_LABELS: Record<string, string> = {
 
 function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }) {
   const snapshot = useSelector(drawer, (s) => s);
+  // a delivered ticket deleted goes back to not delivered and the buyer loses it: asked first, in place
+  const [confirming, setConfirming] = useState<number | null>(null);
   const downloading = snapshot.hasTag('downloading');
   return (
     <Section title="Tickets">
@@ -235,13 +237,42 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
                 </div>
               ) : null}
               {snapshot.can({ type: 'ticket.deleted', ticketNo: t.ticket_no }) ? (
-                <Button
-                  tone="ghost"
-                  aria-label={`Delete ticket ${t.ticket_no}`}
-                  onClick={() => drawer.send({ type: 'ticket.deleted', ticketNo: t.ticket_no })}
-                >
-                  Delete
-                </Button>
+                confirming === t.ticket_no ? (
+                  <div
+                    role="group"
+                    aria-label={`Delete ticket ${t.ticket_no}?`}
+                    className={css({ display: 'grid', gap: '2' })}
+                  >
+                    <p className={css({ fontSize: 'sm' })}>
+                      Delete ticket {t.ticket_no}?{' '}
+                      {t.delivered
+                        ? 'It goes back to not delivered, and the buyer no longer has it.'
+                        : 'Its file or details are removed.'}
+                    </p>
+                    <div className={css({ display: 'flex', gap: '2' })}>
+                      <Button
+                        tone="primary"
+                        onClick={() => {
+                          setConfirming(null);
+                          drawer.send({ type: 'ticket.deleted', ticketNo: t.ticket_no });
+                        }}
+                      >
+                        Delete ticket {t.ticket_no}
+                      </Button>
+                      <Button tone="ghost" onClick={() => setConfirming(null)}>
+                        Keep it
+                      </Button>
+                    </div>
+                  </div>
+                ) : (
+                  <Button
+                    tone="ghost"
+                    aria-label={`Delete ticket ${t.ticket_no}`}
+                    onClick={() => setConfirming(t.ticket_no)}
+                  >
+                    Delete
+                  </Button>
+                )
               ) : null}
             </li>
           );

@@ -225,6 +225,51 @@ describe('the Sales pages', () => {
     expect(within(drawer).queryByRole('button', { name: 'Accept order' })).toBeNull();
   });
 
+  it('deleting a delivered ticket asks first, in place; Keep it sends nothing', async () => {
+    const delivered = row(41, { status: 'delivered', status_label: 'Delivered' });
+    const order = {
+      ...details(delivered),
+      tickets: [1, 2].map((n) => ({
+        ticket_no: n,
+        ticket_block: '112',
+        row: 'F',
+        seat: null,
+        delivered: true,
+        delivery: null,
+      })),
+      actions: { accept: false, decline: false, deliver: true, remove_ticket: true, cancel: false, replace: false },
+    };
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('delivered', 1));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: [delivered],
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 1 },
+    }));
+    fakeApi.on('GET /sales/order-details', () => order);
+    for (const path of ['/sales/order-logs', '/sales/inventory-logs'] as const) {
+      fakeApi.on(`GET ${path}`, () => ({ logs: [], meta: { current_page: 1, last_page: 1, per_page: 100, total: 0 } }));
+    }
+    fakeApi.on('POST /sales/delete-ticket', () => order);
+    const deletes = () => fakeApi.calls.filter((c) => c.path === '/sales/delete-ticket');
+    const user = userEvent.setup();
+    renderAt('/sales/delivered');
+    const listed = await screen.findByTestId('order-BK000041', {}, WAIT);
+    await user.click(within(listed).getByRole('button', { name: 'Details of order BK000041' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Order BK000041' }, WAIT);
+    await user.click(await within(drawer).findByRole('button', { name: 'Delete ticket 1' }, WAIT));
+    const ask = within(drawer).getByRole('group', { name: 'Delete ticket 1?' });
+    expect(ask).toHaveTextContent('It goes back to not delivered, and the buyer no longer has it.');
+    await user.click(within(ask).getByRole('button', { name: 'Keep it' }));
+    expect(deletes()).toEqual([]);
+    await user.click(within(drawer).getByRole('button', { name: 'Delete ticket 1' }));
+    await user.click(
+      within(within(drawer).getByRole('group', { name: 'Delete ticket 1?' })).getByRole('button', {
+        name: 'Delete ticket 1',
+      }),
+    );
+    await waitFor(() => expect(deletes()).toHaveLength(1));
+    expect(deletes()[0]?.body).toEqual({ booking_id: 41, ticket_no: 1 });
+  });
+
   it('a notification link (?order=) opens that order at once', async () => {
     const order = row(9);
     fakeApi.on('GET /sales/overview-all-currency', () => overview('confirmed', 1));
