@@ -238,13 +238,11 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
               ) : null}
               {snapshot.can({ type: 'ticket.deleted', ticketNo: t.ticket_no }) ? (
                 confirming === t.ticket_no ? (
-                  <div
-                    role="group"
-                    aria-label={`Delete ticket ${t.ticket_no}?`}
-                    className={css({ display: 'grid', gap: '2' })}
-                  >
+                  <fieldset className={css({ display: 'grid', gap: '2', border: 'none', p: '0', m: '0' })}>
+                    <legend className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>
+                      Delete ticket {t.ticket_no}?
+                    </legend>
                     <p className={css({ fontSize: 'sm' })}>
-                      Delete ticket {t.ticket_no}?{' '}
                       {t.delivered
                         ? 'It goes back to not delivered, and the buyer no longer has it.'
                         : 'Its file or details are removed.'}
@@ -263,7 +261,7 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
                         Keep it
                       </Button>
                     </div>
-                  </div>
+                  </fieldset>
                 ) : (
                   <Button
                     tone="ghost"
