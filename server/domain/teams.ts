@@ -28,6 +28,7 @@ export const TEAM_MESSAGES = {
   cannotChange: (names: readonly string[]) =>
     `You cannot grant or take away a permission you do not have yourself: ${names.join(', ')}.`,
   cannotRemove: 'You cannot remove a team member who has permissions you do not have yourself.',
+  cannotEdit: 'You cannot change a team member who has permissions you do not have yourself.',
   self: 'You cannot change your own permissions or remove yourself from the team. Ask the account owner.',
   accepted: 'This member has already accepted the invite: there is no invite to send again.',
   tooManyMails: (seconds: number) =>
@@ -241,6 +242,12 @@ export async function updateMember(
 ): Promise<TeamMember> {
   const row = await findMember(db, user, input.member_id);
   let granted = (await grantedOf(db, [row.id])).get(row.id) ?? new Set<PermissionName>();
+  // the rule of removing (and of the permissions below) holds for the names and the invite too: a member may not
+  // touch one who may do more than it can
+  const stronger = row.id !== user.id && [...granted].some((name) => !user.permissions.has(name));
+  if (stronger && (input.first_name !== undefined || input.last_name !== undefined || input.resend_invite)) {
+    throw new HttpError(403, TEAM_MESSAGES.cannotEdit);
+  }
   if (input.permissions) {
     const next = new Set(input.permissions);
     const changed = PERMISSIONS.map((p) => p.name).filter((name) => next.has(name) !== granted.has(name));

@@ -225,6 +225,14 @@ describe('my teams', () => {
     expect(granted(memberOf(await edit(seller, other.id)))).toEqual(['sales', 'lmt-pay']);
     // nor remove one who has more than it
     expect((await remove(manager, other.id)).status).toBe(403);
+    // nor rename it, nor send it its invite again
+    const renamed = await update(manager, { member_id: other.id, first_name: 'Hacked' });
+    expect(renamed.status).toBe(403);
+    expect(renamed.body.message).toBe(TEAM_MESSAGES.cannotEdit);
+    expect((await update(manager, { member_id: other.id, resend_invite: true })).status).toBe(403);
+    expect(memberOf(await edit(seller, other.id)).first_name).not.toBe('Hacked');
+    // a member as strong as it may be renamed
+    expect((await update(manager, { member_id: helper.id, first_name: 'Helpful' })).status).toBe(200);
     // nor change its own permissions (raising or lowering), nor remove itself
     const raise = await update(manager, { member_id: managerRow.id, permissions: ['settings', 'sales', 'event'] });
     expect(raise.status).toBe(409);
