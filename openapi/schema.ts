@@ -2447,7 +2447,7 @@ export interface paths {
         put?: never;
         /**
          * Create a cart (hold the tickets for 15 minutes)
-         * @description Query with currrency (spelled so), client_country IN, lang en, match_id, quantity, sell_ticket_id, payment_method; reads status, cart_id, message. The cart holds `quantity` tickets of the listing for 15 minutes (HOLD_MINUTES): they are taken from the listing's available quantity at once, by one conditional update (`available >= quantity`), so two buyers can never hold the same ticket. When the hold ends without a confirmed booking the tickets return to the listing (on the next read that meets the cart, and by the housekeeping every minute). The quantity must be one of the listing's split_list (422 on /query/quantity); too few left for it answers 409 'Sorry, only {n} tickets are left.' (or 'These tickets are no longer available.'); the caller's own listing, an unknown one, or a match_id that is not the listing's answers 404. A replay with the same Idempotency-Key answers the same cart and holds nothing more.
+         * @description Query with currrency (spelled so), client_country IN, lang en, match_id, quantity, sell_ticket_id, payment_method; reads status, cart_id, message. The cart holds `quantity` tickets of the listing for 15 minutes (HOLD_MINUTES): they are taken from the listing's available quantity at once, by one conditional update (`available >= quantity`), so two buyers can never hold the same ticket. When the hold ends without a confirmed booking the tickets return to the listing (on the next read that meets the cart, and by the housekeeping every minute). The quantity must be one of the listing's split_list (422 on /query/quantity); too few left for it answers 409 'Sorry, only {n} tickets are left.' (or 'These tickets are no longer available.'); the caller's own listing, an unknown one, or a match_id that is not the listing's answers 404. A replay with the same Idempotency-Key answers the same cart and holds nothing more. One buyer account holds at most 5 carts at once (MAX_OPEN_HOLDS): a sixth, while tickets are left, answers 429 'You already hold tickets in 5 bookings...' with Retry-After the seconds until its first hold ends (one account held a match's whole stock by adding to cart in a loop).
          */
         post: operations["addToCart"];
         delete?: never;
@@ -10473,6 +10473,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     createBooking: {

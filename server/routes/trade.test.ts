@@ -317,6 +317,31 @@ describe('trade and purchase (server)', () => {
     expect(await order()).toMatchObject(sold);
   });
 
+  it('lets one buyer hold at most 5 carts at once; the sixth waits for the first to end (429, Retry-After)', async () => {
+    const buyer = await s.loginAs('fanzone@demo.test');
+    const buyerId = await userId(s, 'fanzone@demo.test');
+    const listings = [];
+    for (let i = 0; i < 6; i++) listings.push(await openListing(s, buyerId));
+    const hold = (l: { id: number; event_id: number }) =>
+      call(
+        s,
+        'POST',
+        `/purchase/lmt-trade/add-to-cart?match_id=${l.event_id}&sell_ticket_id=${l.id}&quantity=1&payment_method=1`,
+        buyer,
+      );
+    for (const l of listings.slice(0, 5)) expect((await hold(l)).status).toBe(200);
+    const before = await available(listings[5]?.id ?? 0);
+    const sixth = await hold(listings[5] as (typeof listings)[number]);
+    expect(sixth.status).toBe(429);
+    expect(sixth.body.message).toMatch(/^You already hold tickets in 5 bookings\./);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(sixth.headers.get('retry-after'))).toBeLessThanOrEqual(HOLD_MS / 1000);
+    expect(await available(listings[5]?.id ?? 0)).toBe(before);
+    // once the holds have ended, it holds again
+    s.clock.advance(HOLD_MS + 1);
+    expect((await hold(listings[5] as (typeof listings)[number])).status).toBe(200);
+  });
+
   it('replays add-to-cart and booking under the same key: one hold, one booking', async () => {
     const listing = await openListing(s, sellerId, { minAvailable: 3 });
     const before = await available(listing.id);
