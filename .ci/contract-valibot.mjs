@@ -124,7 +124,11 @@ function emit(doc, schema, field, where, stack, required) {
       if (schema.minLength !== undefined && !(required && schema.minLength <= 1)) {
         steps.push(`v.minLength(${schema.minLength}, ${m('minLength', schema.minLength)})`);
       }
-      if (schema.pattern !== undefined) steps.push(`v.regex(new RegExp(${js(schema.pattern)}, 'u'), ${m('pattern')})`);
+      if (schema.pattern !== undefined) {
+        // the contract's own words for the pattern where it has them (a name: 'Use at least one letter or digit.')
+        const words = schema['x-form-message'] ?? null;
+        steps.push(`v.regex(new RegExp(${js(schema.pattern)}, 'u'), ${words === null ? m('pattern') : js(words)})`);
+      }
       if (schema.format !== undefined) {
         const format = FORMATS[schema.format];
         if (!format) throw new Error(`${where}: the form generator does not handle the format "${schema.format}"`);

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { valibotModule } from '../.ci/contract-valibot.mjs';
 import * as messages from './form-messages';
 import { defaultMessages, formMessages } from './form-messages';
-import { loginBody, updateNotificationBody } from './valibot';
+import { loginBody, registerBody, updateNotificationBody } from './valibot';
 
 const contract = parse(readFileSync(new URL('./portal.yaml', import.meta.url), 'utf8'));
 
@@ -136,6 +136,23 @@ describe('the generator', () => {
     expect(ok({ amount: 1, kind: 'CASH', tags: ['a'], extra: 1 })).toBe(false);
     const issues = v.safeParse(schema, { amount: 1, kind: 'CASH', tags: ['a'], address: {} }).issues ?? [];
     expect(issues.map((i) => i.path?.map((p) => p.key).join('.'))).toEqual(['address.city']);
+  });
+
+  it("says a name pattern's own words (x-form-message): a name needs a letter or a digit, as the server says", () => {
+    const body = {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+      password: 'Demo1234!',
+      password_confirmation: 'Demo1234!',
+    };
+    expect(v.safeParse(registerBody(), body).success).toBe(true);
+    expect(v.safeParse(registerBody(), { ...body, first_name: 'Zoë 2' }).success).toBe(true);
+    for (const blank of ['   ', '\u200b', '--']) {
+      const result = v.safeParse(registerBody(), { ...body, last_name: blank });
+      expect(result.success).toBe(false);
+      expect(result.issues?.[0]?.message).toBe('Use at least one letter or digit.');
+    }
   });
 
   it('gives an upload field its size limit with the spec’s message', () => {

@@ -87,7 +87,7 @@ describe('address book: update and delete', () => {
     const { elsewhere } = await place();
     const blank = await update(seller, { id: mine.address_id, first_name: '   ' });
     expect(blank.status).toBe(422);
-    expect(blank.body.errors).toEqual([{ path: '/body/first_name', message: 'must not be empty' }]);
+    expect(blank.body.errors).toEqual([{ path: '/body/first_name', message: 'must contain a letter or a digit' }]);
     expect((await update(seller, { id: mine.address_id, country_id: 999_999 })).body.errors?.[0]?.path).toBe(
       '/body/country_id',
     );

@@ -72,6 +72,13 @@ describe('my account', () => {
 
   it.each([
     ['an empty first name', { first_name: '' }, '/body/first_name', undefined],
+    ['a first name of spaces', { first_name: '   ' }, '/body/first_name', 'must contain a letter or a digit'],
+    [
+      'a last name of a zero-width space',
+      { last_name: '\u200b' },
+      '/body/last_name',
+      'must contain a letter or a digit',
+    ],
     ['an empty phone number', { phone_number: '' }, '/body/phone_number', undefined],
     [
       'a number without a dialing code',
