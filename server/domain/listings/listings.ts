@@ -1211,7 +1211,7 @@ export async function deleteListing(db: Db, actor: Actor, id: number, now: Date)
   if (sold > 0) {
     throw new HttpError(
       409,
-      `This listing cannot be deleted: ${sold} ticket${sold === 1 ? '' : 's'} of it were sold. Unpublish it instead.`,
+      `This listing cannot be deleted: ${sold} ticket${sold === 1 ? ' of it was' : 's of it were'} sold. Unpublish it instead.`,
     );
   }
   if (held > 0) {

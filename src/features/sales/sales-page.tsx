@@ -172,10 +172,11 @@ function Overview({ status }: { status: SalesStatus }) {
                   {money(here?.amount ?? 0, c.currency)}
                 </span>
                 <span className={muted}>
-                  {SALES_STATUS_LABELS[status]}: {here?.orders ?? 0} orders, {here?.tickets ?? 0} tickets
+                  {SALES_STATUS_LABELS[status]}: {counted(here?.orders ?? 0, 'order')},{' '}
+                  {counted(here?.tickets ?? 0, 'ticket')}
                 </span>
                 <span className={muted}>
-                  All standing sales: {c.orders} orders, {money(c.amount, c.currency)}
+                  All standing sales: {counted(c.orders, 'order')}, {money(c.amount, c.currency)}
                 </span>
               </li>
             );
@@ -321,6 +322,9 @@ const pickerButton = cx(
   button(),
   css({ _focusWithin: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '2px' } }),
 );
+
+/** '1 order', '2 orders'. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** What the order-number filter takes: the contract's pattern (letters, digits and '-'). */
 const ORDER_NUMBER = /^[A-Za-z0-9-]+$/;

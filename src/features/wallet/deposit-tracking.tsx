@@ -10,7 +10,8 @@ export function timeLeft(expectedBy: string, now: number): string {
   if (!Number.isFinite(left)) return '';
   if (left <= 0) return 'Past the 24-hour promise: please reach out to support';
   // whole minutes, rounded up: 20 h 59 min 30 s is 21 h 0 min, never '20 h 60 min'
-  const total = Math.ceil(left / MINUTE);
+  // never more than the promise itself: a page's clock a moment behind the server's read '24 h 1 min left of 24 h'
+  const total = Math.min(Math.ceil(left / MINUTE), 24 * 60);
   const hours = Math.floor(total / 60);
   const minutes = total % 60;
   return hours > 0 ? `${hours} h ${minutes} min left of 24 h` : `${minutes} min left of 24 h`;

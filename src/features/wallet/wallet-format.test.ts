@@ -35,6 +35,8 @@ describe('live tracking of a deposit', () => {
     expect(timeLeft('2026-11-23T07:30:00Z', now)).toBe('21 h 30 min left of 24 h');
     expect(timeLeft('2026-11-22T10:00:30Z', now)).toBe('1 min left of 24 h');
     expect(timeLeft('2026-11-23T06:59:30Z', now)).toBe('21 h 0 min left of 24 h');
+    // a page's clock a moment behind the server's: never more than the promise
+    expect(timeLeft('2026-11-23T10:00:40Z', now)).toBe('24 h 0 min left of 24 h');
     expect(timeLeft('2026-11-22T09:00:00Z', now)).toBe('Past the 24-hour promise: please reach out to support');
   });
 
