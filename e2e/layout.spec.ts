@@ -100,6 +100,8 @@ const PAGES = [
   { name: 'Inventory', path: '/my-listings', heading: 'Inventory' },
   { name: 'Bulk Inventory', path: '/bulk-listings', heading: 'Bulk Inventory' },
   { name: 'Settings, Templates', path: '/settings/templates', heading: 'Templates' },
+  { name: 'Report History', path: '/report-history', heading: 'Report History' },
+  { name: 'Search Tickets', path: '/trade/home', heading: 'Search Tickets' },
   { name: 'Page not found', path: '/no-such-page', heading: 'Page not found' },
 ] as const;
 

@@ -37,9 +37,14 @@ function optionsOf(bars: readonly Bar[], o: DrawOptions): BarChartOptions {
     horizontalBars: o.horizontal,
     // a horizontal chart draws the first bar at the bottom: reversed, the first (highest) is on top
     reverseData: o.horizontal,
-    chartPadding: o.compact ? { top: 2, right: 0, bottom: 0, left: 0 } : { top: 16, right: 24, bottom: 0, left: 0 },
+    // a horizontal chart's last value label is centred on its right edge: room for its half ('£2,000')
+    chartPadding: o.compact
+      ? { top: 2, right: 0, bottom: 0, left: 0 }
+      : { top: 16, right: o.horizontal ? 48 : 24, bottom: 0, left: 0 },
     axisX: o.horizontal
-      ? { ...values, offset: 24 }
+      ? // Chartist starts a value label at its tick: moved back half a step it is centred on it, and the last one
+        // stays within the padding on the right
+        { ...values, offset: 24, labelOffset: { x: -20, y: 0 } }
       : {
           ...labels,
           offset: o.compact ? 0 : 24,

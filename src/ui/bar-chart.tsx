@@ -116,7 +116,15 @@ export function BarChart({
       {!compact && (
         <details>
           <summary className={css({ cursor: 'pointer', fontSize: 'sm' })}>Show as table</summary>
-          <table className={css({ width: '100%', fontSize: 'sm', mt: '2' })}>
+          <table
+            className={css({
+              width: '100%',
+              tableLayout: 'fixed',
+              fontSize: 'sm',
+              mt: '2',
+              '& td': { overflowWrap: 'anywhere' },
+            })}
+          >
             <caption className={css({ srOnly: true })}>{title}</caption>
             <thead>
               <tr>

@@ -56,14 +56,42 @@ const card = css({
   gap: '3',
   minWidth: 0,
 });
-const field = css({ display: 'grid', gap: '1', fontSize: 'sm' });
+// a select is as wide as its longest option (a match's name): held to its row, whatever the names
+const field = css({ display: 'grid', gap: '1', fontSize: 'sm', minWidth: '0', maxWidth: '100%' });
 const control = css({
+  width: '100%',
+  maxWidth: '100%',
+  textOverflow: 'ellipsis',
   height: '36px',
   px: '2',
   borderWidth: '1px',
   borderColor: 'border',
   borderRadius: 'md',
   bg: 'bg',
+});
+
+/**
+ * The period's orders: a table on a desktop; on a phone each order is a card of its lines (each named by its
+ * column, `data-label`), so no column runs off the screen and nothing scrolls sideways.
+ */
+const ordersTable = css({
+  width: '100%',
+  fontSize: 'sm',
+  borderCollapse: 'collapse',
+  '& td': { overflowWrap: 'anywhere' },
+  desktopDown: {
+    display: 'block',
+    '& thead': { srOnly: true },
+    '& tbody, & tr': { display: 'block' },
+    '& tr': { py: '2' },
+    '& td': {
+      display: 'grid',
+      gridTemplateColumns: '6rem minmax(0, 1fr)',
+      gap: '2',
+      textAlign: 'left !important',
+    },
+    '& td[data-label]::before': { content: 'attr(data-label)', color: 'fg.muted' },
+  },
 });
 
 /** report-history: the overview of a period (figures, charts), the history table with export, and an order's details. */
@@ -331,8 +359,8 @@ function HistoryTable({ list }: { list: ListRef }) {
     );
   }
   return (
-    <div className={css({ overflowX: 'auto' })}>
-      <table className={css({ width: '100%', fontSize: 'sm', borderCollapse: 'collapse' })} aria-busy={loading}>
+    <div>
+      <table className={ordersTable} aria-busy={loading}>
         <caption className={css({ srOnly: true })}>The orders of the period</caption>
         <thead>
           <tr className={css({ textAlign: 'left' })}>
@@ -358,11 +386,11 @@ function HistoryTable({ list }: { list: ListRef }) {
                   {o.booking_no}
                 </button>
               </td>
-              <td>{formatDate(o.created_at)}</td>
-              <td>{o.match_name}</td>
-              <td>{o.status_label}</td>
-              <td>{o.quantity}</td>
-              <td className={css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' })}>
+              <td data-label="Date">{formatDate(o.created_at)}</td>
+              <td data-label="Match">{o.match_name}</td>
+              <td data-label="Status">{o.status_label}</td>
+              <td data-label="Tickets">{o.quantity}</td>
+              <td data-label="Amount" className={css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' })}>
                 {formatMoney({ minor: o.amount, currency: o.currency })}
               </td>
             </tr>
