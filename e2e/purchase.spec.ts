@@ -148,5 +148,20 @@ test.describe('purchase as the demo seller', () => {
       await expect(panel.getByLabel('First name (guest 1)')).not.toHaveValue('');
       await expect(panel.getByLabel('Last name (guest 1)')).not.toHaveValue('');
     });
+    await test.step('left unpaid, the booking is given up from the purchase page: its tickets go back on sale', async () => {
+      await page.goto('/trade/purchase');
+      const pending = page
+        .getByRole('list', { name: 'Purchases' })
+        .getByRole('listitem')
+        .filter({ hasText: 'pending' })
+        .first();
+      await pending.getByRole('link').first().click();
+      const booking = page.getByRole('definition').filter({ hasText: /^pending$/ });
+      await expect(booking).toBeVisible();
+      await expect(page.getByRole('term').filter({ hasText: /^Total$/ })).toBeVisible();
+      await page.getByRole('button', { name: 'Cancel booking' }).click();
+      await expect(page.getByRole('definition').filter({ hasText: /^cancelled$/ })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
+    });
   });
 });

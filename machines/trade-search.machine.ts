@@ -120,6 +120,15 @@ export async function downloadBookingTickets(bookingId: number): Promise<{ name:
   return { name: zip.name, file: blobOf(zip) };
 }
 
+/** Gives up a pending booking (its tickets back on sale at once); `key` makes a repeat of it the same call. */
+export async function cancelBooking(bookingId: number, key: string): Promise<Booking> {
+  return unwrap(
+    await api.POST('/purchase/lmt-trade/bookings/{booking_id}/cancel', {
+      params: { header: { 'Idempotency-Key': key }, path: { booking_id: bookingId } },
+    }),
+  );
+}
+
 export type TradeRead =
   | { kind: 'event'; matchId: number; currency: CurrencyCode }
   | { kind: 'recentlyViewed'; currency: CurrencyCode }

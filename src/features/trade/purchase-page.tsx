@@ -5,6 +5,7 @@ import { Link, useSearch } from 'wouter';
 import { SALES_STATUS_LABELS } from '../../../machines/sales-statuses';
 import {
   type Booking,
+  cancelBooking,
   downloadBookingTickets,
   purchaseHistoryMachine,
   tradeReadMachine,
@@ -69,9 +70,45 @@ function Success({ bookingNo, afterPurchase }: { bookingNo: string; afterPurchas
         </p>
       ) : null}
       {booking === null ? <p className={muted}>This booking was not found.</p> : null}
-      {booking ? <BookingDetails booking={booking} /> : null}
+      {booking ? <Booked booking={booking} /> : null}
       <Link href={paths.tradeHome}>Search more tickets</Link>
     </section>
+  );
+}
+
+/**
+ * The booking, and for one still pending (left mid-way: the panel closed, the page reloaded) the way to give it
+ * up at once: its tickets go back on sale instead of waiting for the 15-minute hold to end.
+ */
+function Booked({ booking: read }: { booking: Booking }) {
+  const [booking, setBooking] = useState(read);
+  const [key] = useState(() => globalThis.crypto.randomUUID());
+  const [sending, setSending] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const cancel = async () => {
+    setSending(true);
+    setProblem(null);
+    try {
+      setBooking(await cancelBooking(booking.booking_id, key));
+    } catch (error) {
+      setProblem(messageOf(error));
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <>
+      <BookingDetails booking={booking} />
+      {booking.status === 'pending' ? (
+        <div className={css({ display: 'grid', gap: '2', justifyItems: 'start' })}>
+          <p className={muted}>Not paid yet: the tickets are held for you until the hold ends, then go back on sale.</p>
+          <Button tone="secondary" disabled={sending} onClick={cancel}>
+            Cancel booking
+          </Button>
+          {problem ? <p role="alert">{problem}</p> : null}
+        </div>
+      ) : null}
+    </>
   );
 }
 
