@@ -1,4 +1,5 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { ApiError } from '../openapi/client';
 import { createListMachine, type ListEvent } from './list.machine';
 import {
   type AdditionalTemplate,
@@ -22,6 +23,20 @@ import {
   updateListingStatus,
 } from './listings-api';
 import { type NotifyEvent, notifyError } from './notify';
+
+/**
+ * A refused change in words: the server's message, and what its field errors say (the edit dialog has no field
+ * for some of them: 'Pairs need an even quantity.' is about the split, which it does not show).
+ */
+function changeErrorOf(error: unknown): string {
+  const base =
+    error instanceof Error && error.message ? error.message : 'An unexpected error occurred. Please try again later.';
+  if (!(error instanceof ApiError)) return base;
+  const details = error.errors
+    .filter((e) => e.message !== base)
+    .map((e) => (/^[A-Z]/.test(e.message) ? e.message : `${e.path.split('/').pop()} ${e.message}.`));
+  return [base, ...new Set(details)].join(' ');
+}
 
 export type {
   AdditionalTemplate,
@@ -211,12 +226,7 @@ export const inventoryMachine = setup({
       event.type === 'change.confirmed' ? { price: event.price ?? null, edit: event.edit ?? null } : {},
     ),
     endChange: assign({ change: null, price: null, edit: null, changeError: null }),
-    storeChangeError: assign((_, error: unknown) => ({
-      changeError:
-        error instanceof Error && error.message
-          ? error.message
-          : 'An unexpected error occurred. Please try again later.',
-    })),
+    storeChangeError: assign((_, error: unknown) => ({ changeError: changeErrorOf(error) })),
     toastChangeError: emit(({ context }) => notifyError(context.changeError ?? '')),
     // the list by its system id: the test model has no child to resolve a name against
     patchRows: enqueueActions(({ enqueue, system }, changed: ListingPatch[]) => {

@@ -165,6 +165,27 @@ describe("Inventory's edit dialog: the listing's additional templates", () => {
     expect(await within(dialog).findByText('Template not found.', {}, WAIT)).toBeInTheDocument();
   });
 
+  it("a refusal about a field the dialog does not show says what it is about (the split's pairs)", async () => {
+    const user = userEvent.setup();
+    fakeApi.on('PUT /my-listings/update-ticket/{id}', () =>
+      reply(422, {
+        success: false,
+        message: 'Some fields are missing or invalid.',
+        errors: [{ path: '/body/split_type', message: 'Pairs need an even quantity.' }],
+      }),
+    );
+    renderPage();
+    const dialog = await openEdit(user);
+    await within(dialog).findByRole('checkbox', { name: /Collection point/ }, WAIT);
+    const quantity = within(dialog).getByRole('textbox', { name: /Quantity/ });
+    await user.clear(quantity);
+    await user.type(quantity, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText('Some fields are missing or invalid. Pairs need an even quantity.', {}, WAIT),
+    ).toBeInTheDocument();
+  });
+
   it('when the templates cannot be read (no settings permission) the dialog says so, and Retry reads them again', async () => {
     const user = userEvent.setup();
     let tries = 0;
