@@ -13,6 +13,7 @@ import {
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
+import { orderLogTitle } from '../../lib/order-log';
 import { saveFile } from '../../lib/save-file';
 import { blockText } from '../../lib/seats';
 import { BarChart } from '../../ui/bar-chart';
@@ -457,9 +458,8 @@ function OrderDetails() {
           <ul>
             {logs.map((l) => (
               <li key={l.log_id}>
-                {formatDate(l.created_at)}: {l.action}
-                {l.from_status ? ` (${l.from_status} → ${l.to_status})` : ''}
-                {l.user_name ? ` by ${l.user_name}` : ''}
+                {formatDate(l.created_at)}: {orderLogTitle(l)}
+                {l.user_name ? ` · ${l.user_name}` : ''}
                 {l.reason ? `: ${l.reason}` : ''}
               </li>
             ))}

@@ -4,6 +4,7 @@ import { css } from 'styled-system/css';
 import type { Delivery, PdfMode, SalesOrder } from '../../../machines/sales-api';
 import { SALES_STATUS_LABELS } from '../../../machines/sales-statuses';
 import { checkFile, type FileRules } from '../../lib/file-rules';
+import { orderLogTitle } from '../../lib/order-log';
 import { saveFile } from '../../lib/save-file';
 import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
@@ -549,12 +550,7 @@ function Logs({ drawer }: { drawer: DrawerRef }) {
           <ol aria-label="Order log" className={list}>
             {logs.order.map((l) => (
               <li key={l.log_id} className={row}>
-                <div className={css({ fontWeight: 'semibold' })}>
-                  {l.action.replaceAll('_', ' ')}
-                  {l.from_status && l.from_status !== l.to_status
-                    ? `: ${SALES_STATUS_LABELS[l.from_status]} → ${SALES_STATUS_LABELS[l.to_status]}`
-                    : ''}
-                </div>
+                <div className={css({ fontWeight: 'semibold' })}>{orderLogTitle(l)}</div>
                 {l.reason ? <div>{l.reason}</div> : null}
                 {l.detail ? <div className={muted}>{l.detail}</div> : null}
                 <div className={muted}>
