@@ -65,7 +65,7 @@ const intent = {
   payment_intent_id: 'pi_9',
   gateway: 'stripe',
   publishable_key: 'pk_test_gbp',
-  amount: 10_250,
+  amount: 210_250,
   currency: 'gbp',
   status: 'requires_payment_method',
 };
@@ -79,7 +79,7 @@ function startCard() {
         createIntent: fromPromise(createIntent) as never,
       },
     }),
-    { input: { bookingId: 9, bookingNo: 'BK00000009', amount: 10_250, currency: 'GBP' } },
+    { input: { bookingId: 9, bookingNo: 'BK00000009', amount: 210_250, currency: 'GBP' } },
   ).start();
   return { card, createIntent };
 }
@@ -99,7 +99,7 @@ describe('the card step with the stripe gateway', () => {
     expect(await screen.findByRole('heading', { name: CARD_TEXT.details })).toBeInTheDocument();
     expect(loadStripe).toHaveBeenCalledWith('pk_test_gbp');
     await waitFor(() => expect(card.getSnapshot().context.element).toBe(element));
-    await userEvent.click(screen.getByRole('button', { name: 'Pay GBP 102.50' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Pay GBP 2,102.50' }));
     await waitFor(() => expect(card.getSnapshot().status).toBe('done'));
     expect(createIntent).toHaveBeenCalledTimes(1);
     expect(stripe.confirmCardPayment).toHaveBeenCalledWith('pi_9_secret_abc', { payment_method: { card: element } });

@@ -5,6 +5,7 @@ import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import { CARD_TEXT, type cardPaymentMachine } from '../../../machines/card-payment.machine';
 import { useNotify } from '../../app/notify-bridge';
+import { formatMinorUnits } from '../../lib/money';
 import { Button } from '../../ui/button';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
@@ -112,7 +113,7 @@ function Details({ card }: { card: CardRef }) {
       ) : null}
       <div className={css({ display: 'flex', gap: '2' })}>
         <Button type="submit" tone="primary">
-          Pay {currency} {(amount / 100).toFixed(2)}
+          Pay {currency} {formatMinorUnits(amount)}
         </Button>
         <Button onClick={() => card.send({ type: 'card.cancelled' })}>Cancel</Button>
       </div>
