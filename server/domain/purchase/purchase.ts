@@ -38,7 +38,7 @@ const NO_LONGER_AVAILABLE = 'These tickets are no longer available.';
  * adding to cart in a loop (eleven listings, 66 tickets, in a second) does.
  */
 export const MAX_OPEN_HOLDS = 5;
-export const TOO_MANY_HOLDS = `You already hold tickets in ${MAX_OPEN_HOLDS} bookings. Pay for one or cancel it (Purchases) before holding more; a hold ends by itself after 15 minutes.`;
+export const TOO_MANY_HOLDS = `You already hold tickets in ${MAX_OPEN_HOLDS} bookings. Pay for one or cancel it on the Purchase page before holding more; a hold ends by itself after 15 minutes.`;
 
 const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', USD: '$', AED: 'AED ' };
 /** '£1,240.50' from 124050 minor units. */

@@ -93,6 +93,19 @@ function renderAt(path: string) {
   return rendered;
 }
 
+/** Pending with no order at all, as it opens; the user that goes on from there. */
+async function openEmptyPending() {
+  fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
+  fakeApi.on('GET /sales/history-all-currency', () => ({
+    orders: [],
+    meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
+  }));
+  const user = userEvent.setup();
+  renderAt('/sales/pending');
+  expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+  return user;
+}
+
 const listCalls = () => fakeApi.calls.filter((c: FakeCall) => c.path === '/sales/history-all-currency');
 
 describe('the Sales pages', () => {
@@ -133,14 +146,7 @@ describe('the Sales pages', () => {
   });
 
   it('going from one list to another in the app (the menu) loads the other status, with its own empty filters', async () => {
-    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
-    fakeApi.on('GET /sales/history-all-currency', () => ({
-      orders: [],
-      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
-    }));
-    const user = userEvent.setup();
-    renderAt('/sales/pending');
-    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    const user = await openEmptyPending();
     await user.type(screen.getByRole('textbox', { name: 'Order number' }), 'BK0009');
     lastNavigate('/sales/delivered');
     await waitFor(() => expect(listCalls().some((c) => c.query?.status === 'delivered')).toBe(true), WAIT);
@@ -149,14 +155,7 @@ describe('the Sales pages', () => {
   });
 
   it('Pending with no orders says so; filters that match nothing say that instead', async () => {
-    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
-    fakeApi.on('GET /sales/history-all-currency', () => ({
-      orders: [],
-      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
-    }));
-    const user = userEvent.setup();
-    renderAt('/sales/pending');
-    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    const user = await openEmptyPending();
     expect(screen.queryByRole('heading', { name: 'Delivery cockpit' })).toBeNull();
     await user.type(screen.getByRole('textbox', { name: 'Order number' }), 'BK0009');
     await user.click(screen.getByRole('button', { name: 'Search' }));
@@ -165,14 +164,7 @@ describe('the Sales pages', () => {
   });
 
   it("forgives an order number's '#' and spaces, and says what one is instead of asking with any other character", async () => {
-    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 0));
-    fakeApi.on('GET /sales/history-all-currency', () => ({
-      orders: [],
-      meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
-    }));
-    const user = userEvent.setup();
-    renderAt('/sales/pending');
-    expect(await screen.findByText('No pending orders.', {}, WAIT)).toBeVisible();
+    const user = await openEmptyPending();
     const field = screen.getByRole('textbox', { name: 'Order number' });
     await user.type(field, '#SB 100014{Enter}');
     await waitFor(() => expect(listCalls().at(-1)?.query).toMatchObject({ booking_no: 'SB-100014' }));

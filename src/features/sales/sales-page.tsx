@@ -330,7 +330,7 @@ const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const ORDER_NUMBER = /^[A-Za-z0-9-]+$/;
 const ORDER_NUMBER_ERROR = "An order number has only letters, digits and '-' (as SB-100034 or BK00000017).";
 /** The number as typed, forgiven a '#' before it and spaces for its '-' ('#SB 100014' is SB-100014). */
-export const orderNumberOf = (typed: string) => typed.trim().replace(/^#\s*/, '').replace(/\s+/g, '-');
+const orderNumberOf = (typed: string) => typed.trim().replace(/^#\s*/, '').replace(/\s+/g, '-');
 
 function Filters() {
   const sales = useSales();

@@ -81,7 +81,9 @@ function Success({ bookingNo, afterPurchase }: { bookingNo: string; afterPurchas
  * up at once: its tickets go back on sale instead of waiting for the 15-minute hold to end.
  */
 function Booked({ booking: read }: { booking: Booking }) {
-  const [booking, setBooking] = useState(read);
+  // the booking as read, until this page cancels it (the answer is the cancelled booking)
+  const [cancelled, setCancelled] = useState<Booking | null>(null);
+  const booking = cancelled ?? read;
   const [key] = useState(() => globalThis.crypto.randomUUID());
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -89,7 +91,7 @@ function Booked({ booking: read }: { booking: Booking }) {
     setSending(true);
     setProblem(null);
     try {
-      setBooking(await cancelBooking(booking.booking_id, key));
+      setCancelled(await cancelBooking(booking.booking_id, key));
     } catch (error) {
       setProblem(messageOf(error));
     } finally {
