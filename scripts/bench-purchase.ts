@@ -1,368 +1,233 @@
+/**
+ * bench:purchase: the purchase path (add-to-cart, inventory/buy, the SB Pay confirmation) of the product and of
+ * a minimal reference server of the same three calls (scripts/bench-reference/), one after the other, each on
+ * a fresh database, under the same closed loop of distinct buyers; then the checks (zero oversold, a balanced
+ * ledger) and one last line that compares them. docs/measuring.md says what each figure is.
+ *
+ *   npm run bench:purchase -- [--duration=20] [--clients=50] [--only=product|reference|stub] [--with-stub]
+ *                             [--processes=N (PostgreSQL)] [--warmup=2] [--listings=200]
+ *   DATABASE_URL=postgres://... npm run bench:purchase    the same on PostgreSQL (a database of its own a server)
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argOf, freshTarget, num, serveReal, startRealServer, stopChild } from './bench-support';
+import { cpuMicros, drive, type Plan, poolsFor } from './bench-purchase-load';
+import { cpuBetween, type LockSamples, watchPostgres } from './bench-purchase-pg';
+import {
+  BALANCE,
+  buildProduct,
+  checkProduct,
+  prepareProduct,
+  type Servers,
+  startProduct,
+  stopProcess,
+  TICKETS_PER_LISTING,
+} from './bench-purchase-product';
+import { errorsText, loadText, percentile, purchaseLine, type Side, sideText } from './bench-purchase-report';
+import { checkReference, prepareReference } from './bench-reference/schema';
+import { argOf, freePort, freshTarget, num, ROOT, startChild } from './bench-support';
 
-const SELF = import.meta.filename;
+type Kind = 'stub' | 'product' | 'reference';
 
-const TICKETS_PER_LISTING = 100_000;
-const BALANCE = 1_000_000_000; // 10 million GBP a buyer: never the limit
+const options = {
+  seconds: num('duration', 20),
+  warmUp: num('warmup', 2),
+  clients: num('clients', 50),
+  processes: num('processes', 1),
+  listings: num('listings', 200),
+  postgres: Boolean(process.env.DATABASE_URL?.trim()),
+};
+type Options = typeof options;
 
-interface Setup {
-  tokens: string[];
-  buyerIds: number[];
-  listings: { id: number; event_id: number }[];
-  countryId: number;
+interface Checks {
+  /** listings whose stock does not add up, plus tickets sold that no confirmed booking accounts for (or the reverse) */
+  oversold: number;
+  balanced: boolean;
+  text: string;
 }
 
-/** Migrates and seeds, then adds the buyers (token, balance) and the bench's listings. */
-async function prepare(target: string, buyers: number, listingCount: number): Promise<Setup> {
-  const { openDatabase } = await import('../server/db/database');
-  const { migrateToLatest } = await import('../server/db/migrate');
-  const { seed, PERMISSIONS } = await import('../server/db/seed/index');
-  const { systemClock } = await import('../server/clock');
-  const { newToken, hashToken, newUserToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
-  const { postEntry, walletAccount, platformBankAccount } = await import('../server/domain/ledger');
-  const db = openDatabase(target);
-  await migrateToLatest(db);
-  await seed(db, systemClock);
-  const now = new Date();
-  const seller = await db
-    .selectFrom('users')
-    .select('password_hash')
-    .where('email', '=', 'seller@demo.test')
-    .executeTakeFirstOrThrow();
-  const tokens: string[] = [];
-  const buyerIds: number[] = [];
-  for (let i = 0; i < buyers; i++) {
-    await db.transaction().execute(async (trx) => {
-      const { id } = await trx
-        .insertInto('users')
-        .values({
-          email: `bench-buyer-${i}@bench.test`,
-          password_hash: seller.password_hash,
-          first_name: 'Bench',
-          last_name: `Buyer ${i}`,
-          user_type: 'sellers',
-          kyc_status: 1,
-          kyc_rejection_reason: null,
-          team_owner_id: null,
-          currency: 'GBP',
-          user_token: newUserToken(),
-          created_at: now.toISOString(),
-          deleted_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('user_permissions')
-        .values(PERMISSIONS.map((p) => ({ user_id: id, permission_name: p.name, is_can_access: 1 })))
-        .execute();
-      const token = newToken();
-      await trx
-        .insertInto('auth_tokens')
-        .values({
-          token_hash: hashToken(token),
-          user_id: id,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
-          revoked_at: null,
-        })
-        .execute();
-      const wallet = await walletAccount(trx, id, 'GBP', now);
-      const bank = await platformBankAccount(trx, 'GBP', now);
-      await postEntry(
-        trx,
-        {
-          kind: 'deposit',
-          reference: `bench:${id}`,
-          description: 'Bench top-up',
-          lines: [
-            { accountId: wallet, currency: 'GBP', amount: BALANCE },
-            { accountId: bank, currency: 'GBP', amount: -BALANCE },
-          ],
-        },
-        now,
-      );
-      tokens.push(token);
-      buyerIds.push(id);
-    });
-  }
-  const trader = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'tickets4u@demo.test')
-    .executeTakeFirstOrThrow();
-  const events = await db
-    .selectFrom('events')
-    .select('id')
-    .where('guest_fields', '=', '')
-    .where('event_date', '>=', now.toISOString().slice(0, 10))
-    .orderBy('id')
-    .execute();
-  const rows = Array.from({ length: listingCount }, (_, i) => ({
-    seller_id: trader.id,
-    event_id: (events[i % events.length] as { id: number }).id,
-    category: 'Bench Stand',
-    ticket_block: `Block ${i}`,
-    row: '1',
-    ticket_type_id: 1,
-    quantity: TICKETS_PER_LISTING,
-    available: TICKETS_PER_LISTING,
-    split_type: 'any',
-    price: 5_000,
-    currency: 'GBP',
-    created_at: now.toISOString(),
-  }));
-  const listings: { id: number; event_id: number }[] = [];
-  for (let i = 0; i < rows.length; i += 100) {
-    listings.push(
-      ...(await db
-        .insertInto('listings')
-        .values(rows.slice(i, i + 100))
-        .returning(['id', 'event_id'])
-        .execute()),
-    );
-  }
-  const country = await db
-    .selectFrom('countries')
-    .select('id')
-    .where('short_name', '=', 'EN')
-    .executeTakeFirstOrThrow();
-  await db.destroy();
-  return { tokens, buyerIds, listings, countryId: country.id };
+interface Result {
+  side: Side;
+  checks?: Checks;
+  postgres?: { deadlocks: number; lockWaitShare: number };
 }
 
-/** Idempotency keys unique across the warm-up and the measured run (a repeated key with another body is refused). */
-let seq = 0;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const thousands = (n: number) => Math.round(n).toLocaleString('en-GB');
+const pad = (kind: string) => `  ${kind.padEnd(10)}`;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
-
-/** The HTTP phase: `clients` loops, each a buyer, purchase after purchase until the time is up. */
-async function drive(base: string, setup: Setup, clients: number, seconds: number) {
-  const purchases: number[] = [];
-  const calls: number[] = [];
-  const errors = new Map<string, number>();
-  const fail = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
-  const post = async (path: string, token: string, body?: unknown) => {
-    const started = performance.now();
-    const res = await fetch(`${base}/api${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'idempotency-key': `bench-${process.pid}-${++seq}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { data?: Record<string, unknown>; message?: string };
-    calls.push(performance.now() - started);
-    return { status: res.status, json };
+/** The reference or the stub in `processes` child processes, one port each. */
+async function startChildren(kind: 'stub' | 'reference', target: string, processes: number): Promise<Servers> {
+  const script = join(ROOT, `scripts/bench-reference/${kind === 'stub' ? 'stub' : 'server'}.ts`);
+  const children: Awaited<ReturnType<typeof startChild>>[] = [];
+  const origins: string[] = [];
+  const stop = async () => {
+    await Promise.all(children.map(stopProcess));
   };
-  const until = performance.now() + seconds * 1000;
-  const loop = async (client: number) => {
-    const token = setup.tokens[client % setup.tokens.length] as string;
-    let n = client;
-    while (performance.now() < until) {
-      n += 7;
-      const listing = setup.listings[n % setup.listings.length] as { id: number; event_id: number };
-      const started = performance.now();
-      try {
-        const cart = await post(
-          `/purchase/lmt-trade/add-to-cart?currrency=GBP&client_country=IN&lang=en&match_id=${listing.event_id}&sell_ticket_id=${listing.id}&quantity=1&payment_method=1`,
-          token,
-        );
-        if (cart.status !== 200) {
-          fail(`add-to-cart ${cart.status}`);
-          continue;
-        }
-        const booking = await post(`/purchase/lmt-trade/inventory/buy/${listing.id}`, token, {
-          cart_id: cart.json.data?.cart_id,
-          lang: 'en',
-          client_country: 'IN',
-          payment_method: 1,
-          first_name: 'Bench',
-          last_name: 'Buyer',
-          email: 'buyer@bench.test',
-          address: '1 Bench Road',
-          country: setup.countryId,
-          postal_code: 'B1 1AA',
-        });
-        if (booking.status !== 200) {
-          fail(`inventory/buy ${booking.status}`);
-          continue;
-        }
-        const paid = await post('/purchase/lmt-trade/confirmation', token, {
-          booking_id: booking.json.data?.booking_id,
-          payment_method: 1,
-        });
-        const outcome = (paid.json.data?.result as { booking_status?: string } | undefined)?.booking_status;
-        if (paid.status !== 200 || outcome !== 'Success') {
-          fail(`confirmation ${paid.status} ${outcome ?? paid.json.message}`);
-          continue;
-        }
-        purchases.push(performance.now() - started);
-      } catch (error) {
-        fail(`network: ${(error as Error).message}`);
-      }
-    }
-  };
-  const wall = performance.now();
-  await Promise.all(Array.from({ length: clients }, (_, i) => loop(i)));
-  const elapsed = (performance.now() - wall) / 1000;
-  purchases.sort((a, b) => a - b);
-  calls.sort((a, b) => a - b);
-  return { purchases, calls, errors, elapsed };
-}
-
-/** The same writes without HTTP: what the database itself gives on this machine. */
-async function rawCeiling(target: string, setup: Setup, clients: number, seconds: number) {
-  const { openDatabase } = await import('../server/db/database');
-  const { inTransaction } = await import('../server/db/transaction');
-  const { createCart, createBooking, confirmWithWallet } = await import('../server/domain/purchase/purchase');
-  const db = openDatabase(target);
-  let done = 0;
-  let failed = 0;
-  const until = performance.now() + seconds * 1000;
-  const loop = async (client: number) => {
-    const buyerId = setup.buyerIds[client % setup.buyerIds.length] as number;
-    let n = client + 3;
-    while (performance.now() < until) {
-      n += 7;
-      const listing = setup.listings[n % setup.listings.length] as { id: number; event_id: number };
-      try {
-        const cart = await inTransaction(db, (trx) =>
-          createCart(
-            trx,
-            {
-              buyerId,
-              userId: buyerId,
-              listingId: listing.id,
-              matchId: listing.event_id,
-              quantity: 1,
-              currency: 'GBP',
-              method: 1,
-            },
-            new Date(),
-          ),
-        );
-        const booking = await inTransaction(db, (trx) =>
-          createBooking(
-            trx,
-            {
-              buyerId,
-              userId: buyerId,
-              listingId: listing.id,
-              cartId: cart.cart_id,
-              method: 1,
-              billing: {
-                first_name: 'Raw',
-                last_name: 'Buyer',
-                email: 'raw@bench.test',
-                address: '1 Raw Road',
-                country: setup.countryId,
-                postal_code: 'R1',
-              },
-            },
-            new Date(),
-          ),
-        );
-        const paid = await inTransaction(db, (trx) => confirmWithWallet(trx, buyerId, booking.booking_id, new Date()));
-        if (paid.result.status === 1) done += 1;
-        else failed += 1;
-      } catch {
-        failed += 1;
-      }
-    }
-  };
-  const wall = performance.now();
-  await Promise.all(Array.from({ length: clients }, (_, i) => loop(i)));
-  const elapsed = (performance.now() - wall) / 1000;
-  await db.destroy();
-  return { rate: done / elapsed, done, failed };
-}
-
-/** Zero oversold and a balanced ledger, read from the database after both phases. */
-async function checks(target: string, setup: Setup) {
-  const { openDatabase } = await import('../server/db/database');
-  const { auditLedger } = await import('../server/domain/ledger');
-  const db = openDatabase(target);
-  const ids = setup.listings.map((l) => l.id);
-  const listings = await db
-    .selectFrom('listings')
-    .select(['id', 'quantity', 'available'])
-    .where('id', 'in', ids)
-    .execute();
-  const carts = await db
-    .selectFrom('carts')
-    .select(['listing_id', 'hold_state', (eb) => eb.fn.sum<number>('quantity').as('n')])
-    .where('listing_id', 'in', ids)
-    .groupBy(['listing_id', 'hold_state'])
-    .execute();
-  const confirmed = await db
-    .selectFrom('bookings')
-    .select((eb) => eb.fn.sum<number>('quantity').as('n'))
-    .where('listing_id', 'in', ids)
-    .where('status', '=', 'confirmed')
-    .executeTakeFirstOrThrow();
-  const taken = new Map<number, number>();
-  let sold = 0;
-  for (const c of carts) {
-    if (c.hold_state !== 'released') taken.set(c.listing_id, (taken.get(c.listing_id) ?? 0) + Number(c.n));
-    if (c.hold_state === 'sold') sold += Number(c.n);
-  }
-  const oversold = listings.filter((l) => l.available < 0 || l.available + (taken.get(l.id) ?? 0) !== l.quantity);
-  const problems = await auditLedger(db);
-  await db.destroy();
-  return { oversold: oversold.length, sold, confirmed: Number(confirmed.n ?? 0), ledger: problems };
-}
-
-async function main() {
-  const seconds = num('duration', 30);
-  const clients = num('clients', 50);
-  const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
-  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-purchase-'));
-  const { target, drop } = await freshTarget(dir, 'sbbench_purchase');
   try {
-    console.info(`bench:purchase on ${engine}: preparing a fresh database...`);
-    const setup = await prepare(target, num('buyers', 50), num('listings', 200));
-    const { child: server, base } = await startRealServer(SELF, dir, target);
-    let http: Awaited<ReturnType<typeof drive>>;
-    try {
-      await drive(base, setup, clients, 2); // warm-up
-      http = await drive(base, setup, clients, seconds);
-    } finally {
-      await stopChild(server);
+    for (let i = 0; i < processes; i++) {
+      const port = await freePort();
+      children.push(await startChild(script, [], { PORT: String(port), REFERENCE_TARGET: target }));
+      origins.push(`http://127.0.0.1:${port}`);
     }
-    const raw = await rawCeiling(target, setup, clients, num('raw-duration', 10));
-    const found = await checks(target, setup);
-    const rate = http.purchases.length / http.elapsed;
-    const errors = [...http.errors.entries()].map(([k, v]) => `${k} x${v}`).join(', ');
-    console.info(`\n${engine}, ${clients} clients, ${seconds} s, node ${process.version}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { origins, pids: children.map((c) => c.pid as number), stop };
+}
+
+/** Warm-up, then the measured closed loop, with the CPU of the client, the servers and (PostgreSQL) the database. */
+async function measure(
+  kind: Kind,
+  servers: Servers,
+  plan: Plan,
+  o: Options,
+  watch: Awaited<ReturnType<typeof watchPostgres>> | undefined,
+) {
+  const pools = poolsFor(servers.origins, o.clients);
+  try {
+    if (o.warmUp > 0) await drive(pools, plan, o.clients, o.warmUp);
+    const load = loadavg();
+    const client = process.cpuUsage();
+    const server = servers.pids.map(cpuMicros);
+    const database = await watch?.backendCpu();
+    watch?.startSampling();
+    const run = await drive(pools, plan, o.clients, o.seconds);
+    const locks = watch?.stopSampling();
+    const serverUs = servers.pids.reduce((sum, pid, i) => sum + cpuMicros(pid) - (server[i] as number), 0);
+    const clientUsage = process.cpuUsage(client);
+    const databaseUs = database && watch ? cpuBetween(database, await watch.backendCpu()) : undefined;
+    const n = run.purchases.length;
+    const side: Side = { rate: n / run.elapsed, p99: percentile(run.purchases, 99), cpuUs: serverUs / n };
+    const core = (us: number) => `${((us / (run.elapsed * 1e6)) * 100).toFixed(0)}% of a core`;
+    const clientUs = clientUsage.user + clientUsage.system;
     console.info(
-      `  HTTP    ${rate.toFixed(0)} confirmed purchases/s (${http.purchases.length} in ${http.elapsed.toFixed(1)} s)` +
-        `  purchase p50 ${percentile(http.purchases, 50).toFixed(1)} ms  p99 ${percentile(http.purchases, 99).toFixed(1)} ms` +
-        `  call p50 ${percentile(http.calls, 50).toFixed(1)} ms  p99 ${percentile(http.calls, 99).toFixed(1)} ms`,
-    );
-    console.info(`  errors  ${errors || 'none'}`);
-    console.info(
-      `  raw     ${raw.rate.toFixed(0)} purchases/s without HTTP (${raw.done} done, ${raw.failed} failed): HTTP is ${((rate / raw.rate) * 100).toFixed(0)}% of it`,
+      `${pad(kind)}${sideText(side)}: ${thousands(n)} purchases in ${run.elapsed.toFixed(1)} s (${thousands(run.calls)} calls), purchase p50 ${percentile(run.purchases, 50).toFixed(1)} ms p99 ${side.p99.toFixed(1)} ms; errors ${errorsText(run.errors)}`,
     );
     console.info(
-      `  checks  oversold listings: ${found.oversold}; sold ${found.sold} tickets = confirmed ${found.confirmed}: ${found.sold === found.confirmed ? 'yes' : 'NO'}; ledger: ${found.ledger.length === 0 ? 'balanced' : found.ledger.slice(0, 5).join('; ')}`,
+      `${pad('')}server CPU ${(serverUs / n).toFixed(0)} us a purchase (${core(serverUs)}, ${servers.pids.length} process${servers.pids.length === 1 ? '' : 'es'}); client CPU ${(clientUs / n).toFixed(0)} us a purchase (${core(clientUs)}); load ${loadText(load)} -> ${loadText(loadavg())}`,
     );
-    console.info(
-      `  target  1,000/s with p99 < 50 ms: ${rate >= 1000 && percentile(http.purchases, 99) < 50 ? 'met' : 'missed'}`,
-    );
-    if (found.oversold > 0 || found.ledger.length > 0 || found.sold !== found.confirmed) process.exitCode = 1;
+    if (clientUs / (run.elapsed * 1e6) > 0.8) {
+      console.info(`${pad('')}the load generator used ${core(clientUs)}: it may be what limits this run`);
+    }
+    return { side, locks, databaseUs: databaseUs === undefined ? undefined : databaseUs / n };
   } finally {
-    await drop();
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}
+
+/** One server from a fresh database to its checks. */
+async function runOne(kind: Kind, o: Options): Promise<Result> {
+  const dir = mkdtempSync(join(tmpdir(), `sb-bench-purchase-${kind}-`));
+  const fresh = kind === 'stub' ? { target: '', drop: async () => {} } : await freshTarget(dir, `sbbench_${kind}`);
+  let servers: Servers | undefined;
+  let watch: Awaited<ReturnType<typeof watchPostgres>> | undefined;
+  try {
+    let plan: Plan;
+    let check: (() => Promise<Checks>) | undefined;
+    if (kind === 'product') {
+      const setup = await prepareProduct(fresh.target, o.clients, o.listings);
+      plan = setup;
+      check = async () => {
+        const c = await checkProduct(fresh.target, setup);
+        return verdictOf(c.oversold, c.sold, c.confirmed, c.ledger);
+      };
+    } else if (kind === 'reference') {
+      const setup = await prepareReference(fresh.target, o.clients, o.listings, TICKETS_PER_LISTING, BALANCE);
+      plan = { ...setup, countryId: 1 };
+      check = async () => {
+        const c = await checkReference(fresh.target);
+        return verdictOf(c.oversold, c.sold, c.confirmed, c.ledger);
+      };
+    } else {
+      plan = {
+        tokens: Array.from({ length: o.clients }, (_, i) => `stub-${i}`),
+        listings: [{ id: 1, event_id: 1 }],
+        countryId: 1,
+      };
+    }
+    if (o.postgres && kind !== 'stub') watch = await watchPostgres(fresh.target);
+    const deadlocksBefore = await watch?.deadlocks();
+    servers =
+      kind === 'product'
+        ? await startProduct(dir, fresh.target, o.processes)
+        : await startChildren(kind, fresh.target, o.processes);
+    const m = await measure(kind, servers, plan, o, watch);
+    await servers.stop();
+    servers = undefined;
+    let postgres: Result['postgres'];
+    if (watch && m.locks) {
+      // a backend reports its deadlocks when it is idle a second, or at exit: the servers' pools have closed
+      await sleep(1_500);
+      const deadlocks = (await watch.deadlocks()) - (deadlocksBefore ?? 0);
+      const share = m.locks.active === 0 ? 0 : m.locks.waiting / m.locks.active;
+      postgres = { deadlocks, lockWaitShare: share };
+      console.info(`${pad('')}PostgreSQL: ${postgresText(deadlocks, m.locks, m.databaseUs)}`);
+    }
+    const checks = await check?.();
+    if (checks) console.info(`${pad('')}checks: ${checks.text}`);
+    return { side: m.side, checks, postgres };
+  } finally {
+    await servers?.stop();
+    await watch?.close();
+    await fresh.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (argOf('serve') === 'real') await serveReal();
-else await main();
+function verdictOf(oversold: number, sold: number, confirmed: number, ledger: string[]): Checks {
+  return {
+    oversold: oversold + Math.abs(sold - confirmed),
+    balanced: ledger.length === 0,
+    text: `oversold listings ${oversold}; sold ${thousands(sold)} tickets, confirmed ${thousands(confirmed)}: ${sold === confirmed ? 'the same' : 'NOT the same'}; ledger ${ledger.length === 0 ? 'balanced' : ledger.slice(0, 5).join('; ')}`,
+  };
+}
+
+const postgresText = (deadlocks: number, l: LockSamples, databaseUs: number | undefined) =>
+  `deadlocks ${deadlocks}; lock waits ${l.active === 0 ? 0 : ((l.waiting / l.active) * 100).toFixed(1)}% of ${thousands(l.active)} active backends seen in ${l.samples} samples; database CPU ${databaseUs === undefined ? '-' : databaseUs.toFixed(0)} us a purchase (its backends)`;
+
+async function main() {
+  const only = argOf('only');
+  if (only !== undefined && !['product', 'reference', 'stub'].includes(only)) {
+    console.error(`--only takes product, reference or stub, not "${only}"`);
+    process.exit(2);
+  }
+  if (options.processes > 1 && !options.postgres) {
+    console.error('--processes needs PostgreSQL (DATABASE_URL): the product serves SQLite from one process.');
+    process.exit(2);
+  }
+  const kinds: Kind[] = only
+    ? [only as Kind]
+    : [...(process.argv.includes('--with-stub') ? (['stub'] as const) : []), 'product', 'reference'];
+  const engine = options.postgres ? 'PostgreSQL' : 'SQLite';
+  console.info(
+    `bench:purchase on ${engine}: ${options.clients} clients in a closed loop, each a distinct buyer (add-to-cart, inventory/buy, SB Pay confirmation), ${options.seconds} s a server after ${options.warmUp} s of warm-up, ${options.processes} process${options.processes === 1 ? '' : 'es'} a server; node ${process.version}, ${availableParallelism()} cores, load ${loadText(loadavg())}`,
+  );
+  if (kinds.includes('product')) buildProduct();
+  const results = new Map<Kind, Result>();
+  for (const kind of kinds) results.set(kind, await runOne(kind, options));
+  const stub = results.get('stub');
+  const product = results.get('product');
+  const reference = results.get('reference');
+  if (stub) {
+    const top = Math.max(product?.side.rate ?? 0, reference?.side.rate ?? 0);
+    console.info(
+      `stub: ${sideText(stub.side)} (the load generator's ceiling${top > 0 ? `; the fastest server is ${((top / stub.side.rate) * 100).toFixed(0)}% of it` : ''})`,
+    );
+  }
+  if (!product && !reference) return;
+  const checked = [product, reference].filter((r) => r?.checks) as Result[];
+  const oversold = checked.reduce((sum, r) => sum + (r.checks as Checks).oversold, 0);
+  const balanced = checked.every((r) => (r.checks as Checks).balanced);
+  if (oversold > 0 || !balanced) process.exitCode = 1;
+  console.info(
+    purchaseLine(product?.side, reference?.side, {
+      oversold,
+      balanced,
+      postgres: (product ?? reference)?.postgres,
+    }),
+  );
+}
+
+await main();
