@@ -1,16 +1,35 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addToCart, type CartInput, confirmBooking, createBooking } from './calls';
-import { checkReference, prepareReference, tokenHash } from './schema';
-import { numbered, openSqlite } from './sql';
+import { checkReference, connect, prepareReference, tokenHash } from './schema';
+import { isPostgres, numbered } from './sql';
 import { type Answer, openStore, type Store } from './store';
 
-// The yardstick must keep the product's rules, or it flatters: these show it does, on a SQLite file.
-describe('the reference server of bench:purchase', () => {
+/** PostgreSQL too when DATABASE_URL names a server whose role may create databases (as test:pg's). */
+const admin = process.env.DATABASE_URL?.trim();
+const engines: [string, string | undefined][] = [
+  ['SQLite', undefined],
+  ...(admin && isPostgres(admin) ? [['PostgreSQL', admin] as [string, string]] : []),
+];
+
+async function onServer(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+// The yardstick must keep the product's rules, or it flatters: these show it does.
+describe.each(engines)('the reference server of bench:purchase on %s', (_engine, adminUrl) => {
   let dir: string;
   let file: string;
+  let database: string | undefined;
   let store: Store;
   let tokens: string[];
   let listing: { id: number; event_id: number };
@@ -20,13 +39,21 @@ describe('the reference server of bench:purchase', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sb-reference-test-'));
     file = join(dir, 'reference.sqlite');
+    if (adminUrl) {
+      database = `sbref_test_${process.pid}_${Date.now().toString(36)}`;
+      await onServer(adminUrl, `CREATE DATABASE ${database}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${database}`;
+      file = url.toString();
+    }
     const setup = await prepareReference(file, 2, 1, 3, 12_000);
     tokens = setup.tokens;
     listing = setup.listings[0] as { id: number; event_id: number };
-    store = await openStore(file, 1);
+    store = await openStore(file, 3);
   });
   afterEach(async () => {
     await store.close();
+    if (adminUrl && database) await onServer(adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -60,18 +87,20 @@ describe('the reference server of bench:purchase', () => {
       confirmBooking(run, user, body(booking).data.booking_id as number, store.escrow, now),
     );
   };
-  const available = () => {
-    const { db } = openSqlite(file);
-    const row = db.prepare('SELECT available FROM listings WHERE id = ?').get(listing.id) as { available: number };
-    db.close();
-    return row.available;
+  const available = async () => {
+    const c = await connect(file);
+    try {
+      return Number((await c.run.one('SELECT available FROM listings WHERE id = ?', [listing.id]))?.available);
+    } finally {
+      await c.close();
+    }
   };
 
   it('sells a ticket: the stock, the wallet, the order and a balanced entry', async () => {
     const paid = await buy(tokens[0] as string);
     expect(paid.status).toBe(200);
     expect(body(paid).data.result).toMatchObject({ status: 1, booking_status: 'Success', reason: null });
-    expect(available()).toBe(2);
+    expect(await available()).toBe(2);
     expect(await checkReference(file)).toEqual({ oversold: 0, sold: 1, confirmed: 1, ledger: [] });
   });
 
@@ -85,7 +114,7 @@ describe('the reference server of bench:purchase', () => {
     expect(body(answers.find((a) => a.status === 409) as Answer).message).toBe(
       'These tickets are no longer available.',
     );
-    expect(available()).toBe(0);
+    expect(await available()).toBe(0);
     expect((await checkReference(file)).oversold).toBe(0);
   });
 
@@ -94,7 +123,7 @@ describe('the reference server of bench:purchase', () => {
     const first = await call(token, 'addToCart', (run, user, now) => addToCart(run, user, cartOf(), now), 'same-key');
     const again = await call(token, 'addToCart', (run, user, now) => addToCart(run, user, cartOf(), now), 'same-key');
     expect(again).toEqual(first);
-    expect(available()).toBe(2);
+    expect(await available()).toBe(2);
     const other = await call(
       token,
       'addToCart',
@@ -103,7 +132,7 @@ describe('the reference server of bench:purchase', () => {
       'another request',
     );
     expect(other.status).toBe(422);
-    expect(available()).toBe(2);
+    expect(await available()).toBe(2);
   });
 
   it('refuses a payment the wallet cannot cover and changes nothing', async () => {
@@ -120,7 +149,7 @@ describe('the reference server of bench:purchase', () => {
   it('refuses a call without a known token', async () => {
     const answer = await call('not-a-token', 'addToCart', (run, user, now) => addToCart(run, user, cartOf(), now));
     expect(answer.status).toBe(401);
-    expect(available()).toBe(3);
+    expect(await available()).toBe(3);
   });
 });
 

@@ -61,7 +61,7 @@ export const schemaFor = (postgres: boolean) =>
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** One connection of the bench's own to the reference's database, closed by `close`. */
-async function connect(
+export async function connect(
   target: string,
 ): Promise<{ run: Runner; exec(text: string): Promise<void>; close(): Promise<void> }> {
   if (isPostgres(target)) {
