@@ -240,16 +240,16 @@ export async function confirmBooking(
     [at, bookingId, buyerId, at],
   );
   if (!b) {
-    const now_ = await run.one(`SELECT ${BOOKING_COLUMNS} FROM bookings WHERE id = ? AND buyer_id = ?`, [
+    const current = await run.one(`SELECT ${BOOKING_COLUMNS} FROM bookings WHERE id = ? AND buyer_id = ?`, [
       bookingId,
       buyerId,
     ]);
-    if (!now_) return refuse(404, 'Booking not found.');
-    const ok = now_.status === 'confirmed';
+    if (!current) return refuse(404, 'Booking not found.');
+    const ok = current.status === 'confirmed';
     const result = ok
       ? paymentResult(bookingId, true, CONFIRMED_MESSAGE, null)
       : paymentResult(bookingId, false, HOLD_EXPIRED_MESSAGE, 'hold_expired');
-    return answer(200, { success: true, data: { result, booking: bookingOf(now_, now) } });
+    return answer(200, { success: true, data: { result, booking: bookingOf(current, now) } });
   }
   const amount = Number(b.total);
   const currency = String(b.currency);
