@@ -31,6 +31,7 @@ import * as m0030 from './migrations/0030-sales-match-search';
 import * as m0031 from './migrations/0031-catalog-version';
 import * as m0032 from './migrations/0032-inventory-sort-indexes';
 import * as m0033 from './migrations/0033-sold-as-listed';
+import * as m0034 from './migrations/0034-carts-buyer-holding';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0031-catalog-version': m0031,
   '0032-inventory-sort-indexes': m0032,
   '0033-sold-as-listed': m0033,
+  '0034-carts-buyer-holding': m0034,
 };
 
 /** The migrations' names in the order they apply. */

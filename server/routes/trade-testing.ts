@@ -1,3 +1,7 @@
+import { hashToken, newToken, newUserToken, TOKEN_LIFETIME_MS } from '../auth/tokens';
+import type { Db } from '../db/database';
+import { PERMISSIONS } from '../db/seed/index';
+import { platformBankAccount, postEntry, walletAccount } from '../domain/ledger';
 import { type freshServer, userIdOf } from '../test-support';
 
 /** Helpers the trade tests share: calls with a fresh Idempotency-Key each (unless given), typed loosely. */
@@ -93,3 +97,107 @@ export async function book(
     expires_at: string;
   };
 }
+
+/**
+ * `n` buyer accounts made in the database directly (no password to hash): each with every permission, a session
+ * token and `balance` minor units of GBP in its SB Pay wallet. For the tests with many buyers at once.
+ */
+export async function makeBuyers(db: Db, n: number, now: Date, balance = 100_000_000) {
+  const at = now.toISOString();
+  const buyers: { id: number; token: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    buyers.push(
+      await db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('users')
+          .values({
+            email: `buyer-${i}-${newUserToken().slice(0, 8)}@many.test`,
+            password_hash: 'none',
+            first_name: 'Many',
+            last_name: `Buyer ${i}`,
+            user_type: 'sellers',
+            kyc_status: 1,
+            kyc_rejection_reason: null,
+            team_owner_id: null,
+            currency: 'GBP',
+            user_token: newUserToken(),
+            created_at: at,
+            deleted_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('user_permissions')
+          .values(PERMISSIONS.map((p) => ({ user_id: id, permission_name: p.name, is_can_access: 1 })))
+          .execute();
+        const token = newToken();
+        await trx
+          .insertInto('auth_tokens')
+          .values({
+            token_hash: hashToken(token),
+            user_id: id,
+            created_at: at,
+            expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+            revoked_at: null,
+          })
+          .execute();
+        const lines = [
+          { accountId: await walletAccount(trx, id, 'GBP', now), currency: 'GBP', amount: balance },
+          { accountId: await platformBankAccount(trx, 'GBP', now), currency: 'GBP', amount: -balance },
+        ];
+        await postEntry(trx, { kind: 'deposit', reference: `many-buyers:${id}`, description: 'Top-up', lines }, now);
+        return { id, token };
+      }),
+    );
+  }
+  return buyers;
+}
+
+/** A listing of `sellerEmail` with `tickets` tickets on an upcoming match without guest details (or `eventId`). */
+export async function makeListing(
+  db: Db,
+  now: Date,
+  opts: { sellerEmail?: string; eventId?: number; tickets?: number; price?: number; currency?: string } = {},
+) {
+  const seller = await userIdOf(db, opts.sellerEmail ?? 'tickets4u@demo.test');
+  const eventId =
+    opts.eventId ??
+    (
+      await db
+        .selectFrom('events')
+        .select('id')
+        .where('guest_fields', '=', '')
+        .where('event_date', '>=', now.toISOString().slice(0, 10))
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const tickets = opts.tickets ?? 100_000;
+  return db
+    .insertInto('listings')
+    .values({
+      seller_id: seller,
+      event_id: eventId,
+      category: 'Longside Lower Tier',
+      ticket_block: 'Block 1',
+      row: '1',
+      ticket_type_id: 1,
+      quantity: tickets,
+      available: tickets,
+      split_type: 'any',
+      price: opts.price ?? 5_000,
+      currency: opts.currency ?? 'GBP',
+      created_at: now.toISOString(),
+    })
+    .returning(['id', 'event_id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The billing fields of a booking given in full (no saved address needed). */
+export const inlineBilling = async (db: Db) => ({
+  first_name: 'Many',
+  last_name: 'Buyer',
+  email: 'buyer@many.test',
+  address: '1 High Street',
+  postal_code: 'AB1 2CD',
+  country: (await db.selectFrom('countries').select('id').orderBy('id').executeTakeFirstOrThrow()).id,
+});

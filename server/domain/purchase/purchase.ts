@@ -9,7 +9,14 @@ import { notificationLinks, notify } from '../notifications';
 import { recordOrder } from '../sales';
 import { bookingDeliveries } from '../sales-delivery';
 import { findListing, GUEST_FIELDS, type GuestField, guestFieldsOf, unitPriceOf } from './catalog';
-import { expireCart, HOLD_ENDED_REASON, HOLD_EXPIRED_MESSAGE, releaseCart, releaseDueHolds } from './holds';
+import {
+  checkHoldLimit,
+  expireCart,
+  HOLD_ENDED_REASON,
+  HOLD_EXPIRED_MESSAGE,
+  releaseCart,
+  releaseDueHolds,
+} from './holds';
 import {
   type CurrencyCode,
   HOLD_MS,
@@ -32,14 +39,6 @@ export const NO_BILLING_ADDRESS_MESSAGE = 'Please add a billing address';
 export const LATE_PAYMENT_REASON = 'The payment arrived after the 15-minute hold ended; it was refunded.';
 const NOT_FOUND_TICKETS = 'These tickets were not found.';
 const NO_LONGER_AVAILABLE = 'These tickets are no longer available.';
-/**
- * How many holds one buyer account may have at once (each up to 15 minutes, each up to MAX_PURCHASE_QUANTITY
- * tickets): a buyer finishing a purchase or two never meets it; one account holding a match's whole stock by
- * adding to cart in a loop (eleven listings, 66 tickets, in a second) does.
- */
-export const MAX_OPEN_HOLDS = 5;
-export const TOO_MANY_HOLDS = `You already hold tickets in ${MAX_OPEN_HOLDS} bookings. Pay for one or cancel it on the Purchase page before holding more; a hold ends by itself after 15 minutes.`;
-
 const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', USD: '$', AED: 'AED ' };
 /** '£1,240.50' from 124050 minor units. */
 export const money = (minor: number, currency: string) =>
@@ -69,25 +68,14 @@ export interface NewCart {
  * written. The caller's transaction undoes both if anything after fails.
  */
 export async function createCart(db: Db, input: NewCart, now: Date): Promise<Cart> {
-  // holds of this listing and of this buyer that have ended give their tickets back first
-  await releaseDueHolds(db, now, { listingId: input.listingId });
-  await releaseDueHolds(db, now, { buyerId: input.buyerId });
+  // no ended hold is released here (holds.ts, lock order): the housekeeping and the reads free them
   const listing = await findListing(db, input.buyerId, input.listingId);
   if (!listing || listing.event_id !== input.matchId) throw new HttpError(404, NOT_FOUND_TICKETS);
   const q = input.quantity;
   if (listing.available === 0) throw new HttpError(409, NO_LONGER_AVAILABLE);
   if (q > listing.available) throw new HttpError(409, `Sorry, only ${listing.available} tickets are left.`);
   // tickets left, but this buyer holds enough already: it waits for one of its holds to end (Retry-After)
-  const open = await db
-    .selectFrom('carts')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('expires_at').as('first_end')])
-    .where('buyer_id', '=', input.buyerId)
-    .where('hold_state', '=', 'holding')
-    .executeTakeFirstOrThrow();
-  if (Number(open.n) >= MAX_OPEN_HOLDS) {
-    const wait = open.first_end ? Math.max(1, secondsLeft(String(open.first_end), now)) : HOLD_MS / 1000;
-    throw new HttpError(429, TOO_MANY_HOLDS, undefined, { 'Retry-After': String(wait) });
-  }
+  await checkHoldLimit(db, input.buyerId, now);
   const split = splitList(listing.split_type, listing.available);
   if (!split.includes(q)) {
     throw invalid([
