@@ -85,13 +85,17 @@ describe('housekeeping', () => {
     try {
       let runs = 0;
       let release = () => {};
-      takeSlow = registerPrune('test: slow', async () => {
-        runs += 1;
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        return 0;
-      });
+      takeSlow = registerPrune(
+        'test: slow',
+        async () => {
+          runs += 1;
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          return 0;
+        },
+        { everyMs: 1_000 },
+      );
       const unref = vi.spyOn(globalThis, 'setInterval');
       const housekeeping = startHousekeeping(fresh.db, clock, undefined, 1_000);
       const timer = unref.mock.results[0]?.value as { hasRef?: () => boolean } | undefined;
@@ -115,5 +119,28 @@ describe('housekeeping', () => {
     // a task that never ends, left registered, would hang every later housekeeping run of this worker (it did:
     // main.test's server never closed when this file had run before it in the same worker)
     expect(registeredPrunes()).not.toContain('test: slow');
+  });
+
+  it('runs each task at its own pace: looks every minute, runs a task when its period has passed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const runs = { minute: 0, fiveMinutes: 0 };
+    const taken = [
+      registerPrune('test: every minute', async () => ++runs.minute, { everyMs: 60_000 }),
+      registerPrune('test: every five minutes', async () => ++runs.fiveMinutes),
+    ];
+    try {
+      const housekeeping = startHousekeeping(fresh.db, clock);
+      await housekeeping.settled();
+      expect(runs).toEqual({ minute: 1, fiveMinutes: 1 });
+      for (let minute = 1; minute <= 10; minute++) {
+        vi.advanceTimersByTime(60_000);
+        await housekeeping.settled();
+      }
+      expect(runs).toEqual({ minute: 11, fiveMinutes: 3 });
+      await housekeeping.stop();
+    } finally {
+      vi.useRealTimers();
+      for (const take of taken) take();
+    }
   });
 });

@@ -7,19 +7,30 @@ import type { Logger } from './logger';
 /** Deletes the rows of one kind that have expired by `now`; answers how many it deleted. */
 export type PruneTask = (db: Db, now: Date) => Promise<number>;
 
-const tasks = new Map<string, PruneTask>();
+/** How often a task runs unless it asks otherwise, and how often the housekeeping looks for tasks due. */
+export const PRUNE_EVERY_MS = 5 * 60_000;
+export const HOUSEKEEPING_TICK_MS = 60_000;
+
+interface Registered {
+  task: PruneTask;
+  everyMs: number;
+}
+
+const tasks = new Map<string, Registered>();
 
 /**
- * Adds a prune task to the ones housekeeping runs (at start and every few minutes). Tasks must be safe to run
- * in several processes at once (a conditional DELETE is), since every server process runs them. Registering a
- * name again replaces its task. Answers a function that takes the task away again (if it is still this one):
- * a server that closes takes away the tasks that hold its own things (its uploads folder, its mailer), and a
- * test its own tasks, since the registry lives as long as the process (the node tests share one per worker).
+ * Adds a prune task to the ones housekeeping runs (at start, then every `everyMs`, five minutes unless given;
+ * the housekeeping looks every minute). Tasks must be safe to run in several processes at once (a conditional
+ * DELETE is), since every server process runs them. Registering a name again replaces its task. Answers a
+ * function that takes the task away again (if it is still this one): a server that closes takes away the tasks
+ * that hold its own things (its uploads folder, its mailer), and a test its own tasks, since the registry lives
+ * as long as the process (the node tests share one per worker).
  */
-export function registerPrune(name: string, task: PruneTask): () => void {
-  tasks.set(name, task);
+export function registerPrune(name: string, task: PruneTask, options: { everyMs?: number } = {}): () => void {
+  const registered = { task, everyMs: options.everyMs ?? PRUNE_EVERY_MS };
+  tasks.set(name, registered);
   return () => {
-    if (tasks.get(name) === task) tasks.delete(name);
+    if (tasks.get(name) === registered) tasks.delete(name);
   };
 }
 
@@ -27,16 +38,25 @@ export function registeredPrunes(): string[] {
   return [...tasks.keys()];
 }
 
+/** How often a registered task runs, in milliseconds (undefined when none has that name). */
+export const pruneEveryMs = (name: string): number | undefined => tasks.get(name)?.everyMs;
+
 registerPrune('login throttle', pruneThrottle);
 registerPrune('idempotency keys', pruneIdempotencyKeys);
 
 /**
- * Runs every registered task once. A task that fails is logged and the others still run. Answers how many rows
- * each task deleted (a failed task is absent).
+ * Runs every registered task once (or those `due` says). A task that fails is logged and the others still run.
+ * Answers how many rows each task deleted (a failed task is absent).
  */
-export async function runHousekeeping(db: Db, clock: Clock, log?: Logger): Promise<Record<string, number>> {
+export async function runHousekeeping(
+  db: Db,
+  clock: Clock,
+  log?: Logger,
+  due: (name: string, everyMs: number) => boolean = () => true,
+): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
-  for (const [name, task] of tasks) {
+  for (const [name, { task, everyMs }] of tasks) {
+    if (!due(name, everyMs)) continue;
     try {
       deleted[name] = await task(db, clock.now());
     } catch (err) {
@@ -48,8 +68,6 @@ export async function runHousekeeping(db: Db, clock: Clock, log?: Logger): Promi
   return deleted;
 }
 
-export const HOUSEKEEPING_INTERVAL_MS = 5 * 60_000;
-
 export interface Housekeeping {
   /** Resolves when the run started at start-up (or the one in progress) is over. */
   settled(): Promise<void>;
@@ -58,28 +76,33 @@ export interface Housekeeping {
 }
 
 /**
- * Runs housekeeping now and then every `intervalMs`, on a timer that does not keep the process alive. A run
- * is skipped while the previous one is still going.
+ * Runs every task now, then looks every `tickMs` (a timer that does not keep the process alive) and runs the
+ * tasks whose own period has passed since they last ran (counted in ticks, so a paused process does not run a
+ * backlog). A tick is skipped while the previous run is still going.
  */
-export function startHousekeeping(
-  db: Db,
-  clock: Clock,
-  log?: Logger,
-  intervalMs = HOUSEKEEPING_INTERVAL_MS,
-): Housekeeping {
+export function startHousekeeping(db: Db, clock: Clock, log?: Logger, tickMs = HOUSEKEEPING_TICK_MS): Housekeeping {
   let running: Promise<void> = Promise.resolve();
   let busy = false;
+  let ticks = 0;
+  const lastRun = new Map<string, number>();
   const tick = () => {
+    const at = ticks++ * tickMs;
     if (busy) return;
     busy = true;
-    running = runHousekeeping(db, clock, log)
+    const due = (name: string, everyMs: number) => {
+      const last = lastRun.get(name);
+      if (last !== undefined && at - last < everyMs) return false;
+      lastRun.set(name, at);
+      return true;
+    };
+    running = runHousekeeping(db, clock, log, due)
       .then(() => undefined)
       .finally(() => {
         busy = false;
       });
   };
   tick();
-  const timer = setInterval(tick, intervalMs);
+  const timer = setInterval(tick, tickMs);
   timer.unref();
   return {
     settled: () => running,

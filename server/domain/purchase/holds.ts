@@ -151,5 +151,9 @@ export async function releaseDueHolds(
   return released;
 }
 
-// the housekeeping releases what no read met (at start and every few minutes, in every process: exactly once)
-registerPrune('ended ticket holds', (db, now) => releaseDueHolds(db, now, {}, 5_000));
+/** How often the housekeeping frees ended holds: the contract's promise (the tickets are back within a minute). */
+export const HOLDS_SWEEP_MS = 60_000;
+
+// the housekeeping releases what no read met, in every process (exactly once by nature): with nothing due, one
+// look at the index carts_holding (hold_state, expires_at)
+registerPrune('ended ticket holds', (db, now) => releaseDueHolds(db, now, {}, 5_000), { everyMs: HOLDS_SWEEP_MS });
