@@ -7,7 +7,7 @@ import { type Db, directSqlite } from '../db/database';
 import { claimKey, type KeyOf, keepReply, requestHash } from '../db/idempotency';
 import { inTransaction } from '../db/transaction';
 import type { AnswerCache } from '../http/answer-cache';
-import { HttpError, MESSAGES, tooLarge } from '../http/errors';
+import { envelopeOf, HttpError, KeptRefusal, MESSAGES, tooLarge } from '../http/errors';
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
 import { apiAnswer, apiText } from '../http/respond';
 import type { Logger } from '../logger';
@@ -329,6 +329,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
               })
             : '';
           let committedFiles = false;
+          const keptRefusals = new WeakSet<AnyReply>();
           reply = await inTransaction(
             deps.db,
             async (trx) => {
@@ -345,13 +346,24 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
                 }
               }
               await recordFiles(trx, op, user, files);
-              const result = check(op, await run(...input(trx)));
+              let result: AnyReply;
+              try {
+                result = check(op, await run(...input(trx)));
+              } catch (error) {
+                // a call that carried files undoes everything, as any refusal does (its files are not kept)
+                if (!(error instanceof KeptRefusal) || Object.keys(files).length > 0) throw error;
+                // committed with what the handler wrote, and replayed as given: the cause is settled
+                const refusal = check(op, { status: error.status, body: envelopeOf(error), headers: error.headers });
+                keptRefusals.add(refusal);
+                if (key) await keepReply(trx, key, refusal.status, refusal.body);
+                return refusal;
+              }
               if (key && result.status < 400) await keepReply(trx, key, result.status, result.body);
               committedFiles = result.status < 400;
               return result;
             },
             // an error reply undoes whatever the handler wrote (and the key stays free for a corrected retry)
-            (result) => result.status < 400,
+            (result) => result.status < 400 || keptRefusals.has(result),
           );
           keepFiles = committedFiles;
         }

@@ -12,6 +12,13 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A refusal that keeps what its call wrote before it: an `x-transaction` call commits, then answers it (any other
+ * error undoes the call's writes). For a refusal whose cause was found and settled on the way: a hold found
+ * ended, whose tickets went back to the listing, refuses the booking and keeps the release.
+ */
+export class KeptRefusal extends HttpError {}
+
 export const MESSAGES = {
   unexpected: 'An unexpected error occurred. Please try again later.',
   invalidJson: 'The request body is not valid JSON.',

@@ -62,7 +62,7 @@ export async function openListing(
 
 export const userId = (s: Server, email: string) => userIdOf(s.db, email);
 
-/** cart -> booking (primary address) for `quantity` tickets; answers the booking's data. */
+/** cart -> booking (primary address, or a billing address given in full) for `quantity` tickets; answers the booking's data. */
 export async function book(
   s: Server,
   token: string,
@@ -85,7 +85,8 @@ export async function book(
     lang: 'en',
     client_country: 'IN',
     payment_method: method,
-    address_id: address?.address_id,
+    // a buyer without a saved address gives the billing fields in full
+    ...(address ? { address_id: address.address_id } : await inlineBilling(s.db)),
   });
   if (booking.status !== 200) throw new Error(`booking answered ${booking.status}: ${JSON.stringify(booking.body)}`);
   return booking.body.data as unknown as {

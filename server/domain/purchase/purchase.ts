@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import type { Db } from '../../db/database';
-import { HttpError, MESSAGES } from '../../http/errors';
+import { HttpError, KeptRefusal, MESSAGES } from '../../http/errors';
 import type { Payments } from '../../payments/port';
 import { InsufficientFunds, payFromWallet, walletBalances } from '../ledger';
 import { notificationLinks, notify } from '../notifications';
@@ -523,8 +523,10 @@ export async function createBooking(
   const existing = await db.selectFrom('bookings').select('id').where('cart_id', '=', cart.id).executeTakeFirst();
   if (existing) return bookingOrThrow(db, input.buyerId, existing.id, now);
   if (cart.hold_state !== 'holding' || cart.expires_at <= iso(now)) {
-    if (cart.hold_state === 'holding') await expireCart(db, cart, now);
-    throw new HttpError(409, HOLD_EXPIRED_MESSAGE);
+    if (cart.hold_state !== 'holding') throw new HttpError(409, HOLD_EXPIRED_MESSAGE);
+    // the tickets go back now, and stay back: the refusal keeps the release
+    await expireCart(db, cart, now);
+    throw new KeptRefusal(409, HOLD_EXPIRED_MESSAGE);
   }
   const billing = billingFirst ?? (await billingOf(db, input.buyerId, input.billing));
   const listing = await db
@@ -640,7 +642,8 @@ export async function updateAttendees(
 ): Promise<Booking> {
   const booking = await lockBooking(db, input.buyerId, input.bookingId, now);
   if (booking.status !== 'pending') {
-    throw new HttpError(
+    // kept: a hold that lockBooking found ended has given its tickets back
+    throw new KeptRefusal(
       409,
       booking.status === 'confirmed'
         ? 'This booking is confirmed; its guest details can no longer change.'
@@ -1139,7 +1142,8 @@ export async function createCardIntent(
 ) {
   const b = await lockBooking(db, input.buyerId, input.bookingId, now);
   if (b.status !== 'pending') {
-    throw new HttpError(409, b.status === 'confirmed' ? 'This booking is already paid.' : notPayable(b).message);
+    // kept: a hold that lockBooking found ended has given its tickets back
+    throw new KeptRefusal(409, b.status === 'confirmed' ? 'This booking is already paid.' : notPayable(b).message);
   }
   const listing = await termsOf(db, b.cart_id);
   const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 2).total_with_payment_fee;
