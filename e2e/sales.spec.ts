@@ -17,7 +17,7 @@ async function pick(page: Page, label: string, option?: string) {
   await (option ? options.filter({ hasText: option }).first() : options.first()).click();
 }
 
-/** The seller lists one E-ticket at 1.00 (the cheapest, so first on the event page) in a row of its own. */
+/** The seller lists one E-ticket at 5.00, the least price (so first on the event page), in a row of its own. */
 async function listOneTicket(page: Page, row: string) {
   await openAs(page, 'seller');
   await goInside(page, '/add-listings', 'Add Inventory');
@@ -32,7 +32,7 @@ async function listOneTicket(page: Page, row: string) {
   await form.getByRole('textbox', { name: 'Row', exact: true }).fill(row);
   await form.getByRole('radiogroup', { name: 'Ticket type' }).locator('label').filter({ hasText: 'E-ticket' }).click();
   await form.getByRole('textbox', { name: 'Quantity' }).fill('1');
-  await form.getByRole('textbox', { name: 'Price per ticket' }).fill('1.00');
+  await form.getByRole('textbox', { name: 'Price per ticket' }).fill('5.00');
   await form.getByRole('button', { name: 'List tickets' }).click();
   await expect(page.getByRole('heading', { name: 'Listing created' })).toBeVisible();
   return { matchName, category };

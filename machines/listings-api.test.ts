@@ -1,5 +1,18 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { requestKeys } from './listings-api';
+import { listingSchema, newPriceProblem, PRICE_BOUNDS, requestKeys } from './listings-api';
+
+describe('the least price per ticket, as the contract says it', () => {
+  it('bounds the listing form and the new price of a selection, and says the bounds in words', () => {
+    expect(PRICE_BOUNDS).toEqual({ least: 500, most: 10_000_000, text: 'From 5.00 to 100,000.00 a ticket.' });
+    expect(newPriceProblem(499)).toBe('A ticket costs at least 5.00.');
+    expect(newPriceProblem(10_000_001)).toBe('A ticket costs at most 100,000.00.');
+    expect(newPriceProblem(500)).toBeNull();
+    expect(newPriceProblem(null)).toBeNull();
+    const form = v.safeParse(listingSchema.entries.price, 1);
+    expect(form.success ? null : form.issues[0]?.message).toBe('A ticket costs at least 5.00.');
+  });
+});
 
 describe('idempotency keys of the listing writes', () => {
   const values = { match_id: 3, category: 'Longside', quantity: 2, price: 12_500, notes: 'Aisle' };

@@ -1,9 +1,9 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { ApiError, api, type DataOf, unwrap } from '../openapi/client';
 import { formMessages } from '../openapi/form-messages';
 import type { components } from '../openapi/schema';
 import { upload } from '../openapi/upload';
-import { proxySaveListingBody, requestEventBody } from '../openapi/valibot';
+import { proxySaveListingBody, requestEventBody, updateMyListingsTicketPriceBody } from '../openapi/valibot';
 import { fromPageMeta, type ListPage, type ListRequest } from './list.machine';
 
 // The listings operations of the contract (issue 11), as the listings machines call them.
@@ -66,6 +66,19 @@ export type BulkOutcome =
   | { kind: 'created'; created: number }
   | { kind: 'rejected'; rows: BulkRowError[]; message: string };
 
+/** 500 -> '5.00': minor units as the price field shows them. */
+const amountOf = (minor: number | string | undefined) => {
+  const n = Number(minor);
+  return `${Math.floor(n / 100).toLocaleString('en-GB')}.${String(n % 100).padStart(2, '0')}`;
+};
+
+/** The words for a price per ticket out of the contract's bounds (ListingPrice): the limit comes with them. */
+const priceWords = {
+  type: 'Enter the price per ticket.',
+  minimum: (least: number | string | undefined) => `A ticket costs at least ${amountOf(least)}.`,
+  maximum: (most: number | string | undefined) => `A ticket costs at most ${amountOf(most)}.`,
+};
+
 /** The listing form's checks: the contract's (the save-listing body), with words for people. */
 export const listingSchema = proxySaveListingBody(
   formMessages({
@@ -80,16 +93,32 @@ export const listingSchema = proxySaveListingBody(
       integer: 'Enter a whole number of tickets.',
     },
     split_type: { enum: 'Choose how the tickets may be split.' },
-    price: {
-      type: 'Enter the price per ticket.',
-      minimum: 'Enter a price above zero.',
-      maximum: 'A ticket costs at most 100,000.00.',
-    },
+    price: priceWords,
     face_value: { minimum: 'Enter a face value above zero.', maximum: 'A face value is at most 100,000.00.' },
     currency: { enum: 'Choose the currency.' },
   }),
 );
 export type ListingValues = v.InferInput<typeof listingSchema>;
+
+/** A new price for a selection (update-ticket-price): the contract's checks, with the listing form's words. */
+const newPriceSchema = updateMyListingsTicketPriceBody(formMessages({ price: priceWords }));
+
+/** What is wrong with a new price per ticket by the contract's rule ('A ticket costs at least 5.00.'), or null. */
+export function newPriceProblem(minor: number | null): string | null {
+  if (minor === null) return null;
+  const checked = v.safeParse(newPriceSchema.entries.price, minor);
+  return checked.success ? null : (checked.issues[0]?.message ?? null);
+}
+
+/** The least and the most a ticket may cost, in minor units: the contract's ListingPrice, as its schema checks it. */
+export const PRICE_BOUNDS = (() => {
+  const bounds = { least: 1, most: Number.MAX_SAFE_INTEGER };
+  for (const step of listingSchema.entries.price.pipe) {
+    if (step.type === 'min_value') bounds.least = Number(step.requirement);
+    if (step.type === 'max_value') bounds.most = Number(step.requirement);
+  }
+  return { ...bounds, text: `From ${amountOf(bounds.least)} to ${amountOf(bounds.most)} a ticket.` };
+})();
 
 /** 'Request an event': the contract's checks, with words for people. */
 export const eventRequestSchema = requestEventBody(

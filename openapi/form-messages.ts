@@ -20,7 +20,8 @@ export type Rule =
 /** The message for a field (its path in the body, `address.city` when nested) that breaks `rule`. */
 export type Messages = (field: string, rule: Rule, limit?: number | string) => string;
 
-export type FieldMessages = Partial<Record<Rule, string>>;
+/** A form's words for a field's rules: a text, or a text made from the rule's limit ('at least 5.00'). */
+export type FieldMessages = Partial<Record<Rule, string | ((limit: number | string | undefined) => string)>>;
 
 const FORMAT_TEXT: Readonly<Record<string, string>> = {
   email: 'Enter a valid email address.',
@@ -55,6 +56,9 @@ export const defaultMessages: Messages = (_field, rule, limit) => {
 
 /** Messages with a form's own words where it has them: `formMessages({ email: { required: 'Enter your email address.' } })`. */
 export function formMessages(words: Readonly<Record<string, FieldMessages>>, fallback: Messages = defaultMessages) {
-  const messages: Messages = (field, rule, limit) => words[field]?.[rule] ?? fallback(field, rule, limit);
+  const messages: Messages = (field, rule, limit) => {
+    const said = words[field]?.[rule];
+    return typeof said === 'function' ? said(limit) : (said ?? fallback(field, rule, limit));
+  };
   return messages;
 }

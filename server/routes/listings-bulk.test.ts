@@ -204,6 +204,23 @@ describe('bulk listing from a spreadsheet (server)', () => {
     for (const id of ids) expect(got.find((t) => t.id === id)?.price).toBe(12550);
   });
 
+  it('refuses a price per ticket below the least price (5.00), in the sheet and in its template', async () => {
+    const bad = await send(await xlsx([good({ Price: 4.99, 'Face Value': 0.5 }), good({ Row: 2, Price: 5 })]));
+    expect(bad.status).toBe(422);
+    expect((bad.body.report as Report).map((e) => [e.row, e.column, e.message])).toEqual([
+      [2, 'Price', 'must be from 5.00 to 100,000.00'],
+    ]);
+    const r = await call(s, 'GET', '/bulk-listing/template', seller);
+    const wb = new ExcelJS.Workbook();
+    const template = Buffer.from((r.body.data as unknown as { content_base64: string }).content_base64, 'base64');
+    await wb.xlsx.load(template as unknown as ArrayBuffer);
+    const sheet = wb.getWorksheet('Listings') as unknown as {
+      dataValidations: { model: Record<string, { formulae: unknown[] }> };
+    };
+    const price = Object.entries(sheet.dataValidations.model).find(([range]) => range.startsWith('I2'))?.[1];
+    expect(price?.formulae.map(Number)).toEqual([5, 100_000]);
+  });
+
   it('refuses formulas (never evaluated), keeps hostile text verbatim, and refuses duplicate rows', async () => {
     const formula = await xlsx([good({ Price: { formula: '100+25.5', result: 125.5 } })]);
     const f = await send(formula);

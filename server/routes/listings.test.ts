@@ -354,7 +354,7 @@ describe('inventory (server)', () => {
     expect((await logsOf(l.id)).length).toBe(logs.length);
     // the rival: 404, nothing changed, no log row
     const logRows = await count('listing_logs');
-    const foreign = await call(s, 'PUT', `/my-listings/update-ticket/${l.id}`, rival, { price: 1 });
+    const foreign = await call(s, 'PUT', `/my-listings/update-ticket/${l.id}`, rival, { price: 500 });
     expect(foreign.status).toBe(404);
     expect((await row(l.id)).price).toBe(15000);
     expect(await count('listing_logs')).toBe(logRows);
@@ -464,18 +464,18 @@ describe('inventory (server)', () => {
       .executeTakeFirstOrThrow();
     const mixed = await call(s, 'POST', '/my-listings/update-ticket-price', seller, {
       ticket_ids: [a.id, theirs.id],
-      price: 5,
+      price: 500,
     });
     expect(mixed.status).toBe(404);
     expect((await row(a.id)).price).toBe(10000);
     for (const bad of [
-      { ticket_ids: [a.id], price: 1, change_percent: 5 },
+      { ticket_ids: [a.id], price: 500, change_percent: 5 },
       { ticket_ids: [a.id] },
-      { ticket_ids: [a.id, a.id], price: 5 },
-      { ticket_ids: [], price: 5 },
+      { ticket_ids: [a.id, a.id], price: 500 },
+      { ticket_ids: [], price: 500 },
       { ticket_ids: [a.id], change_percent: 1.234 },
       { ticket_ids: [a.id], change_percent: -95 },
-      { ticket_ids: Array.from({ length: 1001 }, (_, i) => i + 1), price: 5 },
+      { ticket_ids: Array.from({ length: 1001 }, (_, i) => i + 1), price: 500 },
     ]) {
       expect(
         (await call(s, 'POST', '/my-listings/update-ticket-price', seller, bad)).status,

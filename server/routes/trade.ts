@@ -18,6 +18,7 @@ import {
   PAYMENT_METHOD_NAMES,
   type PaymentMethod,
   priceBreakdown,
+  pricingProblem,
   splitList,
 } from '../domain/purchase/pricing';
 import {
@@ -149,18 +150,16 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     if (!split.includes(quantity)) {
       throw invalid(quantityPath, `must be one of ${split.join(', ')} (how this listing splits)`);
     }
-    return {
-      listing: purchaseListingOf(listing, currency),
-      purchase: {
-        price_breakdown: priceBreakdown({
-          currency,
-          unitPrice: unitPriceOf(listing, currency),
-          quantity,
-          ticketTypeId: listing.ticket_type_id,
-          method: ask.payment_method ?? 1,
-        }),
-      },
-    };
+    const breakdown = priceBreakdown({
+      currency,
+      unitPrice: unitPriceOf(listing, currency),
+      quantity,
+      ticketTypeId: listing.ticket_type_id,
+      method: ask.payment_method ?? 1,
+    });
+    const problem = pricingProblem(listing, breakdown, { listing: '/path/sell_ticket_id', quantity: quantityPath });
+    if (problem) throw new HttpError(422, problem.message, [problem.error]);
+    return { listing: purchaseListingOf(listing, currency), purchase: { price_breakdown: breakdown } };
   }
 
   route('/purchase/lmt-trade/tickets/{sell_ticket_id}', 'get', async ({ user, query, params }, { db, clock }) => ({

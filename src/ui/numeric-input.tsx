@@ -17,13 +17,26 @@ interface FieldProps extends InputProps {
   showErrors?: boolean;
   /** A leading minus is allowed (default true, as the spec says). */
   allowNegative?: boolean;
+  /** The field's rule in a few words, always shown under it ('From 5.00 to 100,000.00 a ticket.'). */
+  hint?: string;
 }
 
-function useFieldIds(error: string | null | undefined, showErrors: boolean) {
+function useFieldIds(error: string | null | undefined, showErrors: boolean, hint?: string) {
   const id = useId();
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
   const shown = isErrorShown(error, showErrors);
-  return { id, errorId, invalid: shown ? true : undefined, describedBy: shown ? errorId : undefined };
+  const describedBy = [hint ? hintId : '', shown ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  return { id, errorId, hintId, invalid: shown ? true : undefined, describedBy };
+}
+
+/** A field's rule under it, when it has one. */
+function FieldHint({ id, hint }: { id: string; hint?: string }) {
+  return hint ? (
+    <span id={id} className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+      {hint}
+    </span>
+  ) : null;
 }
 
 export interface NumericInputProps extends FieldProps {
@@ -47,10 +60,11 @@ export function NumericInput({
   onValueChange,
   allowNegative = true,
   allowDecimal = true,
+  hint,
   className,
   ...input
 }: NumericInputProps) {
-  const ids = useFieldIds(error, showErrors);
+  const ids = useFieldIds(error, showErrors, hint);
   const onChange = (e: ChangeEvent<HTMLInputElement>) => {
     const accepted = acceptNumericEdit(e.target.value, { allowNegative, allowDecimal });
     if (accepted !== null) onValueChange(accepted);
@@ -73,6 +87,7 @@ export function NumericInput({
         aria-describedby={ids.describedBy}
         className={cx(inputBox, className)}
       />
+      <FieldHint id={ids.hintId} hint={hint} />
       <FieldError id={ids.errorId} error={error} showErrors={showErrors} />
     </div>
   );
@@ -106,12 +121,13 @@ function AmountInput({
   allowNegative = true,
   exponent,
   symbol,
+  hint,
   className,
   onFocus,
   onBlur,
   ...input
 }: AmountProps) {
-  const ids = useFieldIds(error, showErrors);
+  const ids = useFieldIds(error, showErrors, hint);
   // the text being edited while focused; without focus the field shows the formatted value
   const [editing, setEditing] = useState<string | null>(null);
   const rules: NumericRules = { allowNegative, allowDecimal: exponent > 0, maxDecimals: exponent };
@@ -168,6 +184,7 @@ function AmountInput({
           className={cx(inputBox, amountBox({ symbol: width }), className)}
         />
       </div>
+      <FieldHint id={ids.hintId} hint={hint} />
       <FieldError id={ids.errorId} error={error} showErrors={showErrors} />
     </div>
   );

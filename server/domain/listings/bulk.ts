@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
+import { amountText } from '../purchase/pricing';
 import { checkNewListings, type NewListing } from './listings';
 import {
   CATEGORY_NAMES,
@@ -10,6 +11,7 @@ import {
   type ListingRestriction,
   MAX_PRICE,
   MAX_QUANTITY,
+  MIN_PRICE,
   RESTRICTIONS,
   SPLIT_LABELS,
   SPLIT_TYPES,
@@ -148,13 +150,17 @@ export async function templateWorkbook(db: Db, now: Date): Promise<Buffer> {
     formulae: [1, MAX_QUANTITY],
     error: `A whole number from 1 to ${MAX_QUANTITY}.`,
   });
-  for (const letter of ['I', 'J']) {
+  // the price per ticket (I) from the least price, the face value (J) from 0.01
+  for (const [letter, least] of [
+    ['I', MIN_PRICE],
+    ['J', 1],
+  ] as const) {
     validate(letter, {
       type: 'decimal',
       operator: 'between',
       allowBlank: letter === 'J',
-      formulae: [0.01, MAX_PRICE / 100],
-      error: `A price from 0.01 to ${(MAX_PRICE / 100).toLocaleString('en-GB')} with at most two decimals.`,
+      formulae: [least / 100, MAX_PRICE / 100],
+      error: `An amount from ${amountText(least)} to ${amountText(MAX_PRICE)} with at most two decimals.`,
     });
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
@@ -376,7 +382,7 @@ export async function validateRows(
       if (v !== null && v.length > max) fail(c, v, `must be at most ${max} characters`);
       return v;
     };
-    const money = (c: Column, v: string | null): number | undefined => {
+    const money = (c: Column, v: string | null, least = 1): number | undefined => {
       if (v === null) return undefined;
       const t = v.trim();
       if (!DECIMAL.test(t)) {
@@ -385,7 +391,8 @@ export async function validateRows(
       }
       const [units, cents = ''] = t.split('.');
       const minor = Number(units) * 100 + Number(cents.padEnd(2, '0'));
-      if (minor < 1 || minor > MAX_PRICE) fail(c, v, `must be from 0.01 to ${(MAX_PRICE / 100).toFixed(2)}`);
+      if (minor < least || minor > MAX_PRICE)
+        fail(c, v, `must be from ${amountText(least)} to ${amountText(MAX_PRICE)}`);
       return minor;
     };
 
@@ -428,7 +435,7 @@ export async function validateRows(
     if (splitText !== null && split === undefined) {
       fail('Split', splitText, `must be one of ${SPLIT_TYPES.map((s) => SPLIT_LABELS[s]).join(', ')}`);
     }
-    const price = money('Price', required('Price'));
+    const price = money('Price', required('Price'), MIN_PRICE);
     const faceValue = money('Face Value', text('Face Value'));
     const currencyText = required('Currency');
     const currency = currencyText?.trim().toUpperCase() as CurrencyCode | undefined;

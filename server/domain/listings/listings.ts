@@ -16,7 +16,9 @@ import {
   listingProblems,
   MAX_FILES_PER_LISTING,
   MAX_PRICE,
+  MIN_PRICE,
   PAST_MATCH,
+  PRICE_RANGE,
   restrictionsOf,
   type SplitType,
   todayOf,
@@ -1093,12 +1095,13 @@ export async function updatePrices(
     row: r,
     price: ask.price ?? Math.floor((r.price * (10_000 + bps) + 5_000) / 10_000),
   }));
-  const out = priced.filter((p) => p.price < 1 || p.price > MAX_PRICE);
+  const out = priced.filter((p) => p.price < MIN_PRICE || p.price > MAX_PRICE);
   if (out.length > 0) {
+    const ids = out.map((p) => p.row.id).join(', ');
     throw invalid([
       {
         path: ask.price === undefined ? '/body/change_percent' : '/body/price',
-        message: `would put the price of listing ${out.map((p) => p.row.id).join(', ')} outside 1 to ${MAX_PRICE}`,
+        message: `would put the price of listing ${ids} outside the bounds of a price per ticket, ${PRICE_RANGE}`,
       },
     ]);
   }

@@ -1,6 +1,6 @@
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
-import { MAX_PURCHASE_QUANTITY, TICKET_TYPE_NAMES } from '../purchase/pricing';
+import { amountText, MAX_PURCHASE_QUANTITY, MIN_TICKET_PRICE, TICKET_TYPE_NAMES } from '../purchase/pricing';
 
 export type ListingInput = components['schemas']['ListingInput'];
 export type ListingRestriction = components['schemas']['ListingRestriction'];
@@ -9,6 +9,10 @@ export type CurrencyCode = components['schemas']['CurrencyCode'];
 
 /** The contract's bounds, named once for the rules the contract's types cannot say (and for the spreadsheet). */
 export const MAX_PRICE = 10_000_000;
+/** The least price per ticket (the minimum charge's rule, server/domain/purchase/pricing.ts). */
+export const MIN_PRICE = MIN_TICKET_PRICE;
+/** 'from 5.00 to 100,000.00': the bounds of a price per ticket, as a person writes them. */
+export const PRICE_RANGE = `from ${amountText(MIN_PRICE)} to ${amountText(MAX_PRICE)}`;
 export const MAX_QUANTITY = 1_000;
 export const MAX_FILES_PER_LISTING = 20;
 

@@ -1,5 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { convert, mulDivRound, PAYMENT_FEE_BPS, priceBreakdown, splitList } from './pricing';
+import { parse } from 'yaml';
+import { CONTRACT_FILE } from '../../contract/contract';
+import {
+  type CurrencyCode,
+  convert,
+  MIN_CHARGE,
+  MIN_TICKET_PRICE,
+  mulDivRound,
+  PAYMENT_FEE_BPS,
+  type PaymentMethod,
+  priceBreakdown,
+  pricingProblem,
+  RATES_PER_GBP,
+  splitList,
+} from './pricing';
 
 describe('the price of a purchase', () => {
   it('adds the service fee, VAT on it, and no shipping for e-tickets; SB Pay has no payment fee', () => {
@@ -47,6 +62,60 @@ describe('the price of a purchase', () => {
     expect(convert(46_600, 'AED', 'EUR')).toBe(11_700);
     expect(convert(1, 'GBP', 'AED')).toBe(5); // 4.66
     expect(() => convert(2 ** 52, 'GBP', 'AED')).toThrow(RangeError);
+  });
+});
+
+describe('the minimum charge', () => {
+  const currencies = Object.keys(RATES_PER_GBP) as CurrencyCode[];
+
+  it('never converts a positive price to nothing: AED 0.01 is GBP 0.01, not 0', () => {
+    expect(convert(1, 'AED', 'GBP')).toBe(1);
+    expect(convert(2, 'AED', 'GBP')).toBe(1);
+    expect(convert(3, 'AED', 'GBP')).toBe(1);
+    expect(convert(0, 'AED', 'GBP')).toBe(0);
+    for (const from of currencies) for (const to of currencies) expect(convert(1, from, to)).toBeGreaterThan(0);
+  });
+
+  it("lets one ticket at the least price clear every currency's minimum charge, by every method and type", () => {
+    for (const from of currencies)
+      for (const to of currencies)
+        for (const method of [1, 2, 3] as PaymentMethod[])
+          for (const ticketTypeId of [1, 2, 3, 4, 5, 6]) {
+            const b = priceBreakdown({
+              currency: to,
+              unitPrice: convert(MIN_TICKET_PRICE, from, to),
+              quantity: 1,
+              ticketTypeId,
+              method,
+            });
+            expect(b.grand_total, `${from} -> ${to}`).toBeGreaterThanOrEqual(MIN_CHARGE[to]);
+            expect(
+              pricingProblem({ price: MIN_TICKET_PRICE, currency: from }, b, { listing: 'l', quantity: 'q' }),
+            ).toBe(null);
+          }
+  });
+
+  it('says why a purchase cannot be priced: the listing asks too little, or the total is under the minimum', () => {
+    const paths = { listing: '/query/sell_ticket_id', quantity: '/query/quantity' };
+    const total = (grand_total: number, currency: CurrencyCode = 'GBP') => ({ grand_total, currency });
+    expect(pricingProblem({ price: 1, currency: 'AED' }, total(5000), paths)).toEqual({
+      message: 'These tickets cannot be bought: they ask AED 0.01 each, below the least price of AED 5.00 a ticket.',
+      error: { path: '/query/sell_ticket_id', message: 'asks AED 0.01 a ticket, below the least price of AED 5.00' },
+    });
+    expect(pricingProblem({ price: 500, currency: 'GBP' }, total(29), paths)?.error).toEqual({
+      path: '/query/quantity',
+      message: 'makes a total of GBP 0.29, below the minimum charge of GBP 0.30',
+    });
+    expect(pricingProblem({ price: 500, currency: 'GBP' }, total(30), paths)).toBe(null);
+    expect(pricingProblem({ price: 500, currency: 'GBP' }, total(199, 'AED'), paths)?.message).toBe(
+      'The total, AED 1.99, is below the minimum charge of AED 2.00 a booking. Choose more tickets.',
+    );
+  });
+
+  it('is the rule the contract states: ListingPrice minimum and PriceBreakdown x-minimum-charge', () => {
+    const schemas = parse(readFileSync(CONTRACT_FILE, 'utf8')).components.schemas;
+    expect(schemas.ListingPrice.minimum).toBe(MIN_TICKET_PRICE);
+    expect(schemas.PriceBreakdown['x-minimum-charge']).toEqual(MIN_CHARGE);
   });
 });
 

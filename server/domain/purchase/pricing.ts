@@ -41,6 +41,67 @@ export const RATES_PER_GBP: Readonly<Record<CurrencyCode, number>> = {
   AED: 46_600,
 };
 
+/**
+ * The minimum charge (docs/decisions/minimum-charge.md). Per ticket: a listing asks at least MIN_TICKET_PRICE
+ * minor units of its own currency, 5.00 of any of them (the contract's ListingPrice minimum). Per booking: the
+ * grand total is at least MIN_CHARGE of the buyer's currency, the least a card gateway charges (Stripe's minimum
+ * charge amounts; the contract's PriceBreakdown x-minimum-charge). At the fixed rates one ticket at the least
+ * price clears every currency's minimum charge (pricing.test.ts): the per-booking rule catches a listing stored
+ * before the per-ticket one, and a rate moved far.
+ */
+export const MIN_TICKET_PRICE = 500;
+export const MIN_CHARGE: Readonly<Record<CurrencyCode, number>> = { GBP: 30, EUR: 50, USD: 50, AED: 200 };
+
+/** 12345 -> '123.45', 5 -> '0.05': an amount of minor units as a person writes it (no currency). */
+export const amountText = (minor: number) =>
+  `${Math.floor(minor / 100).toLocaleString('en-GB')}.${String(minor % 100).padStart(2, '0')}`;
+
+/** Why a purchase cannot be priced: the answer's sentence, and its field error. */
+export interface PricingProblem {
+  message: string;
+  error: { path: string; message: string };
+}
+
+/**
+ * Why a purchase cannot be priced, or null: a listing asking less than the least price per ticket (one stored
+ * before the rule), or a total below the minimum charge of the buyer's currency. `paths` says where the listing
+ * and the quantity were given (the field errors of the 422).
+ */
+export function pricingProblem(
+  listing: { price: number; currency: string },
+  breakdown: Pick<PriceBreakdown, 'grand_total' | 'currency'>,
+  paths: { listing: string; quantity: string },
+): PricingProblem | null {
+  if (listing.price < MIN_TICKET_PRICE) {
+    const asks = `${listing.currency} ${amountText(listing.price)}`;
+    const least = `${listing.currency} ${amountText(MIN_TICKET_PRICE)}`;
+    return {
+      message: `These tickets cannot be bought: they ask ${asks} each, below the least price of ${least} a ticket.`,
+      error: { path: paths.listing, message: `asks ${asks} a ticket, below the least price of ${least}` },
+    };
+  }
+  return chargeProblem(breakdown, paths.quantity);
+}
+
+/**
+ * Why a total cannot be charged (below the minimum charge of its currency), or null; the error is on `path`, and
+ * `advice` ends the sentence (what the buyer can do).
+ */
+export function chargeProblem(
+  breakdown: Pick<PriceBreakdown, 'grand_total' | 'currency'>,
+  path: string,
+  advice = 'Choose more tickets.',
+): PricingProblem | null {
+  const least = MIN_CHARGE[breakdown.currency];
+  if (breakdown.grand_total >= least) return null;
+  const total = `${breakdown.currency} ${amountText(breakdown.grand_total)}`;
+  const minimum = `${breakdown.currency} ${amountText(least)}`;
+  return {
+    message: `The total, ${total}, is below the minimum charge of ${minimum} a booking. ${advice}`,
+    error: { path, message: `makes a total of ${total}, below the minimum charge of ${minimum}` },
+  };
+}
+
 /** a * b / d rounded half up, in integers (exact while a * b stays below 2^53). */
 export function mulDivRound(a: number, b: number, d: number): number {
   const product = a * b;
@@ -48,10 +109,14 @@ export function mulDivRound(a: number, b: number, d: number): number {
   return Math.floor((product + Math.floor(d / 2)) / d);
 }
 
-/** `amount` minor units of `from` in minor units of `to` at the fixed rates, rounded half up. */
+/**
+ * `amount` minor units of `from` in minor units of `to` at the fixed rates, rounded half up, but never a positive
+ * amount to zero (AED 0.01 is GBP 0.0021: it converts to GBP 0.01, not to nothing).
+ */
 export function convert(amount: number, from: CurrencyCode, to: CurrencyCode): number {
   if (from === to) return amount;
-  return mulDivRound(amount, RATES_PER_GBP[to], RATES_PER_GBP[from]);
+  const converted = mulDivRound(amount, RATES_PER_GBP[to], RATES_PER_GBP[from]);
+  return amount > 0 ? Math.max(1, converted) : converted;
 }
 
 export const percentOf = (amount: number, bps: number) => mulDivRound(amount, bps, 10_000);

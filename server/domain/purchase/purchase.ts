@@ -19,9 +19,12 @@ import {
 } from './holds';
 import {
   type CurrencyCode,
+  chargeProblem,
   HOLD_MS,
   type PaymentMethod,
+  type PricingProblem,
   priceBreakdown,
+  pricingProblem,
   splitList,
   TICKET_TYPE_NAMES,
 } from './pricing';
@@ -45,6 +48,16 @@ export const money = (minor: number, currency: string) =>
   `${SYMBOLS[currency] ?? `${currency} `}${Math.floor(minor / 100).toLocaleString('en-GB')}.${String(minor % 100).padStart(2, '0')}`;
 
 const invalid = (errors: FieldError[], message: string = MESSAGES.validation) => new HttpError(422, message, errors);
+const unpriced = (problem: PricingProblem) => new HttpError(422, problem.message, [problem.error]);
+/** What a buyer can do with a booking whose total is below the minimum charge (made before that rule). */
+export const UNPAYABLE = 'It cannot be paid: cancel this booking and choose more tickets.';
+/** The booking's charge by `method`, refused (422) below the minimum charge: nothing confirms a total of 0. */
+function chargeOf(b: BookingRow, ticketTypeId: number, method: PaymentMethod): number {
+  const priced = breakdownOf({ ...b, ticket_type_id: ticketTypeId }, method);
+  const problem = chargeProblem(priced, '/body/booking_id', UNPAYABLE);
+  if (problem) throw unpriced(problem);
+  return priced.total_with_payment_fee;
+}
 const iso = (d: Date) => d.toISOString();
 const secondsLeft = (expiresAt: string, now: Date) =>
   Math.max(0, Math.floor((Date.parse(expiresAt) - now.getTime()) / 1000));
@@ -82,6 +95,16 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
       { path: '/query/quantity', message: `must be one of ${split.join(', ')} (how this listing splits)` },
     ]);
   }
+  const unitPrice = unitPriceOf(listing, input.currency);
+  const breakdown = priceBreakdown({
+    currency: input.currency,
+    unitPrice,
+    quantity: q,
+    ticketTypeId: listing.ticket_type_id,
+    method: input.method,
+  });
+  const problem = pricingProblem(listing, breakdown, { listing: '/query/sell_ticket_id', quantity: '/query/quantity' });
+  if (problem) throw unpriced(problem);
   let take = db
     .updateTable('listings')
     .set({ available: sql<number>`available - ${q}` })
@@ -98,7 +121,6 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
       left && left.available > 0 ? `Sorry, only ${left.available} tickets are left.` : NO_LONGER_AVAILABLE,
     );
   }
-  const unitPrice = unitPriceOf(listing, input.currency);
   const at = iso(now);
   const expiresAt = iso(new Date(now.getTime() + HOLD_MS));
   const row = await db
@@ -140,13 +162,7 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
     payment_method: input.method,
     expires_at: expiresAt,
     hold_seconds_left: secondsLeft(expiresAt, now),
-    price_breakdown: priceBreakdown({
-      currency: input.currency,
-      unitPrice,
-      quantity: q,
-      ticketTypeId: listing.ticket_type_id,
-      method: input.method,
-    }),
+    price_breakdown: breakdown,
   };
 }
 
@@ -894,7 +910,7 @@ export async function confirmWithWallet(db: Db, buyerId: number, bookingId: numb
   if (b.status !== 'pending') return outcome(db, b, notPayable(b), now);
   requireGuests(b);
   const listing = await termsOf(db, b.cart_id);
-  const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 1).total_with_payment_fee;
+  const total = chargeOf(b, listing.ticket_type_id, 1);
   await sql`SAVEPOINT sbpay`.execute(db);
   try {
     const posting = await payFromWallet(
@@ -1005,7 +1021,7 @@ export async function confirmWithCard(
   }
   requireGuests(b);
   const listing = await termsOf(db, b.cart_id);
-  const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 2).total_with_payment_fee;
+  const total = chargeOf(b, listing.ticket_type_id, 2);
   if (
     intent.amount !== total ||
     intent.currency.toUpperCase() !== b.currency ||
@@ -1068,7 +1084,7 @@ export async function payWithStoredCard(
   if (b.status !== 'pending') return outcome(db, b, notPayable(b), now);
   requireGuests(b);
   const listing = await termsOf(db, b.cart_id);
-  const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 3).total_with_payment_fee;
+  const total = chargeOf(b, listing.ticket_type_id, 3);
   const attempts = await db
     .selectFrom('payments')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -1146,7 +1162,7 @@ export async function createCardIntent(
     throw new KeptRefusal(409, b.status === 'confirmed' ? 'This booking is already paid.' : notPayable(b).message);
   }
   const listing = await termsOf(db, b.cart_id);
-  const total = breakdownOf({ ...b, ticket_type_id: listing.ticket_type_id }, 2).total_with_payment_fee;
+  const total = chargeOf(b, listing.ticket_type_id, 2);
   const errors: FieldError[] = [];
   if (input.amount !== total) {
     errors.push({ path: '/body/amount', message: `must be the booking's card total, ${total} (minor units)` });

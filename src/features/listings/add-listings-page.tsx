@@ -15,7 +15,7 @@ import {
   type MatchSearchFilters,
   type matchSearchMachine,
 } from '../../../machines/add-listing.machine';
-import { listingSchema } from '../../../machines/listings-api';
+import { listingSchema, PRICE_BOUNDS } from '../../../machines/listings-api';
 import { currencyCodeValues, listingRestrictionValues } from '../../../openapi/schema';
 import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
@@ -396,6 +396,7 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
           required
           currency={values.currency}
           allowNegative={false}
+          hint={PRICE_BOUNDS.text}
           value={values.price ?? null}
           onValueChange={(minor) => set('price', minor ?? undefined)}
           error={err('price')}

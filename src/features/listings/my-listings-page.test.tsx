@@ -240,4 +240,21 @@ describe("Inventory's new price for a selection", () => {
     expect(within(one).getByRole('textbox', { name: /Price per ticket/ })).toBeVisible();
     expect(within(one).queryByRole('status')).toBeNull();
   });
+
+  it("shows the contract's bounds of a price per ticket, and refuses a price under the least", async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('checkbox', { name: /block 101/ }, WAIT));
+    await user.click(screen.getByRole('button', { name: 'Update price' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New price' }, WAIT);
+    const field = within(dialog).getByRole('textbox', { name: /Price per ticket/ });
+    expect(field).toHaveAccessibleDescription('From 5.00 to 100,000.00 a ticket.');
+    await user.type(field, '4.99');
+    expect(within(dialog).getByText('A ticket costs at least 5.00.')).toBeVisible();
+    expect(within(dialog).getByRole('button', { name: 'Update price' })).toBeDisabled();
+    await user.clear(field);
+    await user.type(field, '5');
+    expect(within(dialog).queryByText('A ticket costs at least 5.00.')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Update price' })).toBeEnabled();
+  });
 });

@@ -25,7 +25,7 @@ import {
   type ListingDetail,
   type ListingUpdate,
 } from '../../../machines/inventory.machine';
-import type { ListingFile } from '../../../machines/listings-api';
+import { type ListingFile, newPriceProblem, PRICE_BOUNDS } from '../../../machines/listings-api';
 import { TICKET_FILE_TYPES, ticketFilesMachine } from '../../../machines/ticket-files.machine';
 import { notify, useNotify } from '../../app/notify-bridge';
 import { useViewActor } from '../../app/view-actor';
@@ -629,7 +629,7 @@ function ChangeDialog() {
       title={many ? `New price for ${change.ids.length} listings` : 'New price'}
       footer={
         <FormFooter
-          valid={!mixed && price !== null && price > 0 && !sending}
+          valid={!mixed && price !== null && !newPriceProblem(price) && !sending}
           submitting={sending}
           submitLabel="Update price"
           onCancel={cancel}
@@ -647,6 +647,8 @@ function ChangeDialog() {
           label="Price per ticket"
           currency={currency}
           allowNegative={false}
+          hint={PRICE_BOUNDS.text}
+          error={newPriceProblem(price)}
           value={price}
           onValueChange={setPrice}
         />
