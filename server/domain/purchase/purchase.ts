@@ -596,7 +596,12 @@ export async function createBooking(
  * booking (a double submit, a webhook beside the browser's confirmation) then run one after the other, and the
  * second reads what the first did. A pending booking whose hold has ended is expired first.
  */
-async function lockBooking(db: Db, buyerId: number, bookingId: number, now: Date): Promise<BookingRow> {
+async function lockBooking(
+  db: Db,
+  buyerId: number,
+  bookingId: number,
+  now: Date,
+): Promise<BookingRow & { endedNow?: true }> {
   const locked = await db
     .updateTable('bookings')
     .set({ updated_at: iso(now) })
@@ -612,11 +617,14 @@ async function lockBooking(db: Db, buyerId: number, bookingId: number, now: Date
       .select(['id', 'listing_id', 'quantity'])
       .where('id', '=', row.cart_id)
       .executeTakeFirstOrThrow();
-    await expireCart(db, cart, now);
-    return read();
+    // endedNow: this call gave the tickets back, so a refusal of it keeps that (KeptRefusal)
+    return (await expireCart(db, cart, now)) ? { ...(await read()), endedNow: true } : read();
   }
   return row;
 }
+
+/** A refusal of a call whose booking lockBooking found ended: it keeps the release (the tickets stay back). */
+const refusalOf = (b: { endedNow?: true }) => (b.endedNow ? KeptRefusal : HttpError);
 
 // ------------------------------------------------------------------------------------------------------------
 // Guest details
@@ -658,8 +666,7 @@ export async function updateAttendees(
 ): Promise<Booking> {
   const booking = await lockBooking(db, input.buyerId, input.bookingId, now);
   if (booking.status !== 'pending') {
-    // kept: a hold that lockBooking found ended has given its tickets back
-    throw new KeptRefusal(
+    throw new (refusalOf(booking))(
       409,
       booking.status === 'confirmed'
         ? 'This booking is confirmed; its guest details can no longer change.'
@@ -1158,8 +1165,7 @@ export async function createCardIntent(
 ) {
   const b = await lockBooking(db, input.buyerId, input.bookingId, now);
   if (b.status !== 'pending') {
-    // kept: a hold that lockBooking found ended has given its tickets back
-    throw new KeptRefusal(409, b.status === 'confirmed' ? 'This booking is already paid.' : notPayable(b).message);
+    throw new (refusalOf(b))(409, b.status === 'confirmed' ? 'This booking is already paid.' : notPayable(b).message);
   }
   const listing = await termsOf(db, b.cart_id);
   const total = chargeOf(b, listing.ticket_type_id, 2);
