@@ -5,8 +5,9 @@
 //   loginBody(formMessages({ email: { required: 'Enter your email address.' } }))
 //
 // The JSON Schema subset handled: type (one, or [type, 'null']), enum, const, string lengths, pattern and
-// formats (email, date, date-time, uri, uuid, binary with its x-max-bytes), number bounds and integers, arrays (items, lengths),
-// objects (properties, required, additionalProperties), $ref, oneOf, anyOf, allOf; annotations are ignored.
+// formats (email, date, date-time, uri, uuid, binary with its x-max-bytes), number bounds, multipleOf and integers, arrays
+// (items, lengths, uniqueItems), objects (properties, required, additionalProperties, and a oneOf of required lists:
+// exactly one of them, worded by x-one-of-message), $ref, oneOf, anyOf, allOf; annotations are ignored.
 // Anything else stops the generator with the operation and the place named, so no constraint is dropped
 // without anyone noticing.
 //
@@ -41,6 +42,8 @@ const HANDLED = new Set([
   'items',
   'minItems',
   'maxItems',
+  'uniqueItems',
+  'multipleOf',
   'properties',
   'required',
   'additionalProperties',
@@ -81,6 +84,13 @@ function emit(doc, schema, field, where, stack, required) {
   if (schema.$ref) {
     if (stack.includes(schema.$ref)) throw new Error(`${where}: ${schema.$ref} refers to itself`);
     return emit(doc, resolveRef(doc, schema.$ref, where), field, where, [...stack, schema.$ref], required);
+  }
+  // an object that needs exactly one of some fields (a oneOf whose branches only list required fields)
+  if (schema.oneOf?.every((b) => Object.keys(b).every((k) => k === 'required'))) {
+    const { oneOf, 'x-one-of-message': words, ...rest } = schema;
+    const lists = js(oneOf.map((b) => b.required));
+    const base = emit(doc, rest, field, where, stack, required);
+    return `v.pipe(${base}, v.check((o) => ${lists}.filter((l) => l.every((k) => (o as Record<string, unknown>)[k] !== undefined)).length === 1, ${words ? js(words) : m('type')}))`;
   }
   for (const combinator of ['oneOf', 'anyOf']) {
     if (schema[combinator]) {
@@ -148,6 +158,13 @@ function emit(doc, schema, field, where, stack, required) {
       if (schema.exclusiveMaximum !== undefined) {
         steps.push(`v.ltValue(${schema.exclusiveMaximum}, ${m('maximum', schema.exclusiveMaximum)})`);
       }
+      if (schema.multipleOf !== undefined) {
+        // by the step's decimals, not the remainder: 0.29 % 0.01 is not 0 in binary floating point
+        const decimals = (String(schema.multipleOf).split('.')[1] ?? '').length;
+        steps.push(
+          `v.check((n) => Number.isInteger(Number((n / ${schema.multipleOf}).toFixed(${Math.max(0, 9 - decimals)}))) && Number(n.toFixed(${decimals})) === n, ${m('multipleOf', schema.multipleOf)})`,
+        );
+      }
       return pipe(`v.number(${m('type')})`, steps);
     }
     case 'boolean':
@@ -161,6 +178,9 @@ function emit(doc, schema, field, where, stack, required) {
         steps.push(`v.minLength(${schema.minItems}, ${m('minItems', schema.minItems)})`);
       if (schema.maxItems !== undefined)
         steps.push(`v.maxLength(${schema.maxItems}, ${m('maxItems', schema.maxItems)})`);
+      if (schema.uniqueItems) {
+        steps.push(`v.check((a) => new Set(a.map((x) => JSON.stringify(x))).size === a.length, ${m('uniqueItems')})`);
+      }
       return pipe(`v.array(${items}, ${m('type')})`, steps);
     }
     case 'object': {

@@ -9,12 +9,14 @@ export type Rule =
   | 'maxLength'
   | 'minItems'
   | 'maxItems'
+  | 'uniqueItems'
   | 'maxBytes'
   | 'pattern'
   | 'format'
   | 'integer'
   | 'minimum'
   | 'maximum'
+  | 'multipleOf'
   | 'enum';
 
 /** The message for a field (its path in the body, `address.city` when nested) that breaks `rule`. */
@@ -38,6 +40,7 @@ const RULE_TEXT: Readonly<Record<Rule, string>> = {
   maxLength: 'Use at most {n} characters.',
   minItems: 'Choose at least {n}.',
   maxItems: 'Choose at most {n}.',
+  uniqueItems: 'Choose each one once.',
   // the spec's words (section 5), the limit in MB of 1,048,576 bytes
   maxBytes: 'File size exceeds {n}MB limit',
   pattern: 'This is not in the expected form.',
@@ -45,6 +48,7 @@ const RULE_TEXT: Readonly<Record<Rule, string>> = {
   integer: 'Enter a whole number.',
   minimum: 'Enter {n} or more.',
   maximum: 'Enter {n} or less.',
+  multipleOf: 'Enter a multiple of {n}.',
   enum: 'Choose one of the options.',
 };
 

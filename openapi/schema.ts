@@ -6435,7 +6435,7 @@ export interface components {
             price?: components["schemas"]["ListingPrice"];
             /** @description At most two decimals (422 otherwise). Raise (positive) or lower (negative) each price by this percentage, e.g. -5 or 12.5. */
             change_percent?: number;
-        };
+        } & (unknown | unknown);
         ListingPriceUpdateResponse: {
             /** @constant */
             success: true;

@@ -135,6 +135,11 @@ const inDocument = (schema: object): object =>
  * digit' for a name), read from the contract as it loads; without them a field says 'must match pattern …'.
  */
 const patternMessages = new Map<string, string>();
+/**
+ * A oneOf's words (`x-one-of-message` beside it: 'give exactly one of price and change_percent'), by the oneOf's
+ * own text; without them a body says 'must match exactly one schema in oneOf' and what each branch missed.
+ */
+const oneOfMessages = new Map<string, string>();
 
 function collectPatternMessages(node: unknown) {
   if (Array.isArray(node)) for (const item of node) collectPatternMessages(item);
@@ -143,12 +148,26 @@ function collectPatternMessages(node: unknown) {
     if (typeof o.pattern === 'string' && typeof o['x-pattern-message'] === 'string') {
       patternMessages.set(o.pattern, o['x-pattern-message']);
     }
+    if (Array.isArray(o.oneOf) && typeof o['x-one-of-message'] === 'string') {
+      oneOfMessages.set(JSON.stringify(o.oneOf), o['x-one-of-message']);
+    }
     for (const value of Object.values(o)) collectPatternMessages(value);
   }
 }
 
+/** 'must have at most two decimals' for a step of 0.01; 'must be a multiple of 5' otherwise. */
+function stepMessage(step: number): string {
+  const decimals = /^0\.0*1$/.test(String(step)) ? String(step).length - 2 : null;
+  if (decimals === null) return `must be a multiple of ${step}`;
+  return `must have at most ${['no', 'one', 'two', 'three', 'four'][decimals] ?? decimals} decimal${decimals === 1 ? '' : 's'}`;
+}
+
 function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined): FieldError[] {
-  return (errors ?? []).map((e) => {
+  const all = errors ?? [];
+  // a worded oneOf speaks for itself: what each of its branches missed is not the person's problem
+  const worded = all.filter((e) => e.keyword === 'oneOf' && oneOfMessages.has(JSON.stringify(e.schema)));
+  const shown = all.filter((e) => !worded.some((w) => e.schemaPath.startsWith(`${w.schemaPath}/`)));
+  return shown.map((e) => {
     const missing =
       e.keyword === 'required' ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : '';
     const extra =
@@ -161,6 +180,9 @@ function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined)
     if (e.keyword === 'additionalProperties') message = 'is not an accepted field';
     if (e.keyword === 'pattern')
       message = patternMessages.get(String((e.params as { pattern: string }).pattern)) ?? message;
+    if (e.keyword === 'oneOf') message = oneOfMessages.get(JSON.stringify(e.schema)) ?? message;
+    if (e.keyword === 'multipleOf') message = stepMessage(Number((e.params as { multipleOf: number }).multipleOf));
+    if (e.keyword === 'uniqueItems') message = 'must not repeat an item';
     if (e.keyword === 'enum')
       message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     return { path, message };
@@ -298,7 +320,16 @@ export function loadContract(file = CONTRACT_FILE): Contract {
   collectPatternMessages(doc.components?.schemas);
   const permissionNames = new Set(doc.components?.schemas?.PermissionName?.enum ?? []);
   const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-  const bodies = new Ajv2020({ strict: false, validateSchema: false, allErrors: true, validateFormats: true });
+  // verbose: a oneOf's error carries its schema, by which its words are found; multipleOfPrecision: 0.29 is a
+  // multiple of 0.01 (in binary floating point 0.29 / 0.01 is 28.999999999999996)
+  const bodies = new Ajv2020({
+    strict: false,
+    validateSchema: false,
+    allErrors: true,
+    validateFormats: true,
+    verbose: true,
+    multipleOfPrecision: 9,
+  });
   const params = new Ajv2020({
     strict: false,
     validateSchema: false,
@@ -312,6 +343,8 @@ export function loadContract(file = CONTRACT_FILE): Contract {
     allErrors: true,
     coerceTypes: true,
     useDefaults: true,
+    verbose: true,
+    multipleOfPrecision: 9,
   });
   const answers = new Ajv2020({ strict: false, validateSchema: false, allErrors: true, validateFormats: true });
   for (const ajv of [bodies, params, fields, answers]) {

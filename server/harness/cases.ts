@@ -10,6 +10,7 @@ import {
   fieldVariants,
   isStringField,
   MISSING,
+  noNul,
   setIn,
   typesOf,
   UNICODE_SAMPLES,
@@ -150,6 +151,7 @@ function plainRequired(op: Op): string[] {
 export function judge(op: Op, parts: Parts, v: Validators): Expectation {
   const headers = Object.fromEntries(Object.entries(parts.headers).map(([k, x]) => [k.toLowerCase(), x]));
   const ok =
+    noNul([parts.path, parts.query, headers, parts.json, parts.multipart?.fields]) &&
     v.paramsOk(op, 'path', parts.path) &&
     v.paramsOk(op, 'query', parts.query) &&
     v.paramsOk(op, 'header', headers) &&

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { asParam, baseOf, bodyOf, type Parts } from './cases';
 import type { Op, Schema } from './contract-model';
 import type { Harness } from './harness';
 import { type Principal, refusalFor } from './principals';
 import type { Attack, Expectation } from './requests';
-import { setIn, typesOf } from './schema-arbitrary';
+import { setIn, typesOf, validArbitrary } from './schema-arbitrary';
+import type { Validators } from './validators';
 
 /**
  * The IDOR matrix. Which ids belong to whom is read from the listing calls, as a user would find them: every
@@ -70,8 +72,10 @@ export function idFields(op: Op): IdField[] {
  */
 export function withoutOptionalPublicIds(op: Op, parts: Parts): Parts {
   const query = { ...parts.query };
+  // an optional query parameter other than an id is a filter: it narrows nothing the matrix needs, and two of
+  // them may be valid alone and refused together (date_from after date_to, a period over three years)
   for (const p of op.params)
-    if (p.in === 'query' && !p.required && marked(p.schema, 'x-public-id')) delete query[p.name];
+    if (p.in === 'query' && !p.required && (marked(p.schema, 'x-public-id') || !isIdName(p.name))) delete query[p.name];
   const schema = op.body && typeof op.body.schema === 'object' ? op.body.schema : undefined;
   const props = (schema?.properties as Record<string, Schema> | undefined) ?? {};
   const required = new Set((schema?.required as string[] | undefined) ?? []);
@@ -84,6 +88,9 @@ export function withoutOptionalPublicIds(op: Op, parts: Parts): Parts {
   }
   return { ...parts, query, json };
 }
+
+/** The matrix's base request for `op` at `seed`: from the schemas, without its filters and optional public ids. */
+export const idorBase = (op: Op, v: Validators, seed: number) => withoutOptionalPublicIds(op, baseOf(op, v, seed));
 
 /** The ids each principal's listings show: `${tag}|${key}` and `*|${key}` -> values. */
 export type Reach = Map<string, Set<string | number>>;
@@ -183,6 +190,33 @@ function withId(parts: Parts, field: IdField, id: string | number): Parts {
   return { ...parts, json: setIn(parts.json ?? {}, [field.name], typed) };
 }
 
+/** An id of `field`'s type that nobody has: the largest an `Id` may be, or a string no listing shows. */
+const NOBODYS_ID = 2_147_483_647;
+function nobodysId(field: IdField, seed: number): string | number {
+  const one = field.many ? ((field.schema as Record<string, unknown>).items as Schema) : field.schema;
+  const types = typesOf(one ?? {});
+  if (types.includes('integer') || types.includes('number')) return NOBODYS_ID;
+  // a string id of its schema's form (a session's 32 hex digits): drawn, so nobody has it
+  return String(fc.sample(validArbitrary(one ?? {}), { seed, numRuns: 1 })[0]);
+}
+
+/**
+ * The IDOR matrix's body for `op` with an id nobody owns in `field`, as `p` sends it: the answer must be 404 (the
+ * thing is not found), never a 422 of the rest of the body. A 422 there means the matrix's body is one the
+ * handler refuses before it looks the id up, so every foreign id would get 422 too and prove nothing (a fuzz
+ * seed went red so on a price change that sent both `price` and `change_percent`).
+ */
+export function unknownIdCase(op: Op, field: IdField, p: Principal, seed: number, h: Pick<Harness, 'validators'>) {
+  const id = nobodysId(field, seed);
+  // any answer but a refusal of the request's form: 404 for a thing looked up, 200 for a filter that finds nothing
+  const statuses = [...op.answers.keys()].map(Number).filter((n) => n < 500 && ![400, 413, 415, 422].includes(n));
+  return call(op, p, withId(idorBase(op, h.validators, seed), field, id), {
+    kind: 'status',
+    statuses,
+    why: `${field.name} ${id} is nobody's, and the rest of the request is valid`,
+  });
+}
+
 export interface IdorResult {
   /** Operations that take an id, and whether the matrix had ids to try on them. */
   operations: Array<{ operationId: string; field: string; foreignTried: number; ownTried: number; ownReached: number }>;
@@ -210,7 +244,7 @@ export async function idorMatrix(h: Harness, options: { perPair: number; seed: n
     .sort((x, y) => Number(deletes(x)) - Number(deletes(y)));
 
   for (const op of targets) {
-    const base = withoutOptionalPublicIds(op, baseOf(op, h.validators, options.seed));
+    const base = idorBase(op, h.validators, options.seed);
     for (const field of idFields(op)) {
       const row = {
         operationId: op.operationId,

@@ -52,6 +52,24 @@ function mergeAllOf(s: S): S {
   return merged;
 }
 
+/**
+ * One branch of a oneOf or anyOf with what the schema says beside it: the branch's `required` adds to the
+ * schema's own; and for a oneOf of required lists (exactly one of price and change_percent) the fields that only
+ * the other branches require are left out, so that the value matches this branch alone.
+ */
+function branchOf(rest: S, branch: Schema, all: Schema[], k: 'oneOf' | 'anyOf'): S {
+  const b = asObject(branch);
+  const required = [...((rest.required as string[]) ?? []), ...((b.required as string[]) ?? [])];
+  const merged: S = { ...rest, ...b, ...(required.length ? { required } : {}) };
+  if (k !== 'oneOf' || !rest.properties) return merged;
+  const mine = new Set((b.required as string[]) ?? []);
+  const others = all.flatMap((o) => (asObject(o).required as string[] | undefined) ?? []).filter((n) => !mine.has(n));
+  const properties = Object.fromEntries(
+    Object.entries(merged.properties as Record<string, Schema>).filter(([n]) => !others.includes(n)),
+  );
+  return { ...merged, properties };
+}
+
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 function integerArb(s: S): fc.Arbitrary<number> {
@@ -80,6 +98,14 @@ function integerArb(s: S): fc.Arbitrary<number> {
 function numberArb(s: S): fc.Arbitrary<number> {
   const min = num(s.minimum) ?? num(s.exclusiveMinimum);
   const max = num(s.maximum) ?? num(s.exclusiveMaximum);
+  const step = num(s.multipleOf);
+  if (step) {
+    // whole steps in the range, written with the step's decimals: 12.5 and -0.29 for 0.01, never 2.5e-323
+    const decimals = (String(step).split('.')[1] ?? '').length;
+    const lo = Math.ceil((min ?? -1_000_000) / step);
+    const hi = Math.floor((max ?? 1_000_000) / step);
+    return fc.integer({ min: lo, max: hi }).map((k) => Number((k * step).toFixed(decimals)));
+  }
   return fc.double({
     ...(min === undefined ? {} : { min, minExcluded: num(s.exclusiveMinimum) !== undefined }),
     ...(max === undefined ? {} : { max, maxExcluded: num(s.exclusiveMaximum) !== undefined }),
@@ -144,11 +170,25 @@ function stringArb(s: S): fc.Arbitrary<string> {
       // a pattern fast-check cannot invert: plain text, which Ajv will mostly call invalid
     }
   }
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.string({ minLength, maxLength }) },
-    { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength, maxLength }) },
-    { weight: 1, arbitrary: fc.string({ unit: 'grapheme-composite', minLength, maxLength }) },
-  );
+  // U+0000 never: the router refuses it in every string, whatever the schema says (see noNul)
+  return fc
+    .oneof(
+      { weight: 3, arbitrary: fc.string({ minLength, maxLength }) },
+      { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength, maxLength }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme-composite', minLength, maxLength }) },
+    )
+    .map((v) => v.replaceAll('\u0000', '\u0001'));
+}
+
+/**
+ * True when no string in `value` (keys included) holds U+0000: the router refuses such a request (422) before
+ * any schema, as the contract's overview says (PostgreSQL cannot store it in text).
+ */
+export function noNul(value: unknown): boolean {
+  if (typeof value === 'string') return !value.includes('\u0000');
+  if (Array.isArray(value)) return value.every(noNul);
+  if (value && typeof value === 'object') return Object.entries(value).every(([k, v]) => noNul(k) && noNul(v));
+  return true;
 }
 
 /** Values the schema accepts (as far as the generator can tell; Ajv decides). */
@@ -163,7 +203,7 @@ export function validArbitrary(schema: Schema, depth = 0): fc.Arbitrary<unknown>
     const branches = s[k];
     if (Array.isArray(branches) && branches.length > 0) {
       const { [k]: _drop, ...rest } = s;
-      return fc.oneof(...(branches as Schema[]).map((b) => validArbitrary({ ...rest, ...asObject(b) }, depth + 1)));
+      return fc.oneof(...(branches as Schema[]).map((b) => validArbitrary(branchOf(rest, b, branches, k), depth + 1)));
     }
   }
   const types = typesOf(s);

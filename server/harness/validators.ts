@@ -25,7 +25,14 @@ const intoDocument = (schema: unknown): object =>
 
 export function createValidators(doc: Doc): Validators {
   const make = (options: ConstructorParameters<typeof Ajv2020>[0]) => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, ...options });
+    // as the server's (server/contract/contract.ts): 0.29 is a multiple of 0.01
+    const ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      validateFormats: true,
+      multipleOfPrecision: 9,
+      ...options,
+    });
     addFormats(ajv);
     ajv.addSchema(doc as object, 'portal');
     return ajv;
