@@ -15,7 +15,8 @@ const pdf = () => ({
   buffer: Buffer.concat([
     Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n'),
     Buffer.alloc(256 * 1024, 0x20),
-    Buffer.from('\n%%EOF\n'),
+    // a whole PDF ends with its trailer and end-of-file marker: the server refuses one cut short
+    Buffer.from('\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
   ]),
 });
 

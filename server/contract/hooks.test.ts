@@ -25,8 +25,8 @@ import type { LooseHandler, Router } from './router';
 const HOOKS = loadContract(fileURLToPath(new URL('./testing/hooks.yaml', import.meta.url)));
 const MB = 1024 * 1024;
 const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 const padded = (head: Buffer, size: number) =>

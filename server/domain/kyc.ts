@@ -7,6 +7,7 @@ import type { Db } from '../db/database';
 import type { KycDocumentKind, KycSubmissionTable } from '../db/schema';
 import type { ESign } from '../esign/port';
 import type { SandboxESign } from '../esign/sandbox';
+import { nameForKind } from '../http/file-names';
 
 export type KycDocument = components['schemas']['KycDocument'];
 export type KycSubmission = components['schemas']['KycSubmission'];
@@ -44,7 +45,8 @@ type FileRow = { id: string; original_name: string; mime: string; size: number |
 
 const documentOf = (kind: KycDocumentKind, file: FileRow, uploadedAt: string): KycDocument => ({
   kind,
-  name: file.original_name,
+  // named by the kind its bytes showed, whatever name an older row kept (`poly.html` for a PDF)
+  name: nameForKind(file.original_name, file.kind),
   mime: file.mime,
   size: Number(file.size),
   uploaded_at: uploadedAt,

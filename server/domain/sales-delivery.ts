@@ -8,6 +8,8 @@ import type { components } from '../../openapi/schema';
 import type { FieldError } from '../contract/contract';
 import type { Db } from '../db/database';
 import { HttpError, MESSAGES } from '../http/errors';
+import { pdfText } from '../http/file-checks';
+import { nameForKind } from '../http/file-names';
 import type { StoredFile } from '../http/multipart';
 import type { Payments } from '../payments/port';
 import {
@@ -44,17 +46,6 @@ export function badFileName(name: string): string | null {
   return null;
 }
 
-/** PDF names may write characters as #xx (`/J#61vaScript`): read them as the reader would. */
-const pdfText = (bytes: Buffer) =>
-  bytes.toString('latin1').replace(/#([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
-
-export const PDF_JAVASCRIPT = 'The PDF contains JavaScript; upload the ticket without it.';
-
-/** A PDF that carries JavaScript (an action `/JS` or a `/JavaScript` name tree): a ticket never needs it. */
-export function pdfHasJavaScript(bytes: Buffer): boolean {
-  return /\/(JS|JavaScript)(?![A-Za-z0-9])/.test(pdfText(bytes));
-}
-
 /** The pages of a PDF (its page objects); 0 when they are not readable without decompressing object streams. */
 export function pdfPageCount(bytes: Buffer): number {
   return (pdfText(bytes).match(/\/Type\s*\/Page(?![A-Za-z])/g) ?? []).length;
@@ -71,18 +62,6 @@ function checkNames(files: StoredFile[], field: string) {
       });
   });
   if (errors.length > 0) throw invalid(errors, errors[0]?.message);
-}
-
-function checkPdfs(files: StoredFile[], field: string) {
-  files.forEach((f, i) => {
-    if (f.kind !== 'pdf') return;
-    if (pdfHasJavaScript(readFileSync(f.path))) {
-      throw invalid(
-        [{ path: field === 'files' ? `/body/files/${i}` : `/body/${field}`, message: PDF_JAVASCRIPT }],
-        PDF_JAVASCRIPT,
-      );
-    }
-  });
 }
 
 /** The tickets an upload delivers: `ticket_nos` as given (each 1 to the quantity, once), else the undelivered ones. */
@@ -187,7 +166,6 @@ export async function deliverPdfs(
   now: Date,
 ) {
   checkNames(input.files, 'files');
-  checkPdfs(input.files, 'files');
   checkDeliverable(o, 'pdf');
   const delivered = await deliveredSet(db, o);
   const targets = targetsOf(o, input.ticket_nos, delivered);
@@ -225,7 +203,6 @@ export async function deliverPaper(
 ) {
   if (input.proof) {
     checkNames([input.proof], 'proof');
-    checkPdfs([input.proof], 'proof');
   }
   const courier = input.courier.trim();
   const tracking = input.tracking_number.trim();
@@ -324,7 +301,6 @@ export async function deliverMobile(
  */
 export async function uploadInstructions(db: Db, o: Order, file: StoredFile, who: Who, now: Date) {
   checkNames([file], 'file');
-  checkPdfs([file], 'file');
   if (o.status !== 'confirmed' && o.status !== 'delivered') {
     throw new HttpError(409, `This order is ${o.status}: its instruction file cannot change.`);
   }
@@ -403,7 +379,8 @@ export async function changeTicketType(db: Db, o: Order, ticketTypeId: number, w
 // ---------------------------------------------------------------------------------------------------------
 // The zip of an order's tickets (seller's team and buyer)
 
-const safeName = (name: string) => name.replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 120) || 'file';
+/** A file's name inside the zip: named by its kind, in any script, with nothing an unzip tool reads as a path. */
+const zipName = (name: string, kind: string) => nameForKind(name, kind).replace(/[:*?"<>|]/g, '_');
 
 export async function ticketZip(db: Db, dataDir: string, o: Order, none: string) {
   const deliveries = await deliveriesOf(db, o.id);
@@ -421,7 +398,7 @@ export async function ticketZip(db: Db, dataDir: string, o: Order, none: string)
     const tickets = deliveries.filter((d) => d.file_id === f.id).map((d) => d.ticket_no);
     const prefix =
       f.id === o.instruction_file_id && tickets.length === 0 ? 'instructions' : `ticket-${tickets.join('-')}`;
-    const name = `${prefix}-${safeName(f.original_name)}`;
+    const name = `${prefix}-${zipName(f.original_name, f.kind)}`;
     nameOf.set(f.id, name);
     try {
       zip.file(name, readFileSync(join(dataDir, 'uploads', f.id)));

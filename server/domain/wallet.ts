@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
 import type { DepositStatus, DepositTable, PaymentTransferBy } from '../db/schema';
+import { nameForKind } from '../http/file-names';
 import { platformBankAccount, postEntry, walletAccount, walletBalances } from './ledger';
 import { notificationLinks, notify } from './notifications';
 import type { Page, PageKey } from './paging';
@@ -466,7 +467,8 @@ export async function depositProof(db: Db, dataDir: string, depositId: number, s
   // the row commits with the file (the router's upload hook): a file missing on disk is a fault, not a 404
   const bytes = readFileSync(join(dataDir, 'uploads', file.id));
   return {
-    name: file.original_name ?? '',
+    // named by the kind its bytes showed, whatever name an older row kept (`poly.html` for a PDF)
+    name: nameForKind(file.original_name ?? '', file.kind ?? ''),
     kind: file.kind ?? '',
     mime: file.mime ?? '',
     size: Number(file.size),

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import type { Op, Param, Schema } from './contract-model';
-import { impostor, kindsOf, padded, type SampleFile, sampleFile } from './files';
+import { damaged, impostor, kindsOf, padded, type SampleFile, sampleFile, scriptedPdf } from './files';
 import type { Attack, Body, Expectation, MultipartPart } from './requests';
 import {
   deleteIn,
@@ -498,6 +498,21 @@ export function multipartCases(ctx: CaseContext, base: Parts): Attack[] {
         `${f.name}: a ${kind} one byte over ${f.maxBytes}`,
         withFiles({ ...m.files, [f.name]: [padded(file, f.maxBytes + 1)] }),
       );
+      // one policy for every file field (server/http/file-checks.ts): its kind's first bytes, the rest spoiled
+      for (const [what, bad] of [
+        ['damaged', damaged(file)],
+        ['scripted', scriptedPdf(file)],
+      ] as const) {
+        if (!bad) continue;
+        const why = `a ${what} ${kind} is refused by the upload layer's content checks, whatever the call`;
+        out.push(
+          attackOf(ctx, 'multipart', `${f.name}: a ${what} ${kind}`, withFiles({ ...m.files, [f.name]: [bad] }), {
+            kind: 'status',
+            statuses: [422],
+            why,
+          }),
+        );
+      }
     }
     const any = f.kinds.map(sampleFile).find((x) => x !== null);
     if (any)

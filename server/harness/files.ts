@@ -9,8 +9,9 @@ const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+/** A 2x2 white JPEG (baseline, as jpeg-js encodes it): a whole image, its end-of-image marker included. */
 const JPEG_MIN = Buffer.from(
-  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wCEABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2MBERISGBUYLxoaL2NCOEJjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY//AABEIAAIAAgMBEQACEQEDEQH/xAGiAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgsQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+gEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoLEQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/APQKAP8A/9k=',
   'base64',
 );
 const PDF_MIN = Buffer.from(
@@ -114,6 +115,38 @@ export function impostor(file: SampleFile): SampleFile {
     name: `fake.${file.kind}`,
     bytes: new Uint8Array(Buffer.from('MZ\x90\x00 this is not what it says it is')),
   };
+}
+
+/**
+ * The same kind's first bytes with the rest of it missing or spoiled: what the content checks refuse with 422
+ * (server/http/file-checks.ts), whatever the call. Its kind is still read from its first bytes.
+ */
+export function damaged(file: SampleFile): SampleFile | null {
+  const b = Buffer.from(file.bytes);
+  let bytes: Buffer;
+  switch (file.kind) {
+    case 'pdf':
+      bytes = Buffer.from('%PDF-1.');
+      break;
+    case 'jpg':
+    case 'jpeg':
+    case 'png':
+    case 'webp':
+      bytes = b.subarray(0, Math.max(24, b.length - 12));
+      break;
+    default:
+      return null;
+  }
+  return { ...file, name: `damaged.${file.kind}`, bytes: new Uint8Array(bytes) };
+}
+
+/** A PDF that runs JavaScript when opened (an OpenAction), written with #xx escapes as a hostile one would be. */
+export function scriptedPdf(file: SampleFile): SampleFile | null {
+  if (file.kind !== 'pdf') return null;
+  const text =
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R/OpenAction 3 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
+    '3 0 obj<</S/J#61vaScript/J#53(app.alert(1))>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
+  return { ...file, name: 'scripted.pdf', bytes: new Uint8Array(Buffer.from(text)) };
 }
 
 /** The kinds a multipart file field accepts: from `encoding.<field>.contentType` or the field's `x-file-types`. */

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
 import type { FieldError, UploadSpec } from '../contract/contract';
 import type { Db } from '../db/database';
 import { HttpError, MESSAGES } from './errors';
+import { contentProblem } from './file-checks';
+import { cleanFileName, nameForKind } from './file-names';
 
 /** A file received and written to disk under a random name; the router records it in `files`. */
 export interface StoredFile {
@@ -20,7 +22,10 @@ export interface StoredFile {
   kind: string;
   mime: string;
   sha256: string;
-  /** The name the client gave, cleaned of paths and control characters (shown back, never used on disk). */
+  /**
+   * The name the client gave, cleaned (server/http/file-names.ts: no path, nothing unseen) and named by the kind
+   * its bytes showed (`poly.html` stored as a PDF is `poly.pdf`): shown back and downloaded, never used on disk.
+   */
   originalName: string;
   /** The name exactly as the client sent it (paths and control characters included), for calls that refuse them. */
   clientName: string;
@@ -79,15 +84,6 @@ async function kindOf(head: Buffer, allowed: readonly string[]): Promise<string 
   return null;
 }
 
-export function cleanFileName(name: string | undefined): string {
-  const cleaned = basename((name ?? '').normalize('NFC').replace(/\\/g, '/'))
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we remove
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 200);
-  return cleaned === '.' || cleaned === '..' ? '' : cleaned;
-}
-
 export function removeFiles(files: Record<string, StoredFile[]> | StoredFile[]) {
   for (const file of Array.isArray(files) ? files : Object.values(files).flat()) {
     try {
@@ -122,6 +118,9 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
     headers: { 'content-type': contentType },
     // the name as sent: cleanFileName makes originalName of it, and a call may refuse a name with a path
     preservePath: true,
+    // a browser sends a file's name as UTF-8 bytes in `filename="..."`: read as latin1 (busboy's default),
+    // 'Müller-билет.pdf' came back 'MÃ¼ller-Ð±Ð¸Ð»ÐµÑ.pdf'
+    defParamCharset: 'utf8',
     limits: {
       fileSize: largest + 1,
       files: totalFiles,
@@ -178,6 +177,8 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
         file.resume();
         return fieldError([{ path: `/body/${name}`, message: `accepts at most ${field.maxItems} file(s)` }]);
       }
+      // where a refusal of this file points: `/body/files/2` in a field of several
+      const where = field.multiple ? `/body/${name}/${list.length}` : `/body/${name}`;
       const id = randomBytes(16).toString('hex');
       const stored: StoredFile = {
         id,
@@ -210,6 +211,7 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
           if (failed) throw new ClientClosedRequest();
           stored.kind = kind;
           stored.mime = MIME_OF[kind] ?? 'application/octet-stream';
+          stored.originalName = nameForKind(info.filename, kind);
           out = createWriteStream(stored.path, { flags: 'wx', mode: 0o600 });
           // from its first moment: a refusal destroys it while a write may be on its way to the disk, whose end
           // then fails ('Cannot call write after a stream was destroyed'); with no listener that error killed the
@@ -253,12 +255,16 @@ export async function receiveMultipart(request: Request, spec: UploadSpec, dir: 
         file.on('limit', () => fileFailed(tooBig(field.maxBytes)));
         file.on('error', fileFailed);
         file.on('end', () => {
-          decide().then(() => {
-            stored.sha256 = hash.digest('hex');
-            const target = out;
-            if (!target) return fileDone();
-            target.end(() => fileDone());
-          }, fileFailed);
+          decide()
+            .then(async () => {
+              stored.sha256 = hash.digest('hex');
+              const target = out as ReturnType<typeof createWriteStream> | null;
+              if (target) await new Promise<void>((ended) => target.end(() => ended()));
+              // one policy for every file field: what the whole file must be (server/http/file-checks.ts)
+              const problem = await contentProblem(stored.path, stored.kind);
+              if (problem) throw new HttpError(422, problem, [{ path: where, message: problem }]);
+            })
+            .then(fileDone, fileFailed);
         });
       });
       const tracked = done.catch((e) => {

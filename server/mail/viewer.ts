@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Db } from '../db/database';
+import { cleanFileName, contentDisposition } from '../http/file-names';
 import { readOutbox, readOutboxAttachment, readOutboxAttachments } from './outbox';
 
 const escapeHtml = (text: string) =>
@@ -75,7 +76,8 @@ export async function mailAttachment(c: Context, db: Db): Promise<Response> {
   return new Response(new Uint8Array(file.content), {
     headers: {
       'Content-Type': file.mime,
-      'Content-Disposition': `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`,
+      // RFC 6266 with RFC 8187's filename* for a name beyond ASCII ('Müller-Rechnung.pdf' stays itself)
+      'Content-Disposition': contentDisposition(cleanFileName(file.filename) || 'attachment'),
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     },

@@ -566,7 +566,7 @@ describe('sales and fulfilment (server)', () => {
     expect(empty.status).toBe(422);
     const js = await upload(to, seller, {}, [pdf(PDF_JS)]);
     expect(js.status).toBe(422);
-    expect(js.body.message).toBe('The PDF contains JavaScript; upload the ticket without it.');
+    expect(js.body.message).toBe('The PDF contains JavaScript; upload a copy without it.');
     expect((await upload(to, seller, {}, [pdf(PDF_JS_HEX)])).status).toBe(422);
     const traversal = await upload(to, seller, {}, [pdf(PDF, '../../etc/passwd.pdf')]);
     expect(traversal.status).toBe(422);
