@@ -21,7 +21,7 @@ const JPG = bytesOf('jpg');
 /** A multipart body as a browser writes it: the file's name in UTF-8 bytes inside `filename="..."`. */
 function multipart(fields: Record<string, string>, file: { field: string; name: string; type: string; bytes: Buffer }) {
   const boundary = `----sbpolicy${Math.random().toString(16).slice(2)}`;
-  const parts = Object.entries(fields).map(([k, v]) =>
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
     Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
   );
   parts.push(
