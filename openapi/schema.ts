@@ -3849,7 +3849,7 @@ export interface components {
             email: string;
             password: string;
         };
-        /** @description At least 8 characters, at most 128. */
+        /** @description At least 8 characters, at most 128, and not easy to guess (`x-password-strength`, checked by the server): a password on the lists of leaked passwords (with its l33t, reversed and capitalised forms), one character repeated, or a sequence, keyboard pattern or date that zxcvbn rates under a million guesses is refused (422 on the field, and as the answer's message, in words that say what to choose instead). */
         NewPassword: string;
         RegisterRequest: {
             first_name: string;

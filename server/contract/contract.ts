@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type KeywordDefinition, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { SchemaValidateFunction } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { load } from 'js-yaml';
 import type { components } from '../../openapi/schema';
+import { isPasswordMessage, passwordProblem } from '../auth/password-strength';
+import { MESSAGES } from '../http/errors';
 
 export const CONTRACT_FILE = fileURLToPath(new URL('../../openapi/portal.yaml', import.meta.url));
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -189,6 +192,34 @@ function toFieldErrors(prefix: string, errors: ErrorObject[] | null | undefined)
   });
 }
 
+/**
+ * `x-password-strength: true` on a string (NewPassword): the server's judge of a new password
+ * (server/auth/password-strength.ts). A value its length limits refuse already is left to them.
+ */
+const PASSWORD_STRENGTH: KeywordDefinition = {
+  keyword: 'x-password-strength',
+  type: 'string',
+  errors: true,
+  validate: function strongEnough(on: unknown, data: unknown, parent?: { minLength?: unknown; maxLength?: unknown }) {
+    if (on !== true || typeof data !== 'string') return true;
+    if (data.length < Number(parent?.minLength ?? 0) || data.length > Number(parent?.maxLength ?? Infinity))
+      return true;
+    const problem = passwordProblem(data);
+    if (!problem) return true;
+    (strongEnough as SchemaValidateFunction).errors = [
+      { keyword: 'x-password-strength', message: problem, params: {} },
+    ];
+    return false;
+  },
+};
+
+/**
+ * The message of a 422 for these field errors: a refused password's own words (they say what to choose
+ * instead), else the general one.
+ */
+export const validationMessage = (errors: readonly FieldError[]): string =>
+  errors.find((e) => isPasswordMessage(e.message))?.message ?? MESSAGES.validation;
+
 /** Compiles on first use: 140 operations' validators are not all needed to start serving. */
 function lazy<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -351,6 +382,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
     addFormats(ajv);
     ajv.addSchema(doc, 'portal');
   }
+  for (const ajv of [bodies, fields]) ajv.addKeyword(PASSWORD_STRENGTH);
   const resolveParam = (p: ParameterObject): ParameterObject => {
     if (!p.$ref) return p;
     const name = p.$ref.replace('#/components/parameters/', '');

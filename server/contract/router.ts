@@ -11,7 +11,7 @@ import { envelopeOf, HttpError, KeptRefusal, MESSAGES, tooLarge } from '../http/
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
 import { apiAnswer, apiText } from '../http/respond';
 import type { Logger } from '../logger';
-import type { Contract, FieldError, HttpMethod, Operation } from './contract';
+import { type Contract, type FieldError, type HttpMethod, type Operation, validationMessage } from './contract';
 
 export interface Deps {
   db: Db;
@@ -213,7 +213,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
       const errors = [...nulCharacters(received.fields, '/body'), ...op.validateFields(received.fields)];
       if (errors.length > 0) {
         removeFiles(received.files);
-        throw new HttpError(422, MESSAGES.validation, errors);
+        throw new HttpError(422, validationMessage(errors), errors);
       }
       return { body: received.fields as unknown, files: received.files };
     }
@@ -227,7 +227,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
       throw new HttpError(400, MESSAGES.invalidJson);
     }
     const errors = [...nulCharacters(body, '/body'), ...op.validateBody(body)];
-    if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
+    if (errors.length > 0) throw new HttpError(422, validationMessage(errors), errors);
     return { body, files: {} };
   }
 

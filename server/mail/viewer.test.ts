@@ -48,7 +48,10 @@ describe('the development mail viewer', () => {
     const file = await s.app.request(link?.[1] ?? '');
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/vnd.ms-excel');
-    expect(file.headers.get('content-disposition')).toBe('attachment; filename="report__1_.xlsx"');
+    // the quotes cannot stand in filename="..." (an ASCII stand-in); filename* (RFC 8187) keeps the name itself
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="report _1_.xlsx"; filename*=UTF-8''report%20%221%22.xlsx`,
+    );
     expect(Buffer.from(await file.arrayBuffer())).toEqual(content);
     expect((await s.app.request('/dev/mail/attachments/999999')).status).toBe(404);
     expect((await off.app.request(link?.[1] ?? '')).status).toBe(404);
