@@ -12,13 +12,14 @@
  * Several seeds (`npm run fuzz:seeds`, the nightly size: FUZZ_SEEDS=1-10 FUZZ_RUNS=20): each seed, on a fresh
  * server, runs what a seed changes (the IDOR matrix and the seeded requests with the fixed cases built on them),
  * not the naughty strings, which are the same at every seed and which one full run (or `npm test`'s
- * contract-attack suites) covers.
+ * contract-attack suites) covers. FUZZ_PARTS=idor runs the IDOR matrix alone (seconds a seed).
  */
 import { createHarness, describeViolation, statsTable } from '../server/harness/harness';
 import { idorMatrix } from '../server/harness/idor';
 import { freshServer, TEST_ENGINE } from '../server/test-support';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 200);
+const idorOnly = process.env.FUZZ_PARTS === 'idor';
 if (!Number.isInteger(runs) || runs < 0)
   throw new Error(`FUZZ_RUNS must be a whole number, not "${process.env.FUZZ_RUNS}"`);
 
@@ -57,7 +58,7 @@ async function fuzzOnce(seed: number, full: boolean): Promise<number> {
     );
     if (idor.gaps.length > 0) console.info(`IDOR gaps (no listing shows ids for): ${idor.gaps.join(', ')}`);
 
-    for (const [i, op] of built.entries()) {
+    for (const [i, op] of (idorOnly ? [] : built).entries()) {
       const before = h.stats.requests;
       const t = performance.now();
       await h.attackOperation(
@@ -69,7 +70,7 @@ async function fuzzOnce(seed: number, full: boolean): Promise<number> {
         `  ${op.operationId.padEnd(32)} ${String(h.stats.requests - before).padStart(6)} requests  ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
     }
-    if (full) for (const op of planned) await h.probePlanned(op);
+    if (full && !idorOnly) for (const op of planned) await h.probePlanned(op);
 
     console.info(`\n${statsTable(h.stats)}\n`);
     const fivexx = [...h.stats.byOperation.entries()].reduce(
