@@ -173,9 +173,35 @@ describe('the generator', () => {
     expect(big.issues?.map((i) => i.message)).toEqual(['File size exceeds 1MB limit']);
   });
 
+  it('checks decimals by multipleOf, items once by uniqueItems, and exactly one of two fields by a oneOf', () => {
+    const { saveBody } = generated(
+      doc({
+        type: 'object',
+        required: ['ids'],
+        additionalProperties: false,
+        oneOf: [{ required: ['price'] }, { required: ['percent'] }],
+        'x-one-of-message': 'give exactly one of price and percent',
+        properties: {
+          ids: { type: 'array', uniqueItems: true, items: { type: 'integer' } },
+          price: { type: 'integer' },
+          percent: { type: 'number', multipleOf: 0.01 },
+        },
+      }),
+    );
+    const schema = saveBody?.();
+    if (!schema) throw new Error('no saveBody');
+    const messages = (value: unknown) => v.safeParse(schema, value).issues?.map((i) => i.message) ?? [];
+    expect(messages({ ids: [1, 2], percent: 0.29 })).toEqual([]);
+    expect(messages({ ids: [1], price: 5 })).toEqual([]);
+    expect(messages({ ids: [1], percent: 12.345 })).toEqual(['Enter a multiple of 0.01.']);
+    expect(messages({ ids: [1, 1], price: 5 })).toEqual(['Choose each one once.']);
+    expect(messages({ ids: [1], price: 5, percent: 1 })).toEqual(['give exactly one of price and percent']);
+    expect(messages({ ids: [1] })).toEqual(['give exactly one of price and percent']);
+  });
+
   it('stops at a constraint it does not know, naming the operation and the keyword', () => {
-    expect(() => valibotModule(doc({ type: 'number', multipleOf: 5 }))).toThrow(
-      'POST /x (save): the form generator does not handle "multipleOf"',
+    expect(() => valibotModule(doc({ type: 'object', minProperties: 1, properties: {} }))).toThrow(
+      'POST /x (save): the form generator does not handle "minProperties"',
     );
     expect(() => valibotModule(doc({ type: 'string', format: 'ipv4' }))).toThrow(/format "ipv4"/);
   });
