@@ -1442,7 +1442,7 @@ export interface paths {
         };
         /**
          * The caller's address book
-         * @description Addresses (first_name, last_name, email, country_code, mobile_number, country_id, city_id, address, zip_code, address_type, primary_address) of the seller the caller works for, the primary one (primary_address 1, at most one) first, then newest first. Also the purchase's billing list: the primary one is preselected. Every logged-in user may read its own (a buyer needs it without the settings permission). Toast 'Failed to load address and payment details'.
+         * @description Addresses (first_name, last_name, email, country_code, mobile_number, country_id, city_id, address, zip_code, address_type, primary_address) of the seller the caller works for, the primary one (primary_address 1, at most one) first, then newest first. Also the purchase's billing list: the primary one is preselected. The address book is the trade's (`lmt-trade`): its addresses are what purchases bill to, so whoever may buy keeps it (without the settings permission) and a team member without lmt-trade neither reads nor changes its seller's (403), in Settings as in the purchase. Toast 'Failed to load address and payment details'.
          */
         get: operations["getAddressBook"];
         put?: never;
@@ -1484,7 +1484,7 @@ export interface paths {
         put?: never;
         /**
          * Update an address
-         * @description Method not given in the spec (a write, so POST). The address `id` (the caller's own: another owner's or an unknown id answers 404) and the fields to change; a field left out keeps its value, a given one follows the billing form's rules as in addAddress (non-empty, a known country, a city of that country, checked against the address's country when only the city changes). The permission is the address book's, as for getAddressBook and addAddress: every logged-in user keeps its own (a buyer needs it without the settings permission). primary_address 1 makes it the primary address (the other loses it in the same transaction); primary_address 0 on the primary address answers 409: the primary changes only by making another address primary, so the book never loses its primary while it has addresses (as eBay and Etsy do). Bookings keep the billing address they were made with: editing an address changes no past booking.
+         * @description Method not given in the spec (a write, so POST). The address `id` (the caller's own: another owner's or an unknown id answers 404) and the fields to change; a field left out keeps its value, a given one follows the billing form's rules as in addAddress (non-empty, a known country, a city of that country, checked against the address's country when only the city changes). The permission is the address book's, `lmt-trade`, as for getAddressBook and addAddress (the primary address is what purchases preselect). primary_address 1 makes it the primary address (the other loses it in the same transaction); primary_address 0 on the primary address answers 409: the primary changes only by making another address primary, so the book never loses its primary while it has addresses (as eBay and Etsy do). Bookings keep the billing address they were made with: editing an address changes no past booking.
          */
         post: operations["updateAddress"];
         delete?: never;

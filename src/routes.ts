@@ -135,7 +135,7 @@ export const routes = {
   kyc: route({ pattern: '/settings/kyc', title: 'Identity verification (KYC)', access: 'always' }),
   kycVerification: route({ pattern: '/kyc-verification', title: 'Identity verification (KYC)', access: 'always' }),
   changePassword: route({ pattern: '/settings/password', title: 'Change password', access: 'always' }),
-  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'always' }),
+  addressBook: route({ pattern: '/settings/address-book', title: 'Address book', access: 'lmt-trade' }),
   myTeams: route({ pattern: '/settings/my-teams', title: 'My teams', access: 'settings' }),
   storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'lmt-pay' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'settings' }),

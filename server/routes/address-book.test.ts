@@ -108,14 +108,57 @@ describe('address book: update and delete', () => {
     expect((await update(seller, { id: mine.address_id, owner_id: 1 })).status).toBe(422);
   });
 
-  it('a team member keeps its seller address book', async () => {
+  it('a team member without lmt-trade reaches none of the four calls, nor the primary address', async () => {
+    // member@demo.test has dashboard, sales and notification only
     const theirs = (await book_(seller))[0];
     expect(theirs).toBeDefined();
-    const changed = await update(member, { id: theirs?.address_id, mobile_number: '7700 900123' });
-    expect(changed.status).toBe(200);
-    expect((await book_(seller)).find((a) => a.address_id === theirs?.address_id)).toMatchObject({
-      mobile_number: '7700 900123',
-    });
+    const { city } = await place();
+    const refused = [
+      await call(s, 'GET', '/settings/address-book', member),
+      await call(s, 'POST', '/settings/address-book/add', member, {
+        first_name: 'Mal',
+        last_name: 'Member',
+        email: 'mal@example.com',
+        country_id: city.country_id,
+        address: '1 Own Street',
+        zip_code: 'M1 1AA',
+        primary_address: 1,
+      }),
+      await update(member, { id: theirs?.address_id, mobile_number: '7700 900123', primary_address: 1 }),
+      await remove(member, theirs?.address_id ?? 0),
+    ];
+    expect(refused.map((a) => a.status)).toEqual([403, 403, 403, 403]);
+    expect(refused.map((a) => a.body.message)).toEqual(Array(4).fill("You don't have permission to access this."));
+    const after = await book_(seller);
+    expect(after.find((a) => a.address_id === theirs?.address_id)).toEqual(theirs);
+    expect(after.filter((a) => a.primary_address === 1).map((a) => a.address_id)).toEqual([theirs?.address_id]);
+    expect(after.some((a) => a.address === '1 Own Street')).toBe(false);
+  });
+
+  it('a team member with lmt-trade keeps its seller address book (the purchase reads it)', async () => {
+    const buyer = await s.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'member@demo.test')
+      .executeTakeFirstOrThrow();
+    const grant = (on: 0 | 1) =>
+      s.db
+        .updateTable('user_permissions')
+        .set({ is_can_access: on })
+        .where('user_id', '=', buyer.id)
+        .where('permission_name', '=', 'lmt-trade')
+        .execute();
+    await grant(1);
+    try {
+      const theirs = (await book_(seller))[0];
+      const changed = await update(member, { id: theirs?.address_id, mobile_number: '7700 900123' });
+      expect(changed.status).toBe(200);
+      expect((await book_(seller)).find((a) => a.address_id === theirs?.address_id)).toMatchObject({
+        mobile_number: '7700 900123',
+      });
+    } finally {
+      await grant(0);
+    }
   });
 
   it('makes another address primary (the old one loses it); the primary cannot simply be unset', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settingsMenuLinks } from '../features/settings/settings-menu';
 import {
   ALWAYS_ALLOWED,
   canOpen,
@@ -96,6 +97,11 @@ describe('route access', () => {
     }
     expect(pageAccess('/settings/stored-cards', ['settings']).kind).toBe('denied');
     expect(pageAccess('/settings/stored-cards', ['lmt-pay']).kind).toBe('open');
+    // the address book is the trade's (purchases bill to it): neither the page nor its menu entry without lmt-trade
+    expect(pageAccess('/settings/address-book', [...member, 'settings']).kind).toBe('denied');
+    expect(pageAccess('/settings/address-book', ['lmt-trade']).kind).toBe('open');
+    expect(settingsMenuLinks([...member]).map((l) => l.label)).not.toContain('Address Book');
+    expect(settingsMenuLinks(['lmt-trade']).map((l) => l.label)).toContain('Address Book');
   });
 
   it('titles the header by path (the spec’s listing titles, else a welcome)', () => {

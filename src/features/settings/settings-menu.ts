@@ -11,7 +11,7 @@ export interface SettingsMenuEntry {
   /** The registry key of the page (a string, so that a page another engineer has not registered yet can be named). */
   route: string;
   query?: string;
-  /** Shown only with this permission: the team is the settings permission's (its server calls are). */
+  /** Shown only with this permission, the one its server calls need: the team is settings', the address book lmt-trade's. */
   permission?: PermissionName;
 }
 
@@ -19,7 +19,7 @@ export interface SettingsMenuEntry {
 export const SETTINGS_MENU: readonly SettingsMenuEntry[] = [
   { label: 'My Account', route: 'myAccount' },
   { label: 'Change Password', route: 'changePassword' },
-  { label: 'Address Book', route: 'addressBook' },
+  { label: 'Address Book', route: 'addressBook', permission: 'lmt-trade' },
   { label: 'Bank Accounts', route: 'bankAccounts', permission: 'settings' },
   { label: 'My Teams', route: 'myTeams', permission: 'settings' },
   { label: 'Templates', route: 'templates', permission: 'settings' },
