@@ -20,6 +20,7 @@ import type { Mailer } from './mail/port';
 import { mailAttachment, mailViewer } from './mail/viewer';
 import { paymentsFrom } from './payments';
 import type { Payments } from './payments/port';
+import { QUOTAS, type Quotas } from './quotas/limits';
 import { accountRoutes } from './routes/account';
 import { accountFlowRoutes } from './routes/account-flows';
 import { adminRoutes } from './routes/admin';
@@ -75,6 +76,8 @@ export interface AppOptions {
   mailViewer?: boolean;
   /** The e-signature adapter of the seller contract; by default Zoho Sign when configured, else the sandbox. */
   esign?: ESign;
+  /** The caps in force: server/quotas/limits.ts's by default (the hostile harness lowers one at a time). */
+  quotas?: Quotas;
 }
 
 let sharedContract: Contract | undefined;
@@ -94,6 +97,7 @@ export function createApp(options: AppOptions) {
     validateResponses: options.validateResponses ?? false,
     trustedProxies: Number(options.trustProxy ?? 0),
     answerCache: options.answerCache === null ? undefined : (options.answerCache ?? new AnswerCache()),
+    quotas: options.quotas ?? QUOTAS,
   };
   const app = new Hono<AppEnv>();
 

@@ -145,14 +145,15 @@ export async function freshServer(options: Partial<Omit<AppOptions, 'db' | 'cloc
   const database = await freshSeededDatabase();
   const { db } = database;
   const clock = manualClock();
-  const app = createApp({
+  const settings = {
     db,
     clock,
     log: createLogger('silent'),
     dataDir: database.dataDir,
     validateResponses: true,
     ...options,
-  });
+  };
+  const app = createApp(settings);
 
   const json = (method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}) =>
     app.request(`/api${path}`, {
@@ -181,6 +182,8 @@ export async function freshServer(options: Partial<Omit<AppOptions, 'db' | 'cloc
     dataDir: database.dataDir,
     json,
     loginAs,
+    /** Another app on the same database, clock and files, with these options changed (a cap lowered). */
+    appWith: (changes: Partial<Omit<AppOptions, 'db' | 'clock'>>) => createApp({ ...settings, ...changes }),
     close: () => database.close(),
   };
 }

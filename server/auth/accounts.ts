@@ -4,10 +4,11 @@ import type { Db } from '../db/database';
 import { PERMISSIONS } from '../db/seed/index';
 import { recordReferral } from '../domain/referrals';
 import type { Mailer, MailMessage } from '../mail/port';
+import { MAIL_LIMIT } from '../quotas/limits';
 import { issueToken, peekToken, retireTokens, TOKEN_LIFETIMES, type TokenPurpose, useToken } from './account-tokens';
 import { type HashPool, hashPool, PoolFullError } from './hash-pool';
 import { hashPassword, verifyPassword } from './passwords';
-import { countCall, MAIL_LIMIT } from './request-limit';
+import { countCall } from './request-limit';
 import { logActivity } from './session';
 import { EMAIL_SCOPE, recordFailure, release, tryReserve } from './throttle';
 import { newUserToken } from './tokens';
@@ -82,12 +83,12 @@ async function noLinkSameStatements(trx: Db, mail: AccountMail, purpose: TokenPu
       SELECT to_address, subject, body, created_at FROM mail_outbox WHERE 1 = 0`.execute(trx);
 }
 
-function verificationMail(mail: AccountMail, to: string, firstName: string, token: string): MailMessage {
+function verificationMail(mail: AccountMail, to: string, token: string): MailMessage {
   return {
     to,
     subject: 'Verify your email address for SB Portal',
     text: [
-      `Hello ${firstName},`,
+      'Hello,',
       '',
       'Open this link to verify your email address and finish creating your SB Portal account:',
       link(mail, `/verify-email/token/${token}`),
@@ -170,7 +171,7 @@ export async function register(
     await recordReferral(trx, input.referral_code, inserted.id, now);
     await logActivity(trx, clock, inserted.id, 'signed_up', 'Signed up');
     const token = await issueToken(trx, inserted.id, 'verify', now);
-    return verificationMail(mail, email, input.first_name.trim(), token);
+    return verificationMail(mail, email, token);
   });
   return { kind: 'accepted', email };
 }
@@ -210,19 +211,23 @@ export async function resendVerification(db: Db, clock: Clock, mail: AccountMail
       return null;
     }
     const token = await issueToken(trx, user.id, 'verify', clock.now());
-    return verificationMail(mail, email, user.first_name, token);
+    return verificationMail(mail, email, token);
   });
   return email;
 }
 
-/** Whether sign-up may use an address (no account has it, deleted ones included: the column is unique). */
+/**
+ * Whether check-email tells sign-up the address is free: no account has it (deleted ones included: the column is
+ * unique), or only a back-office account does, whose address is nobody's business (a sign-up with it is answered
+ * as any registered address is: the same 200, a note by mail to its owner, no account).
+ */
 export async function isEmailAvailable(db: Db, rawEmail: string): Promise<boolean> {
   const row = await db
     .selectFrom('users')
-    .select('id')
+    .select('user_type')
     .where('email', '=', normaliseEmail(rawEmail))
     .executeTakeFirst();
-  return !row;
+  return !row || row.user_type === 'admin';
 }
 
 /** A reset link for an account that has the address; nothing for any other address. */
@@ -245,7 +250,7 @@ export async function requestPasswordReset(db: Db, clock: Clock, mail: AccountMa
       to: email,
       subject: 'Reset your SB Portal password',
       text: [
-        `Hello ${user.first_name},`,
+        'Hello,',
         '',
         'Open this link to choose a new password:',
         link(mail, `/reset-password/token/${token}`),
@@ -377,7 +382,7 @@ export async function changePassword(
     to: user.email,
     subject: 'Your SB Portal password was changed',
     text: [
-      `Hello ${user.first_name},`,
+      'Hello,',
       '',
       'The password of your SB Portal account was just changed, and every other session of the account was logged out.',
       `If it was not you, reset your password now: ${link(mail, '/reset-password')}`,

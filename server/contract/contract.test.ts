@@ -8,6 +8,7 @@ import { manualClock } from '../clock';
 import { type Db, openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
+import { QUOTA_NAMES, QUOTAS, quotaStatus } from '../quotas/limits';
 import { CONTRACT_FILE, type Contract, HTTP_METHODS, loadContract } from './contract';
 
 interface RawOperation {
@@ -158,6 +159,31 @@ describe('the contract (openapi/portal.yaml)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses to load a contract whose upload names no daily cap of bytes, or a cap that does not exist', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-portal-contract-'));
+    try {
+      const file = join(dir, 'portal.yaml');
+      const text = readFileSync(CONTRACT_FILE, 'utf8');
+      writeFileSync(file, text.replace('      x-quota: [upload-bytes, pending-deposits]\n', ''));
+      expect(() => loadContract(file)).toThrow(/sendDepositRequest: an upload must name x-quota 'upload-bytes'/);
+      writeFileSync(file, text.replace('x-quota: [addresses]', 'x-quota: [adresses]'));
+      expect(() => loadContract(file)).toThrow(/addAddress: x-quota 'adresses' is not a cap/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('declares the answer of every cap an operation names (409 for a count, 429 for a window)', () => {
+    for (const op of contract.operations) {
+      for (const name of op.quotas) {
+        expect(op.responses, `${op.operationId} ${name}`).toContain(String(quotaStatus(QUOTAS[name])));
+      }
+    }
+    // every cap is spent by some operation
+    const named = new Set(contract.operations.flatMap((op) => [...op.quotas]));
+    expect([...named].sort()).toEqual([...QUOTA_NAMES].sort());
   });
 
   it('uses no $ref for request bodies or parameters (the loader reads them inline)', () => {

@@ -7,6 +7,7 @@ import { load } from 'js-yaml';
 import type { components } from '../../openapi/schema';
 import { isPasswordMessage, passwordProblem } from '../auth/password-strength';
 import { MESSAGES } from '../http/errors';
+import { QUOTAS, type QuotaName, quotaStatus } from '../quotas/limits';
 
 export const CONTRACT_FILE = fileURLToPath(new URL('../../openapi/portal.yaml', import.meta.url));
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -67,6 +68,11 @@ export interface Operation {
    * 0 for none.
    */
   cacheMs: number;
+  /**
+   * `x-quota`: the caps (server/quotas/limits.ts) the operation enforces, each answered with its declared 409 or
+   * 429; the router enforces `upload-bytes` itself, which every upload must name.
+   */
+  quotas: ReadonlySet<QuotaName>;
   planned: boolean;
   bodyMediaType: 'application/json' | 'multipart/form-data' | null;
   bodyRequired: boolean;
@@ -116,6 +122,7 @@ interface OperationObject {
   'x-transaction'?: boolean;
   'x-idempotent'?: boolean;
   'x-cache-ms'?: number;
+  'x-quota'?: string[];
 }
 interface Document {
   security?: unknown[];
@@ -483,6 +490,17 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         if (method !== 'get' || transaction || !secured) problems.push(`${id}: x-cache-ms is for secured GET reads`);
       }
       const responses = new Set(Object.keys(op.responses));
+      const quotas = new Set<QuotaName>();
+      for (const name of op['x-quota'] ?? []) {
+        if (!Object.hasOwn(QUOTAS, name))
+          problems.push(`${id}: x-quota '${name}' is not a cap of server/quotas/limits.ts`);
+        else if (!responses.has(String(quotaStatus(QUOTAS[name as QuotaName]))))
+          problems.push(`${id}: x-quota '${name}' answers ${quotaStatus(QUOTAS[name as QuotaName])}; declare it`);
+        else quotas.add(name as QuotaName);
+      }
+      // every file kept costs disk: an upload names the daily cap of bytes, which the router enforces
+      if (media === 'multipart/form-data' && secured && !planned && !quotas.has('upload-bytes'))
+        problems.push(`${id}: an upload must name x-quota 'upload-bytes' (and declare its 429)`);
       const needed = routerStatuses({
         secured,
         bodyMediaType: media,
@@ -504,6 +522,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         transaction,
         idempotent,
         cacheMs,
+        quotas,
         planned,
         bodyMediaType: media,
         bodyRequired: op.requestBody?.required ?? false,

@@ -11,6 +11,8 @@ import { envelopeOf, HttpError, KeptRefusal, MESSAGES, tooLarge } from '../http/
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
 import { apiAnswer, apiText } from '../http/respond';
 import type { Logger } from '../logger';
+import type { Quotas } from '../quotas/limits';
+import { QuotaExceeded, refuseWhenSpent, spend } from '../quotas/quota';
 import { type Contract, type FieldError, type HttpMethod, type Operation, validationMessage } from './contract';
 
 export interface Deps {
@@ -26,6 +28,8 @@ export interface Deps {
   trustedProxies?: number;
   /** Where the `x-cache-ms` reads keep their answers (server/http/answer-cache.ts); absent: nothing is kept. */
   answerCache?: AnswerCache;
+  /** The caps in force (server/quotas/limits.ts QUOTAS; the hostile harness reaches each on an app of its own). */
+  quotas: Quotas;
 }
 
 export type AppEnv = { Variables: { requestId: string } };
@@ -296,6 +300,9 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
           ...op.validateHeaders(headers),
         ];
         if (errors.length > 0) throw new HttpError(422, MESSAGES.validation, errors);
+        // a seller whose day of uploads is spent is told so before its file is read and written
+        const uploader = user && op.upload && op.quotas.has('upload-bytes') ? (user.team_owner_id ?? user.id) : null;
+        if (uploader !== null) await refuseWhenSpent(deps, 'upload-bytes', uploader);
         const received = await bodyOf(op, c);
         files = received.files;
         // a plain object: a getter in this literal (it threw for an unsecured call's user) made V8 keep every
@@ -358,6 +365,12 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
                 if (key) await keepReply(trx, key, refusal.status, refusal.body);
                 return refusal;
               }
+              // the bytes are counted once kept, last, so that the counter's row is held for the commit only
+              const bytes = Object.values(files)
+                .flat()
+                .reduce((n, f) => n + f.size, 0);
+              if (uploader !== null && bytes > 0 && result.status < 400)
+                await spend({ ...deps, db: trx }, 'upload-bytes', uploader, bytes);
               if (key && result.status < 400) await keepReply(trx, key, result.status, result.body);
               committedFiles = result.status < 400;
               return result;
@@ -378,6 +391,10 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         }
         return apiAnswer(c, reply.body, reply.status, reply.headers);
       } catch (error) {
+        if (deps.validateResponses && error instanceof QuotaExceeded && !op.quotas.has(error.quota)) {
+          deps.log.error({ operationId: op.operationId, quota: error.quota }, 'an undeclared quota was enforced');
+          throw new Error(`${op.operationId} enforced the cap ${error.quota}, which its x-quota does not name`);
+        }
         if (deps.validateResponses && error instanceof HttpError && !op.responses.has(String(error.status))) {
           deps.log.error({ operationId: op.operationId, status: error.status }, 'an undeclared status was thrown');
           throw new Error(`${op.operationId} threw the undeclared status ${error.status}: ${error.message}`);

@@ -5,6 +5,7 @@ import { EMAIL_SCOPE, recordFailure, release, tryReserve } from '../auth/throttl
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { Mailer } from '../mail/port';
+import { MAX_BANK_ACCOUNTS } from '../quotas/limits';
 
 /**
  * A seller's payout bank accounts (issue 14, item 3): holder, IBAN and SWIFT/BIC, checked here, stored
@@ -22,9 +23,6 @@ export const BANK_MESSAGES = {
   defaultDelete: 'This is your payout account: make another account the payout account before removing it.',
   limit: 'You can keep at most 5 bank accounts. Remove one first.',
 } as const;
-
-/** How many bank accounts a seller may keep (removed ones do not count). */
-export const MAX_BANK_ACCOUNTS = 5;
 
 /** Upper case without spaces or dashes, as banks print IBANs in groups of four. */
 export const normaliseIban = (raw: string) => raw.replace(/[\s-]+/g, '').toUpperCase();
@@ -289,7 +287,7 @@ export async function tellAccountChange(
     to: seller.email,
     subject: 'Your SB Portal payout bank account changed',
     text: [
-      `Hello ${seller.first_name},`,
+      'Hello,',
       '',
       what,
       '',

@@ -140,7 +140,7 @@ export async function scheduledReportMail(
   const { figures } = await reportOverview(db, s.seller_id, s.currency, period);
   const kind = s.frequency === 'weekly' ? 'weekly' : 'monthly';
   const lines = [
-    `Hello ${s.first_name},`,
+    'Hello,',
     '',
     `Your ${kind} SB Portal report for ${period.from} to ${period.to} (UTC, ${s.currency}):`,
     '',

@@ -4,13 +4,14 @@ import { issueToken, peekToken, retireTokens, TOKEN_LIFETIMES, useToken } from '
 import { type AccountMail, normaliseEmail } from '../auth/accounts';
 import { hashPool, PoolFullError } from '../auth/hash-pool';
 import { hashPassword } from '../auth/passwords';
-import { countCall, MAIL_LIMIT } from '../auth/request-limit';
+import { countCall } from '../auth/request-limit';
 import { type AuthUser, logActivity } from '../auth/session';
 import { newUserToken } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import { PERMISSIONS, type PermissionName } from '../db/seed/index';
 import { HttpError } from '../http/errors';
+import { MAIL_LIMIT } from '../quotas/limits';
 import { sellerIdOf } from './sales';
 
 /**
@@ -140,13 +141,19 @@ async function writePermissions(db: Db, userId: number, granted: ReadonlySet<Per
     .execute();
 }
 
-/** Sends the invite unless the address has had its share of mail this hour (429: nothing is written). */
+/**
+ * Sends the invite unless the address has had its share of mail this hour (429: nothing is written). The mail
+ * carries no text a seller typed: not the member's names (a stranger's address with 'Buy cheap tickets at
+ * evil.test' as its first name made the platform greet the stranger with an advert), nor the seller's own names
+ * (chosen at sign-up, changed at will). It names the inviting account by its address, which the platform
+ * verified, and says what to do in the platform's own words.
+ */
 async function sendInvite(
   db: Db,
   clock: Clock,
   mail: AccountMail,
   user: AuthUser,
-  member: { id: number; email: string; first_name: string },
+  member: { id: number; email: string },
 ) {
   const counted = await countCall(db, MAIL_LIMIT, member.email, clock.now());
   if (!counted.allowed) {
@@ -156,22 +163,21 @@ async function sendInvite(
   }
   const owner = await db
     .selectFrom('users')
-    .select(['first_name', 'last_name'])
+    .select('email')
     .where('id', '=', sellerIdOf(user))
     .executeTakeFirstOrThrow();
   const token = await issueToken(db, member.id, 'invite', clock.now());
-  const team = `${owner.first_name} ${owner.last_name}`;
   await mail.mailer.send(db, {
     to: member.email,
-    subject: `${user.first_name} ${user.last_name} invited you to the team of ${team} on SB Portal`,
+    subject: 'You are invited to join a team on SB Portal',
     text: [
-      `Hello ${member.first_name},`,
+      'Hello,',
       '',
-      `${user.first_name} ${user.last_name} invited you to work in the SB Portal account of ${team}.`,
+      `The SB Portal account ${owner.email} invited you to work in it as a member of its team.`,
       'Open this link to choose your password; then log in with this email address:',
       link(mail, `/signup/invite/${token}`),
       '',
-      `The link works once, for ${hours(TOKEN_LIFETIMES.invite)} hours. If you did not expect it, ignore this email.`,
+      `The link works once, for ${hours(TOKEN_LIFETIMES.invite)} hours. If you did not expect it, ignore this email: no account is used until you choose a password.`,
     ].join('\n'),
   });
 }

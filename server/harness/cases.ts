@@ -212,6 +212,11 @@ const attackOf = (ctx: CaseContext, category: string, label: string, parts: Part
   expect: expect ?? judge(ctx.op, parts, ctx.validators),
 });
 
+/** A valid request sent while a cap is reached (its expectation is the contract's, as for any request). */
+export function quotaCase(ctx: CaseContext, quota: string, i: number, parts: Parts): Attack {
+  return attackOf(ctx, 'quota', `${quota} reached, request #${i}`, parts);
+}
+
 /** `n` requests from the operation's schemas, seeded: the same seed gives the same requests. */
 export function samples(op: Op, n: number, seed: number): Parts[] {
   return n <= 0 ? [] : fc.sample(partsArbitrary(op), { seed, numRuns: n });

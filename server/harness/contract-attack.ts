@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QuotaName, quotasWith } from '../quotas/limits';
 import { freshServer, TEST_ENGINE } from '../test-support';
 import { BLNS, stringSlots } from './cases';
 import { readContract } from './contract-model';
@@ -32,9 +33,26 @@ export function attackShard(shard: number) {
     let h: Harness;
 
     beforeAll(async () => {
-      s = await freshServer();
+      // the caps lifted for the attack itself, so that a naughty string still reaches the handler's work after the
+      // first few deposit requests; attackQuotas meets each cap on an app of its own where it is 0
+      s = await freshServer({ quotas: quotasWith(1_000_000_000) });
+      const capped = new Map<string, ReturnType<typeof s.appWith>>();
       h = await createHarness(
-        { request: (url, init) => s.app.request(url, init), db: s.db, clock: s.clock },
+        {
+          request: (url, init) => s.app.request(url, init),
+          db: s.db,
+          clock: s.clock,
+          // the same server with one cap at 0, made once per cap
+          capped: (quota) => {
+            let app = capped.get(quota);
+            if (!app) {
+              app = s.appWith({ quotas: quotasWith(0, quota as QuotaName) });
+              capped.set(quota, app);
+            }
+            const reached = app;
+            return (url, init) => reached.request(url, init);
+          },
+        },
         { model },
       );
     });
@@ -54,6 +72,7 @@ export function attackShard(shard: number) {
       it(`${op.operationId}: no 5xx, no leak, the envelope, the contract, nothing written when refused`, async () => {
         const before = h.stats.requests;
         await h.attackOperation(op, { ...TEST_SIZES, blnsStride: BLNS_STRIDE, blnsOffset: index }, SEED);
+        await h.attackQuotas(op, SEED);
         expect(violationsOf(op.operationId)).toBe('');
         expect(h.stats.requests - before).toBeGreaterThan(20);
       }, 120_000);

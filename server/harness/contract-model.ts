@@ -47,6 +47,8 @@ export interface Op {
   role: string | null;
   kycExempt: boolean;
   idempotent: boolean;
+  /** `x-quota`: the caps (server/quotas/limits.ts) the operation enforces. */
+  quotas: string[];
   params: Param[];
   body: null | {
     media: string;
@@ -150,6 +152,7 @@ export function modelOf(doc: Doc): ContractModel {
         role: typeof raw['x-role'] === 'string' ? raw['x-role'] : null,
         kycExempt: raw['x-kyc-exempt'] === true,
         idempotent: raw['x-idempotent'] === true,
+        quotas: Array.isArray(raw['x-quota']) ? (raw['x-quota'] as unknown[]).map(String) : [],
         params,
         body:
           requestBody && media

@@ -1,6 +1,7 @@
 import { TOKEN_LIFETIME_MS } from '../auth/tokens';
 import type { Db } from '../db/database';
 import { DEMO_PASSWORD } from '../db/seed/index';
+import { QUOTAS, type Quota, quotaStatus } from '../quotas/limits';
 import {
   BLNS,
   baseOf,
@@ -9,6 +10,7 @@ import {
   invalidCases,
   multipartCases,
   type Parts,
+  quotaCase,
   randomInvalidCases,
   rawCases,
   samples,
@@ -26,7 +28,14 @@ export interface Target {
   request(url: string, init: RequestInit): Response | Promise<Response>;
   db: Db;
   clock: { now(): Date; advance(ms: number): void };
+  /**
+   * The same server (database, clock, files) with one cap of server/quotas/limits.ts at 0: every call that spends
+   * it meets it. Without it the harness cannot reach the caps, and says so.
+   */
+  capped?(quota: string): (url: string, init: RequestInit) => Response | Promise<Response>;
 }
+
+type Requester = (url: string, init: RequestInit) => Response | Promise<Response>;
 
 /** How many cases of each kind per operation. */
 export interface Sizes {
@@ -83,7 +92,9 @@ export interface Harness {
   principals: Record<string, Principal>;
   stats: Stats;
   violations: Violation[];
-  send(attack: Attack): Promise<{ status: number; body: unknown }>;
+  send(attack: Attack, via?: Requester): Promise<{ status: number; body: unknown; headers: Headers }>;
+  /** Each cap an operation names (`x-quota`), reached: its 409 or 429, the message its quota says, nothing written. */
+  attackQuotas(op: Op, seed: number): Promise<void>;
   /** Every case of one built operation. */
   attackOperation(op: Op, sizes: Sizes, seed: number): Promise<void>;
   /** A planned operation stays closed: 401 without a token, 403 or 501 with one, never a success. */
@@ -163,7 +174,7 @@ export async function createHarness(
   /** What accepted requests sent: a later answer may show it back as stored data (not as a leak). */
   const stored = new Set<string>();
 
-  async function send(given: Attack) {
+  async function send(given: Attack, via: Requester = (url, init) => target.request(url, init)) {
     const attack = withFreshKey(given);
     const built = buildRequest(attack, tokenOf);
     const sentBytes =
@@ -179,9 +190,11 @@ export async function createHarness(
     let status: number;
     let text: string;
     let contentType: string;
+    let headers = new Headers();
     try {
-      const res = await target.request(built.url, built.init);
+      const res = await via(built.url, built.init);
       status = res.status;
+      headers = res.headers;
       contentType = res.headers.get('content-type') ?? '';
       text = await res.text();
     } catch (error) {
@@ -242,7 +255,7 @@ export async function createHarness(
     } catch {
       body = undefined;
     }
-    return { status, body };
+    return { status, body, headers };
   }
 
   const fuzzerOf = (op: Op) =>
@@ -350,7 +363,71 @@ export async function createHarness(
     }
   }
 
-  return { model, validators, principals, stats, violations, send, attackOperation, probePlanned, fuzzerOf, dispose };
+  const quotaProblem = (op: Op, problem: string) => {
+    stats.violationCount += 1;
+    violations.push({
+      operationId: op.operationId,
+      category: 'quota',
+      label: problem,
+      principal: fuzzerOf(op)?.name ?? '(no token)',
+      status: 0,
+      problems: [problem],
+      curl: '',
+      response: '',
+    });
+  };
+
+  /**
+   * Each cap the operation names, reached: valid requests (the base and schema samples, as the fuzzing
+   * principal) go to the server with that cap at 0. Every answer gets the usual checks (the contract, the
+   * envelope, nothing written when refused); at least one must be the cap's own answer: its status, its
+   * message, and `Retry-After` for a 429. A cap enforced only for some bodies (a resent invite) is met by one
+   * of the samples.
+   */
+  async function attackQuotas(op: Op, seed: number) {
+    if (op.quotas.length === 0) return;
+    if (!target.capped) return quotaProblem(op, 'x-quota names caps, but the target has no capped server');
+    const who = fuzzerOf(op);
+    const ctx: CaseContext = { op, validators, ...(who ? { principal: who.name } : {}) };
+    const requests = [baseOf(op, validators, seed), ...samples(op, 16, seed + 3)];
+    for (const name of op.quotas) {
+      const quota = (QUOTAS as Record<string, Quota>)[name];
+      if (!quota) {
+        quotaProblem(op, `x-quota names '${name}', which server/quotas/limits.ts has not`);
+        continue;
+      }
+      const status = quotaStatus(quota);
+      const via = target.capped(name);
+      let met = false;
+      for (const [i, parts] of requests.entries()) {
+        const answer = await send(quotaCase(ctx, name, i, parts), via);
+        if (answer.status !== status) continue;
+        const message = (answer.body as { message?: unknown } | undefined)?.message;
+        const wait = Number(answer.headers.get('retry-after'));
+        const expected = quota.kind === 'window' ? quota.message(0, wait) : quota.message(0);
+        if (message !== expected) continue;
+        if (quota.kind === 'window' && !(wait > 0)) continue;
+        met = true;
+        break;
+      }
+      if (!met)
+        quotaProblem(op, `the cap '${name}' at 0 never answered its ${status} to ${requests.length} valid requests`);
+    }
+  }
+
+  return {
+    model,
+    validators,
+    principals,
+    stats,
+    violations,
+    send,
+    attackOperation,
+    attackQuotas,
+    probePlanned,
+    fuzzerOf,
+    dispose,
+  };
 }
 
 /** The counts as a table: one row per operation, one column per status. */

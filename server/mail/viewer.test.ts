@@ -30,8 +30,17 @@ describe('the development mail viewer', () => {
     const html = await page.text();
     expect(html).toContain('Verify your email address for SB Portal');
     expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:4178\/verify-email\/token\/[A-Za-z0-9_-]{43}">/);
-    expect(html).not.toContain('<script>alert(1)</script>');
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    // the mail carries no name the person typed; hostile text in any mail shows escaped
+    expect(html).not.toContain('alert(1)');
+    await outboxMailer(s.clock).deliver(s.db, {
+      to: 'viewer@example.test',
+      subject: '<script>alert(1)</script>',
+      text: 'Hello <img src=x onerror=alert(2)>',
+    });
+    const hostile = await (await s.app.request('/dev/mail?to=viewer@example.test')).text();
+    expect(hostile).not.toContain('<script>alert(1)</script>');
+    expect(hostile).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(hostile).toContain('Hello &lt;img src=x onerror=alert(2)&gt;');
   });
 
   it("lists a message's attachments and downloads each (a scheduled report's XLSX)", async () => {

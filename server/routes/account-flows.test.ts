@@ -152,6 +152,40 @@ describe('public account flows (sign-up, verification, reset, change)', () => {
     expect((await call('/auth/check-email', { email: 'seller@demo.test' })).status).toBe(200);
   });
 
+  it('check-email keeps back-office accounts out: the admin address reads as free', async () => {
+    nextClient();
+    const admin = await call('/auth/check-email', { email: 'Admin@Demo.test' });
+    const free = await call('/auth/check-email', { email: 'nobody-at-all@example.test' });
+    expect(admin.status).toBe(200);
+    expect(admin.body.data).toEqual({ email: 'admin@demo.test', available: true });
+    expect(admin.body.message).toBe(free.body.message);
+  });
+
+  it('check-email slows a client down after a few "taken" answers, whatever it asks next', async () => {
+    nextClient();
+    const taken = ['seller@demo.test', 'rival@demo.test', 'member@demo.test', 'fanzone@demo.test', 'kyc@demo.test'];
+    for (const email of taken) {
+      const answer = await call('/auth/check-email', { email });
+      expect(answer.body.data).toEqual({ email, available: false });
+    }
+    // a sixth registered address and an unknown one answer alike: 429 with Retry-After, no "taken" nor "free"
+    for (const email of ['tickets4u@demo.test', 'still-free@example.test']) {
+      const held = await call('/auth/check-email', { email });
+      expect(held.status).toBe(429);
+      expect(held.body.data).toBeUndefined();
+      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(600);
+      expect(held.body.message).toMatch(/^Too many requests from your network\. Try again in \d+ minutes\.$/);
+    }
+    // another client is not held by it; an hour later this one may check again
+    nextClient();
+    expect((await call('/auth/check-email', { email: 'tickets4u@demo.test' })).status).toBe(200);
+    s.clock.advance(60 * 60_000 + 1000);
+    clientNo -= 1;
+    client = `203.0.113.${clientNo}`;
+    expect((await call('/auth/check-email', { email: 'tickets4u@demo.test' })).status).toBe(200);
+    nextClient();
+  });
+
   it('limits sign-up, resend and reset calls per client, and mails per address', async () => {
     nextClient();
     for (let i = 0; i < 10; i++)

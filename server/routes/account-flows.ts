@@ -11,18 +11,13 @@ import {
   verifyEmail,
 } from '../auth/accounts';
 import { clientKey } from '../auth/client';
-import {
-  ACCOUNT_CALL_LIMIT,
-  CHECK_EMAIL_LIMIT,
-  countCall,
-  type Limit,
-  pruneRequestLimits,
-} from '../auth/request-limit';
+import { countCall, type Limit, peekWithin, pruneRequestLimits, spendWithin } from '../auth/request-limit';
 import { BUSY_MESSAGE, lockMessage } from '../auth/session';
 import type { AppEnv, Deps, Router } from '../contract/router';
 import { registerPrune } from '../housekeeping';
 import { MESSAGES } from '../http/errors';
 import { pruneOutbox } from '../mail/outbox';
+import { ACCOUNT_CALL_LIMIT, CHECK_EMAIL_LIMIT, CHECK_EMAIL_TAKEN_LIMIT } from '../quotas/limits';
 
 export const ACCOUNT_MESSAGES = {
   mismatch: 'The passwords do not match.',
@@ -115,7 +110,18 @@ export function accountFlowRoutes({ route }: Router, mail: AccountMail) {
   route('/auth/check-email', 'post', async ({ body, c }, deps) => {
     const wait = await overLimit(c, deps, CHECK_EMAIL_LIMIT);
     if (wait !== null) return tooMany(wait);
+    // a client may be told "taken" a few times (CHECK_EMAIL_TAKEN_LIMIT); then every check waits, a free address's
+    // too, so that the 429 itself says nothing of the address asked about
+    const client = clientKey(c, deps.trustedProxies ?? 0);
+    const now = deps.clock.now();
     const available = await isEmailAvailable(deps.db, body.email);
+    if (available) {
+      const told = await peekWithin(deps.db, CHECK_EMAIL_TAKEN_LIMIT, client, now);
+      if (told.used >= CHECK_EMAIL_TAKEN_LIMIT.max) return tooMany(told.retryAfterSeconds);
+    } else {
+      const told = await spendWithin(deps.db, CHECK_EMAIL_TAKEN_LIMIT, client, 1, now);
+      if (!told.allowed) return tooMany(told.retryAfterSeconds);
+    }
     return {
       status: 200,
       body: {

@@ -312,4 +312,33 @@ describe('KYC: documents, the e-signature port, submission and the back office',
     expect((await call('GET', '/auth/kyc-submission', held)).body.data).toMatchObject({ state: 'approved' });
     expect((await call('POST', '/api/save-seller-contract', held, { request_id: requestId })).status).toBe(409);
   });
+  it('reviews at most 3 submissions of a seller a day: the fourth is 429 with Retry-After and is not stored', async () => {
+    await copyUser('newseller@demo.test', 'held3@kyc.test', { first_name: 'Ruth' });
+    const again = await s.loginAs('held3@kyc.test');
+    await prepare(again, 'Ruth Again');
+    const submit = () => call('POST', '/auth/submit-kyc-for-approval', again, { account_type: 'individual' });
+    const submissions = async () =>
+      (
+        await s.db
+          .selectFrom('kyc_submissions')
+          .innerJoin('users', 'users.id', 'kyc_submissions.seller_id')
+          .select('kyc_submissions.id')
+          .where('users.email', '=', 'held3@kyc.test')
+          .orderBy('kyc_submissions.id')
+          .execute()
+      ).map((r) => r.id);
+    for (let round = 0; round < 3; round++) {
+      expect((await submit()).status).toBe(200);
+      const id = (await submissions()).at(-1) as number;
+      expect((await call('POST', `/admin/kyc/${id}/reject`, admin, { reason: 'Please send it again.' })).status).toBe(
+        200,
+      );
+    }
+    const refused = await submit();
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(
+      /^You have submitted your documents for approval 3 times today, the most a day\. You can submit again in \d+ hours\.$/,
+    );
+    expect(await submissions()).toHaveLength(3);
+  });
 });

@@ -24,6 +24,7 @@ import type { ESign } from '../esign/port';
 import { ESignUnavailable } from '../esign/port';
 import type { SandboxESign } from '../esign/sandbox';
 import { MESSAGES } from '../http/errors';
+import { spend } from '../quotas/quota';
 import { badFileName } from './wallet';
 
 const invalid = (path: string, message: string) => ({
@@ -189,7 +190,10 @@ export function kycRoutes({ route }: Router, { esign, appUrl }: KycRouteOptions)
     };
   });
 
-  route('/auth/submit-kyc-for-approval', 'post', async ({ user, body }, { db, clock }) => {
+  route('/auth/submit-kyc-for-approval', 'post', async ({ user, body }, deps) => {
+    const { db, clock } = deps;
+    // every submission is a review by a person: a refused one (locked, documents missing) counts nothing
+    await spend(deps, 'kyc-submissions-daily', user.id);
     const outcome = await submitKyc(db, user.id, body.account_type, clock.now());
     if (outcome.kind === 'locked') return conflict(outcome.message);
     if (outcome.kind === 'missing') {

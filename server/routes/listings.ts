@@ -38,6 +38,7 @@ import { checkListingTemplates } from '../domain/listings/templates';
 import { sellerIdOf } from '../domain/sales';
 import { HttpError, MESSAGES } from '../http/errors';
 import { removeFiles } from '../http/multipart';
+import { holdOpen, spend } from '../quotas/quota';
 import { additionalTemplateRoutes } from './additional-templates';
 import { eventRequestAdminRoutes } from './admin-event-requests';
 import { badFileName } from './wallet';
@@ -351,14 +352,19 @@ export function listingsRoutes(router: Router) {
     };
   });
 
-  route('/match/request-event', 'post', async ({ user, body }, { db, clock }) => ({
-    status: 200,
-    body: {
-      success: true,
-      message: 'Event requested. We will let you know when it is added.',
-      data: await requestEvent(db, actorOf(user), body, clock.now()),
-    },
-  }));
+  route('/match/request-event', 'post', async ({ user, body }, deps) => {
+    // each request is a match someone in the back office looks up: at most so many waiting, and so many a day
+    await holdOpen(deps, 'pending-event-requests', sellerIdOf(user));
+    await spend(deps, 'event-requests-daily', sellerIdOf(user));
+    return {
+      status: 200,
+      body: {
+        success: true,
+        message: 'Event requested. We will let you know when it is added.',
+        data: await requestEvent(deps.db, actorOf(user), body, deps.clock.now()),
+      },
+    };
+  });
 
   route('/match/requested-events', 'get', async ({ user, query }, { db }) => {
     const page = query.page ?? 1;

@@ -1,6 +1,7 @@
 import type { AccountMail } from '../auth/accounts';
 import { BUSY_MESSAGE } from '../auth/session';
 import type { Router } from '../contract/router';
+import { sellerIdOf } from '../domain/sales';
 import {
   acceptInvite,
   inviteMember,
@@ -11,6 +12,7 @@ import {
   updateMember,
 } from '../domain/teams';
 import { MESSAGES } from '../http/errors';
+import { holdOpen, spend } from '../quotas/quota';
 
 /** Settings › My Teams (issue 13): the team of the seller the caller works for, and the invite link's call. */
 export function myTeamsRoutes({ route }: Router, mail: AccountMail) {
@@ -24,8 +26,11 @@ export function myTeamsRoutes({ route }: Router, mail: AccountMail) {
     body: { success: true, message: 'The team member.', data: await readMember(db, user, query.member_id) },
   }));
 
-  route('/settings/my-teams/add', 'post', async ({ user, body }, { db, clock }) => {
-    const member = await inviteMember(db, clock, mail, user, body);
+  route('/settings/my-teams/add', 'post', async ({ user, body }, deps) => {
+    // every invite is a mail to an address the seller chose: so many an hour, and a team of so many at most
+    await holdOpen(deps, 'team-size', sellerIdOf(user));
+    await spend(deps, 'team-invites-hourly', sellerIdOf(user));
+    const member = await inviteMember(deps.db, deps.clock, mail, user, body);
     return {
       status: 200,
       body: {
@@ -36,8 +41,9 @@ export function myTeamsRoutes({ route }: Router, mail: AccountMail) {
     };
   });
 
-  route('/settings/my-teams/update', 'post', async ({ user, body }, { db, clock }) => {
-    const member = await updateMember(db, clock, mail, user, body);
+  route('/settings/my-teams/update', 'post', async ({ user, body }, deps) => {
+    if (body.resend_invite) await spend(deps, 'team-invites-hourly', sellerIdOf(user));
+    const member = await updateMember(deps.db, deps.clock, mail, user, body);
     return {
       status: 200,
       body: {

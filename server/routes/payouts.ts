@@ -37,6 +37,7 @@ import {
 import { sellerIdOf } from '../domain/sales';
 import { MESSAGES } from '../http/errors';
 import type { Mailer } from '../mail/port';
+import { holdOpen } from '../quotas/quota';
 
 const invalid = (errors: FieldProblem[]) => ({
   status: 422 as const,
@@ -180,7 +181,9 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
     };
   });
 
-  route('/payouts/request', 'post', async ({ user, body }, { db, clock }) => {
+  route('/payouts/request', 'post', async ({ user, body }, deps) => {
+    const { db, clock } = deps;
+    await holdOpen(deps, 'open-payouts', sellerIdOf(user));
     const outcome = await requestPayout(
       db,
       { sellerId: sellerIdOf(user), by: user.id },

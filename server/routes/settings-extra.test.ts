@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countCall } from '../auth/request-limit';
+import { peekWithin } from '../auth/request-limit';
 import { DEMO_REFERRAL_CODE } from '../db/seed/demo-referrals';
 import { bookingEarning, earningUntil, REFERRAL_PAGE_SIZE } from '../domain/referrals';
+import { QUOTAS } from '../quotas/limits';
 import { freshServer } from '../test-support';
-import { FEATURE_REQUEST_LIMIT, FEATURE_REQUEST_SENT, isWebhookUrl, PARTNER_SAVED } from './settings-extra';
+import { FEATURE_REQUEST_SENT, isWebhookUrl, PARTNER_SAVED } from './settings-extra';
 import { call, newKey, type Server, userId } from './trade-testing';
 
 // Settings › Referrals, Seller Contacts, Partner Settings, Request a Feature (issue 13, item 3).
@@ -335,7 +336,7 @@ describe('settings: referrals, contacts, partner settings, feature requests', ()
       expect((await send(member, feature)).status).toBe(403);
     });
 
-    it('allows 5 a day per user: the 6th is 429 with Retry-After; a replay is not counted; the next day works', async () => {
+    it('allows 5 a day per seller: the 6th is 429 with Retry-After; a replay is not counted; the next day works', async () => {
       const key = newKey();
       const first = await send(rival, feature, key);
       expect(first.status).toBe(200);
@@ -346,19 +347,21 @@ describe('settings: referrals, contacts, partner settings, feature requests', ()
       const refused = await send(rival, feature);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(refused.body.message).toMatch(/5 feature requests today/);
+      expect(refused.body.message).toMatch(
+        /^You have sent 5 feature requests today, the most a day\. You can send another in \d+ hours\.$/,
+      );
       const rivalId = await userId(s, 'rival@demo.test');
       const stored = await s.db.selectFrom('feature_requests').select('id').where('user_id', '=', rivalId).execute();
       expect(stored).toHaveLength(5);
-      // another user is not limited by the rival's count
+      // another seller is not limited by the rival's count
       expect((await send(seller, feature)).status).toBe(200);
-      s.clock.advance(FEATURE_REQUEST_LIMIT.windowMs + 1000);
+      s.clock.advance(QUOTAS['feature-requests-daily'].windowMs + 1000);
       // a day later (the session too has ended: log in again)
       expect((await send(await s.loginAs('rival@demo.test'), feature)).status).toBe(200);
-      // the counter is the shared request_limits one
-      expect(
-        (await countCall(s.db, { ...FEATURE_REQUEST_LIMIT, max: 100 }, String(rivalId), s.clock.now())).allowed,
-      ).toBe(true);
+      // the counter is the shared request_limits one, per seller, and a refused call counted nothing
+      expect(await peekWithin(s.db, QUOTAS['feature-requests-daily'], String(rivalId), s.clock.now())).toMatchObject({
+        used: 1,
+      });
     });
   });
 });

@@ -1,16 +1,10 @@
-import { countCall, type Limit } from '../auth/request-limit';
 import type { Router } from '../contract/router';
 import { referralBookings, referralHistory } from '../domain/referrals';
 import { sellerIdOf } from '../domain/sales';
 import { HttpError, MESSAGES } from '../http/errors';
+import { spend } from '../quotas/quota';
 
-/** Feature requests: 5 per user per 24 hours (a fixed window from the first). */
-export const FEATURE_REQUEST_LIMIT: Limit = { name: 'request-feature', max: 5, windowMs: 24 * 60 * 60_000 };
 export const FEATURE_REQUEST_SENT = 'Thank you! Your feature request has been sent to our product team.';
-export const FEATURE_REQUEST_TOO_MANY = (seconds: number) =>
-  `You have sent 5 feature requests today. You can send another in ${
-    seconds > 3600 ? `${Math.ceil(seconds / 3600)} hours` : `${Math.max(1, Math.ceil(seconds / 60))} minutes`
-  }.`;
 export const WEBHOOK_URL_MESSAGE = 'Enter an https address with a host name, like https://example.com/hooks/sb.';
 export const PARTNER_SAVED = 'Partner settings saved.';
 
@@ -105,7 +99,10 @@ export function settingsExtraRoutes({ route }: Router) {
     };
   });
 
-  route('/settings/request-feature', 'post', async ({ user, body }, { db, clock }) => {
+  route('/settings/request-feature', 'post', async ({ user, body }, deps) => {
+    const { db, clock } = deps;
+    // a person reads each one: so many a day per seller (its team's included)
+    await spend(deps, 'feature-requests-daily', sellerIdOf(user));
     const title = body.title.trim();
     const description = body.description.trim();
     if (lengthOf(title) < 3) throw invalid('/body/title', 'Enter a title of at least 3 characters.');
@@ -113,14 +110,6 @@ export function settingsExtraRoutes({ route }: Router) {
       throw invalid('/body/description', 'Describe the feature in at least 10 characters.');
     }
     const now = clock.now();
-    const counted = await countCall(db, FEATURE_REQUEST_LIMIT, String(user.id), now);
-    if (!counted.allowed) {
-      return {
-        status: 429,
-        body: { success: false, message: FEATURE_REQUEST_TOO_MANY(counted.retryAfterSeconds) },
-        headers: { 'Retry-After': String(counted.retryAfterSeconds) },
-      };
-    }
     const created_at = now.toISOString();
     const row = await db
       .insertInto('feature_requests')

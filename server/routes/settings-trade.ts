@@ -3,6 +3,7 @@ import { addAddress, addressBook, deleteAddress, storedCards, updateAddress } fr
 import { sellerIdOf } from '../domain/sales';
 import type { Payments } from '../payments/port';
 import { SANDBOX_TEST_CARDS } from '../payments/sandbox';
+import { holdOpen } from '../quotas/quota';
 
 /**
  * What the purchase needs from settings and reference data: the address book (billing addresses, the primary
@@ -15,10 +16,17 @@ export function settingsTradeRoutes({ route }: Router, payments: Payments) {
     body: { success: true, data: await addressBook(db, sellerIdOf(user)) },
   }));
 
-  route('/settings/address-book/add', 'post', async ({ user, body }, { db, clock }) => ({
-    status: 200,
-    body: { success: true, message: 'Address added.', data: await addAddress(db, sellerIdOf(user), body, clock.now()) },
-  }));
+  route('/settings/address-book/add', 'post', async ({ user, body }, deps) => {
+    await holdOpen(deps, 'addresses', sellerIdOf(user));
+    return {
+      status: 200,
+      body: {
+        success: true,
+        message: 'Address added.',
+        data: await addAddress(deps.db, sellerIdOf(user), body, deps.clock.now()),
+      },
+    };
+  });
 
   route('/settings/address-book/update', 'post', async ({ user, body }, { db }) => ({
     status: 200,

@@ -17,6 +17,7 @@ import {
   walletDetails,
 } from '../domain/wallet';
 import { MESSAGES } from '../http/errors';
+import { holdOpen } from '../quotas/quota';
 
 const invalid = (path: string, message: string) => ({
   status: 422 as const,
@@ -128,7 +129,9 @@ export function walletRoutes({ route }: Router) {
         };
   });
 
-  route('/api/send-deposit-request', 'post', async ({ user, body, files }, { db, clock }) => {
+  route('/api/send-deposit-request', 'post', async ({ user, body, files }, deps) => {
+    const { db, clock } = deps;
+    await holdOpen(deps, 'pending-deposits', sellerIdOf(user));
     const proof = files.proof?.[0] ?? null;
     if (proof) {
       const problem = badFileName(proof.clientName);

@@ -3,11 +3,10 @@ import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import { type Db, engineOf } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
+import { MAX_TEMPLATES } from '../../quotas/limits';
 
 export type AdditionalTemplate = components['schemas']['AdditionalTemplate'];
 
-/** The most templates one seller keeps. */
-export const MAX_TEMPLATES = 100;
 export const TEMPLATE_NOT_FOUND = 'Template not found.';
 const NAME_TAKEN = 'You already have a template with this name.';
 
