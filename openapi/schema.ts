@@ -16,16 +16,28 @@ export interface paths {
         /**
          * Log in with email and password
          * @description Answers a bearer token valid for 24 hours. A wrong email or a wrong password get the same 401 message.
-         *     Failures are counted per email address (registered or not) and per client address. After 5 failures
-         *     in a row an address is throttled (30 seconds after each further failure); at the 10th it is locked for
-         *     15 minutes, and when the lock ends its count restarts at 5, so one more wrong guess throttles it again
-         *     for 30 seconds instead of locking it, while every fifth further failure locks it again. Failures are
+         *     Failures are counted per email address (registered or not) together with the client address: after 5
+         *     failures in a row that pair is throttled (30 seconds after each further failure); at the 10th it is
+         *     locked for 15 minutes, and when the lock ends its count restarts at 5, so one more wrong guess throttles
+         *     it again for 30 seconds instead of locking it, while every fifth further failure locks it again. So an
+         *     attacker's guesses from one place lock that place out of the account, not its owner elsewhere. Guesses
+         *     from many places are counted per email address too: at 20 each further failure throttles the address for
+         *     browsers it does not know, at 30 it is locked for them for 15 minutes, and the account's owner is emailed
+         *     a link (`/login/unlock/{token}`, see `POST /auth/unlock-account`) that lifts the lock. Failures are
          *     forgotten after an hour without one. A client (its address, or its IPv6 /64) is throttled the same way
          *     after 20 failures and locked after 50. While throttled or locked, every try answers 429 with
-         *     `Retry-After`, whatever the password. A correct password is never counted as a failure: tries that
-         *     arrive together wait their turn instead. When too many logins are being checked at once the answer is
-         *     503 with `Retry-After`. A user who turned two-factor authentication on gets 202 with a challenge instead
-         *     of a session, and completes the login with a code at `POST /auth/login/two-factor`.
+         *     `Retry-After`, whatever the password.
+         *
+         *     A successful login sets the device cookie `sb_device` (256 random bits, HttpOnly, SameSite=Strict,
+         *     Path=/api/auth, Secure over https, 180 days; the server keeps its hash, bound to the account). A login
+         *     that carries the cookie of a browser the account knows meets that browser's throttle only (as a pair's:
+         *     5 and 10), not the address's lock nor the client's: whoever keeps guessing, the owner's browser gets
+         *     in. Its password check also has a lane of the hashing queue of its own, served first.
+         *
+         *     A correct password is never counted as a failure: tries that arrive together wait their turn instead.
+         *     When too many logins are being checked at once the answer is 503 with `Retry-After`. A user who turned
+         *     two-factor authentication on gets 202 with a challenge instead of a session, and completes the login
+         *     with a code at `POST /auth/login/two-factor` (which sets the device cookie).
          */
         post: operations["login"];
         delete?: never;
@@ -148,6 +160,31 @@ export interface paths {
          *     `Retry-After`).
          */
         post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/unlock-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a login lock with the link emailed to the account's owner
+         * @description Path chosen by us. Used by /login/unlock/{token}, the link emailed to an account's address when wrong
+         *     passwords from browsers it does not know lock it (see `login`); works without a login. The token is valid
+         *     for 24 hours and works once; an unknown, used or expired token answers 404. It lifts the address's login
+         *     locks (from everywhere, and from every client) and sets the device cookie `sb_device` of a browser the
+         *     account knows, so that this browser is let in even while someone keeps guessing. It starts no session:
+         *     the owner then logs in with the password.
+         */
+        post: operations["unlockAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6855,6 +6892,8 @@ export interface operations {
             /** @description Logged in. */
             200: {
                 headers: {
+                    /** @description The device cookie `sb_device` (see above), kept or new. */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7078,45 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["HashingBusy"];
+        };
+    };
+    unlockAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The lock is lifted and this browser is known to the account. */
+            200: {
+                headers: {
+                    /** @description The device cookie `sb_device`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The token is unknown, used or expired (one answer for all three). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     verifyEmail: {
@@ -7248,9 +7326,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Logged in, as `POST /auth/login` answers. */
+            /** @description Logged in, as `POST /auth/login` answers (with its device cookie). */
             200: {
                 headers: {
+                    /** @description The device cookie `sb_device` (see `POST /auth/login`), kept or new. */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -139,13 +139,11 @@ export function createApp(options: AppOptions) {
   const router = createRouter(api, deps);
   if (options.routes) options.routes(router);
   else {
-    authRoutes(router);
+    const accountMail = { mailer, appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080' };
+    authRoutes(router, accountMail);
     twoFactorRoutes(router);
     sessionRoutes(router);
-    accountFlowRoutes(router, {
-      mailer: mailer,
-      appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',
-    });
+    accountFlowRoutes(router, accountMail);
     accountRoutes(router);
     dashboardRoutes(router);
     notificationRoutes(router);

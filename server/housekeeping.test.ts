@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CLIENT_SCOPE, EMAIL_RULES, EMAIL_SCOPE, recordFailure, tryReserve } from './auth/throttle';
+import { ACCOUNT_RULES, ACCOUNT_SCOPE, CLIENT_SCOPE, recordFailure, tryReserve } from './auth/throttle';
 import { manualClock } from './clock';
 import { migrateToLatest } from './db/migrate';
 import { registeredPrunes, registerPrune, runHousekeeping, startHousekeeping } from './housekeeping';
@@ -30,14 +30,14 @@ describe('housekeeping', () => {
     // a failure an hour and a half old (forgotten), one just now, a lock running, a reservation in flight
     await recordFailure(
       db,
-      EMAIL_SCOPE,
+      ACCOUNT_SCOPE,
       'old@example.test',
-      new Date(at.getTime() - EMAIL_RULES.forgetMs - 30 * 60_000),
+      new Date(at.getTime() - ACCOUNT_RULES.forgetMs - 30 * 60_000),
     );
-    await recordFailure(db, EMAIL_SCOPE, 'recent@example.test', at);
-    for (let i = 0; i < EMAIL_RULES.lockAfter; i++) await recordFailure(db, EMAIL_SCOPE, 'locked@example.test', at);
-    expect(await tryReserve(db, EMAIL_SCOPE, 'inflight@example.test', at)).toEqual({ kind: 'reserved' });
-    await recordFailure(db, CLIENT_SCOPE, '203.0.113.1', new Date(at.getTime() - EMAIL_RULES.forgetMs - 1));
+    await recordFailure(db, ACCOUNT_SCOPE, 'recent@example.test', at);
+    for (let i = 0; i < ACCOUNT_RULES.lockAfter; i++) await recordFailure(db, ACCOUNT_SCOPE, 'locked@example.test', at);
+    expect(await tryReserve(db, ACCOUNT_SCOPE, 'inflight@example.test', at)).toEqual({ kind: 'reserved' });
+    await recordFailure(db, CLIENT_SCOPE, '203.0.113.1', new Date(at.getTime() - ACCOUNT_RULES.forgetMs - 1));
     await recordFailure(db, CLIENT_SCOPE, '203.0.113.2', at);
 
     expect(await runHousekeeping(db, clock)).toMatchObject({ 'login throttle': 2 });
@@ -45,7 +45,7 @@ describe('housekeeping', () => {
     expect(await clients()).toEqual(['203.0.113.2']);
 
     // an hour and a bit later: the lock (15 minutes) has ended, the reservation expired, the failures forgotten
-    clock.advance(EMAIL_RULES.forgetMs + 1_000);
+    clock.advance(ACCOUNT_RULES.forgetMs + 1_000);
     expect(await runHousekeeping(db, clock)).toMatchObject({ 'login throttle': 4 });
     expect(await emails()).toEqual([]);
     expect(await clients()).toEqual([]);

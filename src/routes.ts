@@ -120,6 +120,12 @@ export const routes = {
     access: 'public',
     parse: ({ token }) => (/^[\w-]{1,200}$/.test(token) ? { token } : null),
   }),
+  unlockAccount: route<'/login/unlock/:token', { token: string }>({
+    pattern: '/login/unlock/:token',
+    title: 'Unlock your account',
+    access: 'public',
+    parse: ({ token }) => (/^[\w-]{1,200}$/.test(token) ? { token } : null),
+  }),
   dashboard: route({
     pattern: '/dashboard',
     title: 'Dashboard',
@@ -260,7 +266,14 @@ export const routes = {
 
 export type RouteKey = keyof typeof routes;
 /** The pages opened without a session (spec section 2's public routes): they live outside the shell. */
-export type PublicRouteKey = 'login' | 'signup' | 'verifyEmail' | 'forgotPassword' | 'resetPassword' | 'invite';
+export type PublicRouteKey =
+  | 'login'
+  | 'signup'
+  | 'verifyEmail'
+  | 'forgotPassword'
+  | 'resetPassword'
+  | 'invite'
+  | 'unlockAccount';
 /** The same keys at run time (src/routes.test.ts checks them against each route's `access`). */
 export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
   'login',
@@ -269,6 +282,7 @@ export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
   'forgotPassword',
   'resetPassword',
   'invite',
+  'unlockAccount',
 ];
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;

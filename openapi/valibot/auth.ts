@@ -10,6 +10,10 @@ export const loginBody = (m: Messages = defaultMessages) =>
 export const registerBody = (m: Messages = defaultMessages) =>
   v.strictObject({ first_name: v.pipe(v.string(m('first_name', 'type')), v.nonEmpty(m('first_name', 'required')), v.maxLength(100, m('first_name', 'maxLength', 100)), v.regex(new RegExp('[\\p{L}\\p{N}]', 'u'), 'Use at least one letter or digit.')), last_name: v.pipe(v.string(m('last_name', 'type')), v.nonEmpty(m('last_name', 'required')), v.maxLength(100, m('last_name', 'maxLength', 100)), v.regex(new RegExp('[\\p{L}\\p{N}]', 'u'), 'Use at least one letter or digit.')), email: v.pipe(v.string(m('email', 'type')), v.trim(), v.nonEmpty(m('email', 'required')), v.maxLength(254, m('email', 'maxLength', 254)), v.minLength(3, m('email', 'minLength', 3)), v.email(m('email', 'format', 'email'))), password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128)), v.minLength(8, m('password', 'minLength', 8))), password_confirmation: v.pipe(v.string(m('password_confirmation', 'type')), v.nonEmpty(m('password_confirmation', 'required')), v.maxLength(128, m('password_confirmation', 'maxLength', 128))), referral_code: v.optional(v.pipe(v.string(m('referral_code', 'type')), v.maxLength(8, m('referral_code', 'maxLength', 8)), v.minLength(8, m('referral_code', 'minLength', 8)), v.regex(new RegExp('^[A-HJ-NP-Z2-9]{8}$', 'u'), m('referral_code', 'pattern')))) }, m('', 'type'));
 
+/** The application/json body of POST /auth/unlock-account (unlockAccount). */
+export const unlockAccountBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ token: v.pipe(v.string(m('token', 'type')), v.nonEmpty(m('token', 'required')), v.maxLength(200, m('token', 'maxLength', 200))) }, m('', 'type'));
+
 /** The application/json body of POST /auth/verify-email (verifyEmail). */
 export const verifyEmailBody = (m: Messages = defaultMessages) =>
   v.strictObject({ token: v.pipe(v.string(m('token', 'type')), v.nonEmpty(m('token', 'required')), v.maxLength(200, m('token', 'maxLength', 200))) }, m('', 'type'));

@@ -1,16 +1,19 @@
 import type { Db } from '../db/database';
 import { hashToken, newToken } from './tokens';
 
-export type TokenPurpose = 'verify' | 'reset' | 'invite';
+export type TokenPurpose = 'verify' | 'reset' | 'invite' | 'unlock';
 
 /**
  * A verification link works for 24 hours (spec section 9's token validity); a reset link for 1 hour; a team
- * invite (Settings › My Teams) for 72 hours, so that an invite sent on a Friday still works on Monday.
+ * invite (Settings › My Teams) for 72 hours, so that an invite sent on a Friday still works on Monday; an unlock
+ * link for 24 hours.
  */
 export const TOKEN_LIFETIMES: Readonly<Record<TokenPurpose, number>> = {
   verify: 24 * 60 * 60_000,
   reset: 60 * 60_000,
   invite: 72 * 60 * 60_000,
+  // the link a locked account's owner is mailed (server/auth/unlock.ts): read the next morning, it still works
+  unlock: 24 * 60 * 60_000,
 };
 
 /**

@@ -6,11 +6,12 @@ import { recordReferral } from '../domain/referrals';
 import type { Mailer, MailMessage } from '../mail/port';
 import { MAIL_LIMIT } from '../quotas/limits';
 import { issueToken, peekToken, retireTokens, TOKEN_LIFETIMES, type TokenPurpose, useToken } from './account-tokens';
+import { NO_SOCKET_CLIENT } from './client';
 import { type HashPool, hashPool, PoolFullError } from './hash-pool';
 import { hashPassword, verifyPassword } from './passwords';
 import { countCall } from './request-limit';
 import { logActivity } from './session';
-import { EMAIL_SCOPE, recordFailure, release, tryReserve } from './throttle';
+import { ACCOUNT_SCOPE, PAIR_SCOPE, pairKey, recordFailure, release, tryReserve } from './throttle';
 import { newUserToken } from './tokens';
 
 /** What the account flows need besides the database: where mail goes and the app's address for its links. */
@@ -307,15 +308,29 @@ export async function resetPassword(
       .execute();
     await retireTokens(trx, userId, 'reset', now);
     await endLoginChallenges(trx, userId);
-    await trx
-      .updateTable('login_failures')
-      .set({ failed_logins: 0, locked_until: null })
-      .where('email', '=', user.email)
-      .execute();
+    await liftLoginLocks(trx, user.email);
     await logActivity(trx, clock, userId, 'password_reset', 'Password reset by email link');
     return user.email;
   });
   return done === null ? { kind: 'invalid' } : { kind: 'reset', email: done };
+}
+
+/**
+ * Lifts the login locks of an account's address (a reset link, an unlock link: proof of the inbox): the
+ * account's own from everywhere and its pairs with every client.
+ */
+export async function liftLoginLocks(db: Db, email: string): Promise<void> {
+  await db
+    .updateTable(ACCOUNT_SCOPE.table)
+    .set({ failed_logins: 0, locked_until: null })
+    .where('email', '=', email)
+    .execute();
+  const prefix = pairKey(email, '');
+  await db
+    .updateTable(PAIR_SCOPE.table)
+    .set({ failed_logins: 0, locked_until: null })
+    .where(sql`substr(pair, 1, ${prefix.length})`, '=', prefix)
+    .execute();
 }
 
 export type ChangePasswordResult =
@@ -332,13 +347,14 @@ export async function changePassword(
   db: Db,
   clock: Clock,
   mail: AccountMail,
-  user: { id: number; email: string; tokenHash: string; first_name: string },
+  user: { id: number; email: string; tokenHash: string; first_name: string; client?: string },
   current: string,
   next: string,
   pool: HashPool = hashPool,
 ): Promise<ChangePasswordResult> {
-  const key = user.email;
-  const reserved = await tryReserve(db, EMAIL_SCOPE, key, clock.now());
+  // a wrong current password counts as a failed login of the account from this client (server/auth/login-gate.ts)
+  const key = pairKey(user.email, user.client ?? NO_SOCKET_CLIENT);
+  const reserved = await tryReserve(db, PAIR_SCOPE, key, clock.now());
   if (reserved.kind === 'locked') return { kind: 'locked', retryAfterSeconds: reserved.retryAfterSeconds };
   if (reserved.kind === 'full') return { kind: 'locked', retryAfterSeconds: 5 };
   let verified: boolean;
@@ -351,16 +367,16 @@ export async function changePassword(
       .executeTakeFirstOrThrow();
     verified = await verifyPassword(current, row.password_hash, (task) => pool.tryRun(task));
     if (!verified) {
-      const wait = await recordFailure(db, EMAIL_SCOPE, key, clock.now());
+      const wait = await recordFailure(db, PAIR_SCOPE, key, clock.now());
       return wait > 0 ? { kind: 'locked', retryAfterSeconds: wait } : { kind: 'wrong-password' };
     }
     passwordHash = await hashNew(next, pool);
   } catch (error) {
-    await release(db, EMAIL_SCOPE, key, clock.now());
+    await release(db, PAIR_SCOPE, key, clock.now());
     if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
     throw error;
   }
-  await release(db, EMAIL_SCOPE, key, clock.now());
+  await release(db, PAIR_SCOPE, key, clock.now());
   if (typeof passwordHash !== 'string') return passwordHash;
   const now = clock.now();
   const ended = await db.transaction().execute(async (trx) => {

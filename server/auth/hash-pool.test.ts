@@ -35,6 +35,31 @@ describe('the password hashing pool', () => {
     expect([pool.running, pool.queued]).toEqual([0, 0]);
   });
 
+  it('keeps a lane for browsers the account knows: open while the flood fills the other, and served first', async () => {
+    const pool = new HashPool({ concurrency: 1, queueLimit: 2, knownQueueLimit: 1 });
+    const gate = deferred();
+    const order: string[] = [];
+    const flood = ['a', 'b', 'c'].map((name) =>
+      pool.run(async () => {
+        order.push(name);
+        await gate.done;
+      }),
+    );
+    await tick();
+    expect(pool.isFull()).toBe(true);
+    expect(pool.isFull('known')).toBe(false);
+    await expect(pool.tryRun(async () => 'late')).rejects.toBeInstanceOf(PoolFullError);
+    const owner = pool.tryRun(async () => {
+      order.push('owner');
+    }, 'known');
+    await tick();
+    expect(pool.isFull('known')).toBe(true);
+    gate.finish();
+    await Promise.all([...flood, owner]);
+    // the flood's first was running; the owner's came next, ahead of the two queued before it
+    expect(order).toEqual(['a', 'owner', 'b', 'c']);
+  });
+
   it('refuses a login at once when the queue is full, with a Retry-After hint, and takes it again later', async () => {
     const pool = new HashPool({ concurrency: 1, queueLimit: 2 });
     const gate = deferred();

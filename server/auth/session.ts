@@ -5,18 +5,10 @@ import { type Db, directSqlite, engineOf } from '../db/database';
 import { prepared } from '../db/prepared';
 import type { UserType } from '../db/schema';
 import { NO_SOCKET_CLIENT } from './client';
+import { knownDevice, rememberDevice } from './devices';
 import { type HashPool, hashPool, PoolFullError } from './hash-pool';
+import { type Caller, enter, type LockScope, leaveFailed, leaveSucceeded, leaveUncounted } from './login-gate';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './passwords';
-import {
-  CLIENT_SCOPE,
-  EMAIL_SCOPE,
-  type Reservation,
-  recordFailure,
-  recordSuccess,
-  release,
-  type Scope,
-  tryReserve,
-} from './throttle';
 import { hashToken, newToken, TOKEN_LIFETIME_MS } from './tokens';
 
 export type PermissionName = components['schemas']['PermissionName'];
@@ -50,10 +42,11 @@ export interface AuthUser extends UserProfile {
 }
 
 export type LoginResult =
-  | { kind: 'ok'; token: string; expiresAt: Date; user: UserProfile }
+  /** `device`: the browser's device cookie to set (server/auth/devices.ts), kept or new. */
+  | { kind: 'ok'; token: string; expiresAt: Date; user: UserProfile; device: string }
   | { kind: 'invalid' }
-  /** The address (`email`) or the client (`client`) is throttled or locked: 429 with `Retry-After`. */
-  | { kind: 'locked'; scope: 'email' | 'client'; retryAfterSeconds: number }
+  /** A lock of server/auth/login-gate.ts (the account at this client, the client...): 429 with `Retry-After`. */
+  | { kind: 'locked'; scope: LockScope; retryAfterSeconds: number }
   /** This client has as many tries being verified as it may have, all the while we waited: 429. */
   | { kind: 'crowded'; retryAfterSeconds: number }
   /** Too many logins are being verified right now: 503 with `Retry-After`. */
@@ -66,9 +59,14 @@ export type LoginResult =
    */
   | { kind: 'second-factor'; user: UserProfile };
 
-export function lockMessage(retryAfterSeconds: number, scope: 'email' | 'client' = 'email'): string {
+export function lockMessage(retryAfterSeconds: number, scope: LockScope = 'email'): string {
   const wait = retryAfterSeconds > 60 ? `${Math.ceil(retryAfterSeconds / 60)} minutes` : `${retryAfterSeconds} seconds`;
   if (scope === 'client') return `Too many failed attempts from your network. Try again in ${wait}.`;
+  if (scope === 'device') return `Too many failed attempts from this browser. Try again in ${wait}.`;
+  if (scope === 'account')
+    return retryAfterSeconds > 60
+      ? `Too many failed attempts on this account from browsers it does not know. Try again in ${wait}, log in from a browser you used before, or open the link we emailed to the account's address.`
+      : `Too many failed attempts on this account from browsers it does not know. Try again in ${wait}.`;
   return retryAfterSeconds > 60
     ? `Too many failed attempts. This account is locked; try again in ${wait}.`
     : `Too many failed attempts. Try again in ${wait}.`;
@@ -77,8 +75,6 @@ export function lockMessage(retryAfterSeconds: number, scope: 'email' | 'client'
 export const CROWDED_MESSAGE = 'Too many logins at once from your network. Try again in a few seconds.';
 export const BUSY_MESSAGE = 'Too many people are logging in right now. Please try again in a few seconds.';
 
-/** How long a try waits for a slot while other tries on the same address or client are being verified. */
-export const SLOT_WAIT_MS = 30_000;
 const BUSY_RETRY_SECONDS = 5;
 
 /** The columns of a user's profile (UserProfile), as a session and a login read them. */
@@ -103,21 +99,6 @@ export async function logActivity(db: Db, clock: Clock, userId: number, type: st
     .execute();
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Reserves a slot on a throttle row, waiting (polling the database, so that it works across processes) while
- * tries in flight hold every slot: they end in a failure that throttles the key, or in a success that frees it.
- */
-export async function reserveSlot(db: Db, clock: Clock, scope: Scope, key: string): Promise<Reservation> {
-  const deadline = performance.now() + SLOT_WAIT_MS;
-  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
-    const reservation = await tryReserve(db, scope, key, clock.now());
-    if (reservation.kind !== 'full' || performance.now() + pause > deadline) return reservation;
-    await sleep(pause);
-  }
-}
-
 export interface LoginOptions {
   /** Who is calling (server/auth/client.ts); every try without one counts as the same client. */
   client?: string;
@@ -127,6 +108,10 @@ export interface LoginOptions {
   userAgent?: string;
   /** Whether this user must also give a code (two-factor login): then the answer is 'second-factor'. */
   needsSecondFactor?: (db: Db, userId: number) => Promise<boolean>;
+  /** The browser's device cookie (server/auth/devices.ts), if it sent one. */
+  device?: string;
+  /** Told when a wrong password locks the account for browsers it does not know (the owner's unlock mail). */
+  onAccountLocked?: (email: string) => Promise<void>;
 }
 
 /** What the sessions list shows of a session besides its times. */
@@ -166,9 +151,11 @@ export async function startSession(
 }
 
 /**
- * Checks an email and password under both throttles (per address and per client, see server/auth/throttle.ts).
- * The slow password check runs in the bounded hashing pool: when its queue is full the answer is 'busy' at
- * once, and nothing is counted.
+ * Checks an email and password under the throttles of server/auth/login-gate.ts: a browser the account knows (its
+ * device cookie) meets its own; any other meets its client's, the account's at this client and the account's from
+ * everywhere. The slow password check runs in the bounded hashing pool, in the known browsers' lane for those:
+ * when its lane's queue is full the answer is 'busy' at once, and nothing is counted. A success remembers the
+ * browser (`device` in the answer).
  */
 export async function login(
   db: Db,
@@ -178,21 +165,22 @@ export async function login(
   options: LoginOptions = {},
 ): Promise<LoginResult> {
   const key = email.trim().toLowerCase();
-  const client = options.client ?? NO_SOCKET_CLIENT;
   const pool = options.pool ?? hashPool;
   const busy = { kind: 'busy', retryAfterSeconds: BUSY_RETRY_SECONDS } as const;
-  // a full pool answers before any database write: a flood costs one comparison per request
-  if (pool.isFull()) return busy;
+  // a full pool answers before any database write: a flood costs one comparison per request (and a browser
+  // that sends a device cookie one read, to learn its lane)
+  if (!options.device && pool.isFull()) return busy;
+  const device = options.device ? await knownDevice(db, options.device, key, clock.now()) : null;
+  const lane = device ? 'known' : 'unknown';
+  if (pool.isFull(lane)) return busy;
+  const caller: Caller = { email: key, client: options.client ?? NO_SOCKET_CLIENT, device };
 
-  const byClient = await reserveSlot(db, clock, CLIENT_SCOPE, client);
-  if (byClient.kind === 'locked') return { kind: 'locked', scope: 'client', ...retry(byClient) };
-  // this client's tries held every slot all the while: it is the client that is too busy, not the server
-  if (byClient.kind === 'full') return { kind: 'crowded', retryAfterSeconds: BUSY_RETRY_SECONDS };
-  const byEmail = await reserveSlot(db, clock, EMAIL_SCOPE, key);
-  if (byEmail.kind !== 'reserved') {
-    await release(db, CLIENT_SCOPE, client, clock.now());
-    return byEmail.kind === 'locked' ? { kind: 'locked', scope: 'email', ...retry(byEmail) } : busy;
-  }
+  const entry = await enter(db, clock, caller);
+  if (entry.kind === 'locked')
+    return { kind: 'locked', scope: entry.scope, retryAfterSeconds: entry.retryAfterSeconds };
+  // this client's (or browser's) tries held every slot all the while: it is the one too busy, not the server
+  if (entry.kind === 'crowded') return { kind: 'crowded', retryAfterSeconds: BUSY_RETRY_SECONDS };
+  if (entry.kind === 'busy') return busy;
 
   let user: (UserProfile & { password_hash: string; email_verified: number }) | undefined;
   let verified: boolean;
@@ -205,53 +193,47 @@ export async function login(
       .executeTakeFirst();
     // an unknown address costs the same hashing time as a wrong password
     const stored = user?.password_hash ?? (await decoyHash());
-    verified = await verifyPassword(password, stored, (task) => pool.tryRun(task));
+    verified = await verifyPassword(password, stored, (task) => pool.tryRun(task, lane));
   } catch (error) {
-    await release(db, EMAIL_SCOPE, key, clock.now());
-    await release(db, CLIENT_SCOPE, client, clock.now());
+    await leaveUncounted(db, caller, clock.now());
     if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
     throw error;
   }
 
   const now = clock.now();
   if (!user || !verified) {
-    const emailWait = await recordFailure(db, EMAIL_SCOPE, key, now);
-    const clientWait = await recordFailure(db, CLIENT_SCOPE, client, now);
-    if (emailWait === 0 && clientWait === 0) return { kind: 'invalid' };
-    return emailWait >= clientWait
-      ? { kind: 'locked', scope: 'email', retryAfterSeconds: emailWait }
-      : { kind: 'locked', scope: 'client', retryAfterSeconds: clientWait };
+    const failed = await leaveFailed(db, caller, now);
+    if (failed.accountLocked && options.onAccountLocked) await options.onAccountLocked(key);
+    if (failed.retryAfterSeconds === 0) return { kind: 'invalid' };
+    return { kind: 'locked', scope: failed.scope, retryAfterSeconds: failed.retryAfterSeconds };
   }
 
   if (user.email_verified !== 1) {
     // a right password is no failure; the account just cannot have a session before its address is verified
-    await recordSuccess(db, EMAIL_SCOPE, key, now);
-    await release(db, CLIENT_SCOPE, client, now);
+    await leaveSucceeded(db, caller, now);
     return { kind: 'unverified' };
   }
 
   const account = user;
   if (options.needsSecondFactor && (await options.needsSecondFactor(db, account.id))) {
     // the slots go back uncounted: neither a failure nor the success that would clear the address's count
-    await release(db, EMAIL_SCOPE, key, now);
-    await release(db, CLIENT_SCOPE, client, now);
+    await leaveUncounted(db, caller, now);
     await rehashIfOutdated(db, account.id, account.password_hash, password, pool);
     const { password_hash: _h, email_verified: _v, ...profile } = account;
     return { kind: 'second-factor', user: profile };
   }
-  const { token, expiresAt } = await db.transaction().execute(async (trx) => {
-    await recordSuccess(trx, EMAIL_SCOPE, key, now);
-    return startSession(trx, clock, account.id, { client, userAgent: options.userAgent });
+  const started = await db.transaction().execute(async (trx) => {
+    await leaveSucceeded(trx, caller, now);
+    const session = await startSession(trx, clock, account.id, {
+      client: caller.client,
+      userAgent: options.userAgent,
+    });
+    return { ...session, device: await rememberDevice(trx, account.id, options.device, now) };
   });
-  // a success is no failure, but it does not wipe the client's count either (an attacker with an account of
-  // their own could otherwise reset it between guesses)
-  await release(db, CLIENT_SCOPE, client, now);
   await rehashIfOutdated(db, account.id, account.password_hash, password, pool);
   const { password_hash: _h, email_verified: _v, ...profile } = account;
-  return { kind: 'ok', token, expiresAt, user: profile };
+  return { kind: 'ok', token: started.token, expiresAt: started.expiresAt, device: started.device, user: profile };
 }
-
-const retry = (r: { retryAfterSeconds: number }) => ({ retryAfterSeconds: r.retryAfterSeconds });
 
 /**
  * A hash made with older scrypt parameters is replaced by one at today's, now that the password is known. Best

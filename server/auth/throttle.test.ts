@@ -9,14 +9,14 @@ import { NO_SOCKET_CLIENT } from './client';
 import { hashPool } from './hash-pool';
 import { SCRYPT, verifyPassword } from './passwords';
 import { BUSY_MESSAGE } from './session';
-import { CLIENT_RULES, CLIENT_SCOPE, EMAIL_RULES, RESERVATION_MS, recordFailure, tryReserve } from './throttle';
+import { CLIENT_RULES, CLIENT_SCOPE, PAIR_RULES, pairKey, RESERVATION_MS, recordFailure, tryReserve } from './throttle';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
 
 const EMAIL = 'seller@demo.test';
 /** For tests that check many passwords: each takes half a second of a core, more on a busy machine. */
 const SLOW = 120_000;
-const { throttleAfter: THROTTLE_AFTER, lockAfter: LOCK_AFTER } = EMAIL_RULES;
+const { throttleAfter: THROTTLE_AFTER, lockAfter: LOCK_AFTER } = PAIR_RULES;
 
 describe('throttling and locking repeated login failures', () => {
   let s: Server;
@@ -49,14 +49,15 @@ describe('throttling and locking repeated login failures', () => {
       body: (await res.json()) as { success: boolean; message: string },
     };
   };
-  const row = (email = EMAIL) =>
-    s.db.selectFrom('login_failures').selectAll().where('email', '=', email).executeTakeFirst();
+  /** The count of this account address from the current client (the pair's: what one place's guesses lock). */
+  const row = (email = EMAIL, from = client) =>
+    s.db.selectFrom('login_pair_failures').selectAll().where('pair', '=', pairKey(email, from)).executeTakeFirst();
   const failedLogins = async (email = EMAIL) => (await row(email))?.failed_logins ?? 0;
   const lockAccount = async (email: string) => {
     for (let i = 1; i <= LOCK_AFTER; i++) {
       const r = await attempt(`lock-${i}`, email);
       expect(r.status, `try ${i}`).toBe(i < THROTTLE_AFTER ? 401 : 429);
-      if (i >= THROTTLE_AFTER) s.clock.advance(EMAIL_RULES.throttleMs);
+      if (i >= THROTTLE_AFTER) s.clock.advance(PAIR_RULES.throttleMs);
     }
   };
 
@@ -109,7 +110,6 @@ describe('throttling and locking repeated login failures', () => {
     );
 
     it('answers 190 more wrong passwords with 429 quickly, without verifying them', async () => {
-      newClient();
       const hashing = vi.spyOn(hashPool, 'tryRun');
       try {
         for (let i = 0; i < 190; i++) {
@@ -124,13 +124,20 @@ describe('throttling and locking repeated login failures', () => {
         hashing.mockRestore();
       }
       expect(await failedLogins()).toBe(THROTTLE_AFTER);
-      // refused tries count against the client neither
+      // refused tries count against the client neither (its ten verified failures stand)
       const byClient = await s.db
         .selectFrom('login_client_failures')
         .selectAll()
         .where('client', '=', client)
         .executeTakeFirst();
-      expect(byClient?.failed_logins ?? 0).toBe(0);
+      expect(byClient?.failed_logins ?? 0).toBe(LOCK_AFTER);
+    });
+
+    it('locks this place out of the account, not the owner elsewhere', async () => {
+      const attacker = client;
+      newClient();
+      expect((await attempt(DEMO_PASSWORD)).status).toBe(200);
+      client = attacker;
     });
 
     it('leaves another account unaffected while this one is locked', async () => {
@@ -202,7 +209,7 @@ describe('throttling and locking repeated login failures', () => {
       async () => {
         newClient();
         for (let i = 1; i < THROTTLE_AFTER; i++) expect((await attempt(`quiet-${i}`, email)).status).toBe(401);
-        s.clock.advance(EMAIL_RULES.forgetMs + 1_000);
+        s.clock.advance(PAIR_RULES.forgetMs + 1_000);
         // without forgetting, this would be the fifth failure in a row and answer 429
         expect((await attempt('after-a-quiet-hour', email)).status).toBe(401);
         expect(await failedLogins(email)).toBe(1);
@@ -295,7 +302,7 @@ describe('throttling and locking repeated login failures', () => {
         }
         return out;
       };
-      s.clock.advance(EMAIL_RULES.forgetMs + 1_000);
+      s.clock.advance(PAIR_RULES.forgetMs + 1_000);
       const forKnown = await run(known);
       const forUnknown = await run(unknown);
       expect(forUnknown).toEqual(forKnown);
@@ -375,7 +382,7 @@ describe('throttling and locking repeated login failures', () => {
   describe('the bounded hashing pool', () => {
     it('answers 503 with Retry-After and the envelope when the queue is full, and counts nothing', async () => {
       newClient();
-      s.clock.advance(EMAIL_RULES.forgetMs + 1_000);
+      s.clock.advance(PAIR_RULES.forgetMs + 1_000);
       const { concurrency, queueLimit } = hashPool.options;
       const before = await row('seller@demo.test');
       let unblock = () => {};

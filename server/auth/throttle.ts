@@ -1,12 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 
 /**
  * Login throttling, kept in the database so that several server processes on one Postgres agree.
  *
- * Two counters are kept, each in a row of its own table: one per email address (`login_failures`, whether or
- * not an account has the address, so the answers never tell which addresses are registered) and one per
- * client (`login_client_failures`, the socket address or the address a trusted proxy forwarded).
+ * Counters are kept, each in a row of its own table (server/auth/login-gate.ts says which a login meets): per
+ * account address and client together (`login_pair_failures`), per account address from browsers it does not
+ * know (`login_failures`), per known browser (`login_device_failures`), and per client (`login_client_failures`,
+ * the socket address or the address a trusted proxy forwarded). The address's rows exist whether or not an
+ * account has it, so the answers never tell which addresses are registered.
  *
  * Before a password is verified, the try reserves an "in flight" slot on both rows with one conditional
  * upsert: failures + tries in flight must stay below the allowance (the throttle threshold, or one at a time
@@ -28,7 +31,12 @@ export interface ThrottleRules {
   maxInFlight: number;
 }
 
-export const EMAIL_RULES: ThrottleRules = {
+/**
+ * One account address from one client (`login_pair_failures`): the guesses of one place at one account. From the
+ * 5th failure in a row each failure makes the pair wait 30 s; the 10th locks the pair for 15 minutes, and the count
+ * restarts at 5. An attacker's guesses lock the attacker's place out of the account, not the owner elsewhere.
+ */
+export const PAIR_RULES: ThrottleRules = {
   throttleAfter: 5,
   throttleMs: 30_000,
   lockAfter: 10,
@@ -36,6 +44,26 @@ export const EMAIL_RULES: ThrottleRules = {
   forgetMs: 60 * 60_000,
   maxInFlight: 5,
 };
+
+/**
+ * One account address from every browser it does not know (`login_failures`): guesses spread over many places
+ * (a botnet). Higher than a pair's, so that one place's guesses lock their pair well before the account; a
+ * browser the account knows (server/auth/devices.ts) passes this lock, and the owner is mailed a link that lifts
+ * it (server/auth/unlock.ts). No wait between failures (the pairs make each place wait): from the 20th they are
+ * checked one at a time, the 30th locks for 15 minutes, and when the lock ends the count restarts at 20, so ten
+ * more lock it again.
+ */
+export const ACCOUNT_RULES: ThrottleRules = {
+  throttleAfter: 20,
+  throttleMs: 0,
+  lockAfter: 30,
+  lockMs: 15 * 60_000,
+  forgetMs: 60 * 60_000,
+  maxInFlight: 5,
+};
+
+/** A browser the account knows (`login_device_failures`): as a pair, so that a stolen device cookie guesses no faster. */
+export const DEVICE_RULES: ThrottleRules = PAIR_RULES;
 
 /**
  * A client (an address, or an IPv6 /64) may fail more often: an office behind one NAT is many people. It may
@@ -55,13 +83,18 @@ export const CLIENT_RULES: ThrottleRules = {
 export const RESERVATION_MS = 60_000;
 
 export interface Scope {
-  table: 'login_failures' | 'login_client_failures';
-  column: 'email' | 'client';
+  table: 'login_failures' | 'login_client_failures' | 'login_pair_failures' | 'login_device_failures';
+  column: 'email' | 'client' | 'pair' | 'device';
   rules: ThrottleRules;
 }
 
-export const EMAIL_SCOPE: Scope = { table: 'login_failures', column: 'email', rules: EMAIL_RULES };
+export const ACCOUNT_SCOPE: Scope = { table: 'login_failures', column: 'email', rules: ACCOUNT_RULES };
+export const PAIR_SCOPE: Scope = { table: 'login_pair_failures', column: 'pair', rules: PAIR_RULES };
+export const DEVICE_SCOPE: Scope = { table: 'login_device_failures', column: 'device', rules: DEVICE_RULES };
 export const CLIENT_SCOPE: Scope = { table: 'login_client_failures', column: 'client', rules: CLIENT_RULES };
+
+/** The key of an account address and a client together in PAIR_SCOPE. */
+export const pairKey = (email: string, client: string) => `${email}\n${client}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -116,7 +149,7 @@ export async function release(db: Db, scope: Scope, key: string, now: Date): Pro
 /**
  * Counts a failure and gives the slot back, throttling or locking the key from its threshold on (a lock
  * restarts the count at the throttle threshold, so that once it ends one wrong guess does not lock again).
- * Answers the seconds the key must now wait, 0 when it need not.
+ * Answers the seconds the key must now wait, 0 when it need not (`locks` tells a lock from a throttle).
  */
 export async function recordFailure(db: Db, scope: Scope, key: string, now: Date): Promise<number> {
   const { t, col, key: keyCol, nowIso, fresh, liveLessOne } = terms(scope, now);
@@ -151,6 +184,9 @@ export async function recordSuccess(db: Db, scope: Scope, key: string, now: Date
     AND (in_flight <= 0 OR ${col('in_flight_until')} IS NULL OR ${col('in_flight_until')} <= ${nowIso})`.execute(db);
 }
 
+/** Whether a wait that recordFailure answered is a lock (minutes) rather than a throttle (seconds). */
+export const locks = (scope: Scope, waitSeconds: number) => waitSeconds * 1000 > scope.rules.throttleMs;
+
 function secondsUntil(when: string, now: Date): number {
   return Math.max(1, Math.ceil((Date.parse(when) - now.getTime()) / 1000));
 }
@@ -161,7 +197,7 @@ function secondsUntil(when: string, now: Date): number {
  */
 export async function pruneThrottle(db: Db, now: Date): Promise<number> {
   let deleted = 0;
-  for (const scope of [EMAIL_SCOPE, CLIENT_SCOPE]) {
+  for (const scope of [ACCOUNT_SCOPE, PAIR_SCOPE, DEVICE_SCOPE, CLIENT_SCOPE]) {
     const { t, col, nowIso } = terms(scope, now);
     const forgetBefore = iso(now.getTime() - scope.rules.forgetMs);
     const quiet: RawBuilder<unknown> = sql`(${col('locked_until')} IS NULL OR ${col('locked_until')} <= ${nowIso})
@@ -171,4 +207,22 @@ export async function pruneThrottle(db: Db, now: Date): Promise<number> {
     deleted += Number(result.numAffectedRows ?? 0);
   }
   return deleted;
+}
+
+/** How long a try waits for a slot while other tries on the same key are being verified. */
+export const SLOT_WAIT_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reserves a slot on a throttle row, waiting (polling the database, so that it works across processes) while
+ * tries in flight hold every slot: they end in a failure that throttles the key, or in a success that frees it.
+ */
+export async function reserveSlot(db: Db, clock: Clock, scope: Scope, key: string): Promise<Reservation> {
+  const deadline = performance.now() + SLOT_WAIT_MS;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
+    const reservation = await tryReserve(db, scope, key, clock.now());
+    if (reservation.kind !== 'full' || performance.now() + pause > deadline) return reservation;
+    await sleep(pause);
+  }
 }

@@ -32,6 +32,7 @@ import * as m0031 from './migrations/0031-catalog-version';
 import * as m0032 from './migrations/0032-inventory-sort-indexes';
 import * as m0033 from './migrations/0033-sold-as-listed';
 import * as m0034 from './migrations/0034-carts-buyer-holding';
+import * as m0035 from './migrations/0035-login-devices';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0032-inventory-sort-indexes': m0032,
   '0033-sold-as-listed': m0033,
   '0034-carts-buyer-holding': m0034,
+  '0035-login-devices': m0035,
 };
 
 /** The migrations' names in the order they apply. */

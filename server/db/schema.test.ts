@@ -73,6 +73,18 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['client', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
     ['locked_until', 'in_flight_until'],
   ),
+  login_pair_failures: table<Database['login_pair_failures']>()(
+    ['pair', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
+    ['locked_until', 'in_flight_until'],
+  ),
+  login_device_failures: table<Database['login_device_failures']>()(
+    ['device', 'failed_logins', 'locked_until', 'last_failed_at', 'in_flight', 'in_flight_until'],
+    ['locked_until', 'in_flight_until'],
+  ),
+  login_devices: table<Database['login_devices']>()(
+    ['device_hash', 'user_id', 'created_at', 'last_used_at', 'expires_at'],
+    [],
+  ),
   activity_log: table<Database['activity_log']>()(['id', 'user_id', 'type', 'description', 'created_at'], []),
   events: table<Database['events']>()(
     [

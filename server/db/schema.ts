@@ -15,6 +15,9 @@ export interface Database {
   auth_tokens: AuthTokenTable;
   login_failures: LoginFailureTable;
   login_client_failures: LoginClientFailureTable;
+  login_pair_failures: LoginPairFailureTable;
+  login_device_failures: LoginDeviceFailureTable;
+  login_devices: LoginDeviceTable;
   activity_log: ActivityTable;
   events: EventTable;
   listings: ListingTable;
@@ -152,6 +155,35 @@ export interface LoginClientFailureTable {
   last_failed_at: string;
   in_flight: Generated<number>;
   in_flight_until: string | null;
+}
+
+/** The same counter per account address and client together (`<email>\n<client>`). */
+export interface LoginPairFailureTable {
+  pair: string;
+  failed_logins: number;
+  locked_until: string | null;
+  last_failed_at: string;
+  in_flight: Generated<number>;
+  in_flight_until: string | null;
+}
+
+/** The same counter per known browser (its device cookie's hash). */
+export interface LoginDeviceFailureTable {
+  device: string;
+  failed_logins: number;
+  locked_until: string | null;
+  last_failed_at: string;
+  in_flight: Generated<number>;
+  in_flight_until: string | null;
+}
+
+/** A browser that logged in to an account: the SHA-256 of its device cookie (server/auth/devices.ts). */
+export interface LoginDeviceTable {
+  device_hash: string;
+  user_id: number;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
 }
 
 export interface AuthTokenTable {
@@ -680,7 +712,7 @@ export interface FieldSettingTable {
 export interface AccountTokenTable {
   token_hash: string;
   user_id: number;
-  purpose: 'verify' | 'reset' | 'invite';
+  purpose: 'verify' | 'reset' | 'invite' | 'unlock';
   created_at: string;
   expires_at: string;
   used_at: string | null;

@@ -1,7 +1,8 @@
 import { isValidBIC, isValidIBAN } from 'ibantools';
+import { NO_SOCKET_CLIENT } from '../auth/client';
 import { type HashPool, hashPool, PoolFullError } from '../auth/hash-pool';
 import { verifyPassword } from '../auth/passwords';
-import { EMAIL_SCOPE, recordFailure, release, tryReserve } from '../auth/throttle';
+import { PAIR_SCOPE, pairKey, recordFailure, release, tryReserve } from '../auth/throttle';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
 import type { Mailer } from '../mail/port';
@@ -118,11 +119,13 @@ export type PasswordCheck =
 export async function confirmPassword(
   db: Db,
   clock: Clock,
-  user: { id: number; email: string },
+  user: { id: number; email: string; client?: string },
   password: string,
   pool: HashPool = hashPool,
 ): Promise<PasswordCheck> {
-  const reserved = await tryReserve(db, EMAIL_SCOPE, user.email, clock.now());
+  // a wrong password counts as a failed login of the account from this client (server/auth/login-gate.ts)
+  const key = pairKey(user.email, user.client ?? NO_SOCKET_CLIENT);
+  const reserved = await tryReserve(db, PAIR_SCOPE, key, clock.now());
   if (reserved.kind === 'locked') return { kind: 'locked', retryAfterSeconds: reserved.retryAfterSeconds };
   if (reserved.kind === 'full') return { kind: 'locked', retryAfterSeconds: 5 };
   try {
@@ -133,7 +136,7 @@ export async function confirmPassword(
       .executeTakeFirstOrThrow();
     const ok = await verifyPassword(password, row.password_hash, (task) => pool.tryRun(task));
     if (!ok) {
-      const wait = await recordFailure(db, EMAIL_SCOPE, user.email, clock.now());
+      const wait = await recordFailure(db, PAIR_SCOPE, key, clock.now());
       return wait > 0 ? { kind: 'locked', retryAfterSeconds: wait } : { kind: 'wrong-password' };
     }
     return { kind: 'ok' };
@@ -141,7 +144,7 @@ export async function confirmPassword(
     if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
     throw error;
   } finally {
-    await release(db, EMAIL_SCOPE, user.email, clock.now());
+    await release(db, PAIR_SCOPE, key, clock.now());
   }
 }
 

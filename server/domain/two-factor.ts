@@ -1,17 +1,13 @@
 import { createHash, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { renderSVG } from 'uqr';
+import { NO_SOCKET_CLIENT } from '../auth/client';
+import { knownDevice, rememberDevice } from '../auth/devices';
 import { type HashPool, hashPool, PoolFullError } from '../auth/hash-pool';
+import { type Caller, enter, type LockScope, leaveFailed, leaveSucceeded, leaveUncounted } from '../auth/login-gate';
 import { verifyPassword } from '../auth/passwords';
-import {
-  logActivity,
-  reserveSlot,
-  type SessionMeta,
-  startSession,
-  type UserProfile,
-  userColumns,
-} from '../auth/session';
-import { CLIENT_SCOPE, EMAIL_SCOPE, recordFailure, recordSuccess, release } from '../auth/throttle';
+import { logActivity, type SessionMeta, startSession, type UserProfile, userColumns } from '../auth/session';
+import { PAIR_SCOPE, pairKey, recordFailure, release, reserveSlot } from '../auth/throttle';
 import { hashToken, newToken } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Db } from '../db/database';
@@ -234,11 +230,12 @@ export async function newChallenge(
 }
 
 export type CodeLoginResult =
-  | { kind: 'ok'; token: string; expiresAt: Date; user: UserProfile }
+  /** `device`: the browser's device cookie to set (server/auth/devices.ts), kept or new. */
+  | { kind: 'ok'; token: string; expiresAt: Date; user: UserProfile; device: string }
   /** Unknown, used, expired or spent challenge: log in with the password again (404). */
   | { kind: 'expired' }
   | { kind: 'wrong-code' }
-  | { kind: 'locked'; scope: 'email' | 'client'; retryAfterSeconds: number };
+  | { kind: 'locked'; scope: LockScope; retryAfterSeconds: number };
 
 /**
  * The second step of a login: the challenge from the first and a code. A wrong code counts as a failed login of
@@ -251,7 +248,7 @@ export async function completeCodeLogin(
   clock: Clock,
   challenge: string,
   factor: SecondFactor,
-  meta: SessionMeta,
+  meta: SessionMeta & { deviceCookie?: string },
 ): Promise<CodeLoginResult> {
   const challengeHash = hashToken(challenge);
   const found = await db
@@ -267,26 +264,19 @@ export async function completeCodeLogin(
   if (!found) return { kind: 'expired' };
   const user: UserProfile = found;
 
-  const byClient = await reserveSlot(db, clock, CLIENT_SCOPE, meta.client);
-  if (byClient.kind === 'locked')
-    return { kind: 'locked', scope: 'client', retryAfterSeconds: byClient.retryAfterSeconds };
-  if (byClient.kind === 'full') return { kind: 'locked', scope: 'client', retryAfterSeconds: 5 };
-  const byEmail = await reserveSlot(db, clock, EMAIL_SCOPE, user.email);
-  if (byEmail.kind !== 'reserved') {
-    await release(db, CLIENT_SCOPE, meta.client, clock.now());
-    return {
-      kind: 'locked',
-      scope: 'email',
-      retryAfterSeconds: byEmail.kind === 'locked' ? byEmail.retryAfterSeconds : 5,
-    };
-  }
+  // the gates of the login's first step: a browser the account knows meets its own
+  const device = await knownDevice(db, meta.deviceCookie, user.email, clock.now());
+  const caller: Caller = { email: user.email, client: meta.client, device };
+  const entry = await enter(db, clock, caller);
+  if (entry.kind === 'locked')
+    return { kind: 'locked', scope: entry.scope, retryAfterSeconds: entry.retryAfterSeconds };
+  if (entry.kind !== 'entered') return { kind: 'locked', scope: 'client', retryAfterSeconds: 5 };
 
   let right: boolean;
   try {
     right = await spendSecondFactor(db, clock, user, factor);
   } catch (error) {
-    await release(db, EMAIL_SCOPE, user.email, clock.now());
-    await release(db, CLIENT_SCOPE, meta.client, clock.now());
+    await leaveUncounted(db, caller, clock.now());
     throw error;
   }
   const now = clock.now();
@@ -296,12 +286,9 @@ export async function completeCodeLogin(
       .set((eb) => ({ failures: eb('failures', '+', 1) }))
       .where('challenge_hash', '=', challengeHash)
       .execute();
-    const emailWait = await recordFailure(db, EMAIL_SCOPE, user.email, now);
-    const clientWait = await recordFailure(db, CLIENT_SCOPE, meta.client, now);
-    if (emailWait === 0 && clientWait === 0) return { kind: 'wrong-code' };
-    return emailWait >= clientWait
-      ? { kind: 'locked', scope: 'email', retryAfterSeconds: emailWait }
-      : { kind: 'locked', scope: 'client', retryAfterSeconds: clientWait };
+    const failed = await leaveFailed(db, caller, now);
+    if (failed.retryAfterSeconds === 0) return { kind: 'wrong-code' };
+    return { kind: 'locked', scope: failed.scope, retryAfterSeconds: failed.retryAfterSeconds };
   }
 
   const session = await db.transaction().execute(async (trx) => {
@@ -312,12 +299,12 @@ export async function completeCodeLogin(
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (Number(spent.numUpdatedRows ?? 0) !== 1) return null;
-    await recordSuccess(trx, EMAIL_SCOPE, user.email, now);
-    return startSession(trx, clock, user.id, meta);
+    await leaveSucceeded(trx, caller, now);
+    const started = await startSession(trx, clock, user.id, { client: meta.client, userAgent: meta.userAgent });
+    return { ...started, device: await rememberDevice(trx, user.id, meta.deviceCookie, now) };
   });
-  await release(db, CLIENT_SCOPE, meta.client, now);
   if (!session) {
-    await release(db, EMAIL_SCOPE, user.email, now);
+    await leaveUncounted(db, caller, now);
     return { kind: 'expired' };
   }
   return { kind: 'ok', ...session, user };
@@ -337,13 +324,14 @@ export type DisableResult =
 export async function disableTwoFactor(
   db: Db,
   clock: Clock,
-  user: { id: number; email: string },
+  user: { id: number; email: string; client?: string },
   proof: { password: string } | SecondFactor,
   pool: HashPool = hashPool,
 ): Promise<DisableResult> {
   if (!(await hasTwoFactor(db, user.id))) return { kind: 'not-on' };
-  const key = user.email;
-  const reserved = await reserveSlot(db, clock, EMAIL_SCOPE, key);
+  // a wrong one counts as a failed login of the account from this client (server/auth/login-gate.ts)
+  const key = pairKey(user.email, user.client ?? NO_SOCKET_CLIENT);
+  const reserved = await reserveSlot(db, clock, PAIR_SCOPE, key);
   if (reserved.kind === 'locked') return { kind: 'locked', retryAfterSeconds: reserved.retryAfterSeconds };
   if (reserved.kind === 'full') return { kind: 'locked', retryAfterSeconds: 5 };
   let right: boolean;
@@ -359,17 +347,17 @@ export async function disableTwoFactor(
       right = await spendSecondFactor(db, clock, user, proof);
     }
   } catch (error) {
-    await release(db, EMAIL_SCOPE, key, clock.now());
+    await release(db, PAIR_SCOPE, key, clock.now());
     if (error instanceof PoolFullError) return { kind: 'busy', retryAfterSeconds: error.retryAfterSeconds };
     throw error;
   }
   if (!right) {
-    const wait = await recordFailure(db, EMAIL_SCOPE, key, clock.now());
+    const wait = await recordFailure(db, PAIR_SCOPE, key, clock.now());
     return wait > 0
       ? { kind: 'locked', retryAfterSeconds: wait }
       : { kind: 'wrong', field: 'password' in proof ? 'password' : 'code' };
   }
-  await release(db, EMAIL_SCOPE, key, clock.now());
+  await release(db, PAIR_SCOPE, key, clock.now());
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('two_factor').where('user_id', '=', user.id).execute();

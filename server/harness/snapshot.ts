@@ -10,7 +10,17 @@ export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: rea
   {
     table: 'login_failures',
     operations: ['login'],
-    why: 'a refused login counts a failure for its email address (the per-email throttle)',
+    why: 'a refused login counts a failure for its email address from browsers it does not know (the account lock)',
+  },
+  {
+    table: 'login_pair_failures',
+    operations: ['login'],
+    why: 'a refused login counts a failure for its email address and client together (the per-pair throttle)',
+  },
+  {
+    table: 'login_device_failures',
+    operations: ['login'],
+    why: 'a refused login from a known browser counts a failure for that browser (its own throttle)',
   },
   {
     table: 'login_client_failures',
@@ -23,14 +33,31 @@ export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: rea
     why: "a call counts against its client's limit before its body is judged (a refused one too, or it would be free)",
   },
   {
-    table: 'login_failures',
-    operations: ['changePassword'],
-    why: 'a wrong current password counts as a failed login of the address',
+    table: 'request_limits',
+    operations: ['login'],
+    why: 'a failure that locks an account counts the unlock mail to its owner against the daily limit of those',
   },
   {
-    table: 'login_failures',
-    operations: ['updatePayoutBankAccount', 'addBankAccount', 'setDefaultBankAccount', 'deleteBankAccount'],
-    why: 'a wrong password confirming a bank account change counts as a failed login of the address',
+    table: 'account_tokens',
+    operations: ['login'],
+    why: 'a failure that locks an account makes the unlock link mailed to its owner (server/auth/unlock.ts)',
+  },
+  {
+    table: 'mail_outbox',
+    operations: ['login'],
+    why: 'a failure that locks an account mails its owner the unlock link (the outbox keeps it)',
+  },
+  {
+    table: 'login_pair_failures',
+    operations: [
+      'changePassword',
+      'twoFactorDisable',
+      'updatePayoutBankAccount',
+      'addBankAccount',
+      'setDefaultBankAccount',
+      'deleteBankAccount',
+    ],
+    why: 'a wrong password confirming a change counts as a failed login of the account from this client',
   },
 ];
 

@@ -162,9 +162,10 @@ export function accountFlowRoutes({ route }: Router, mail: AccountMail) {
     };
   });
 
-  route('/auth/change-password', 'post', async ({ body, user }, { db, clock }) => {
+  route('/auth/change-password', 'post', async ({ body, user, c }, { db, clock, trustedProxies }) => {
     if (body.password !== body.password_confirmation) return mismatch();
-    const result = await changePassword(db, clock, mail, user, body.current_password, body.password);
+    const who = { ...user, client: clientKey(c, trustedProxies ?? 0) };
+    const result = await changePassword(db, clock, mail, who, body.current_password, body.password);
     if (result.kind === 'busy') return busy(result.retryAfterSeconds);
     if (result.kind === 'locked') {
       return {

@@ -1,17 +1,34 @@
+import type { AccountMail } from '../auth/accounts';
 import { clientKey } from '../auth/client';
+import { deviceCookie, deviceCookieOf, overHttps, pruneDevices } from '../auth/devices';
 import { BUSY_MESSAGE, CROWDED_MESSAGE, lockMessage, login, logout } from '../auth/session';
+import { mailUnlockLink, unlockAccount } from '../auth/unlock';
 import type { Router } from '../contract/router';
 import { hasTwoFactor, newChallenge, TWO_FACTOR_MESSAGES } from '../domain/two-factor';
+import { registerPrune } from '../housekeeping';
 
 export const UNVERIFIED_MESSAGE =
   'Verify your email address before logging in: open the link we sent when you signed up, or ask for a new one.';
 
-export function authRoutes({ route }: Router) {
+export const UNLOCK_MESSAGES = {
+  unlocked: 'Your account is unlocked, and this browser will be let in even while someone keeps guessing. Log in now.',
+  badLink: 'This unlock link is not valid, was used already or has expired. Log in, or reset your password.',
+} as const;
+
+registerPrune('login devices', pruneDevices);
+
+/**
+ * Login and logout; the device cookie of a browser that logged in (server/auth/devices.ts) is set with a
+ * successful login and read back by the next, and a locked account's owner is mailed an unlock link.
+ */
+export function authRoutes({ route }: Router, mail: AccountMail) {
   route('/auth/login', 'post', async ({ body, c }, { db, clock, trustedProxies }) => {
     const result = await login(db, clock, body.email, body.password, {
       client: clientKey(c, trustedProxies ?? 0),
       userAgent: c.req.header('user-agent'),
       needsSecondFactor: hasTwoFactor,
+      device: deviceCookieOf(c),
+      onAccountLocked: (email) => mailUnlockLink(db, clock, mail, email),
     });
     if (result.kind === 'invalid') {
       return { status: 401, body: { success: false, message: 'Incorrect email or password.' } };
@@ -53,8 +70,12 @@ export function authRoutes({ route }: Router) {
       };
     }
     const { user } = result;
+    const remembered: Record<string, string> = {
+      'Set-Cookie': deviceCookie(result.device, overHttps(c, trustedProxies ?? 0)),
+    };
     return {
       status: 200,
+      headers: remembered,
       body: {
         success: true,
         message: 'Logged in successfully.',
@@ -66,6 +87,16 @@ export function authRoutes({ route }: Router) {
           expires_at: result.expiresAt.toISOString(),
         },
       },
+    };
+  });
+
+  route('/auth/unlock-account', 'post', async ({ body, c }, { db, clock, trustedProxies }) => {
+    const unlocked = await unlockAccount(db, clock, body.token, deviceCookieOf(c));
+    if (!unlocked) return { status: 404, body: { success: false, message: UNLOCK_MESSAGES.badLink } };
+    return {
+      status: 200,
+      headers: { 'Set-Cookie': deviceCookie(unlocked.device, overHttps(c, trustedProxies ?? 0)) },
+      body: { success: true, message: UNLOCK_MESSAGES.unlocked, data: { email: unlocked.email } },
     };
   });
 

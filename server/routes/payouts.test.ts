@@ -1,5 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SOCKET_CLIENT } from '../auth/client';
+import { pairKey } from '../auth/throttle';
 import { isValidBic, isValidIban } from '../domain/bank-accounts';
 import { auditLedger } from '../domain/ledger';
 import { PAYOUT_FEE, PAYOUT_MINIMUM } from '../domain/payouts';
@@ -173,7 +175,7 @@ describe('payouts and their bank accounts', () => {
     expect(rows).toHaveLength(0);
   });
 
-  it('refuses a change with the wrong password (422 on /body/password), counting it as a failed login', async () => {
+  it('refuses a change with the wrong password (422 on /body/password), counting it as a failed login of the account from this client', async () => {
     const res = await call('POST', '/payouts/update-bank-account', seller, { ...GOOD, password: 'not-it-1234' });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ path: '/body/password', message: 'Your password is not correct.' }]);
@@ -186,9 +188,9 @@ describe('payouts and their bank accounts', () => {
         .execute(),
     ).toHaveLength(0);
     const failures = await s.db
-      .selectFrom('login_failures')
+      .selectFrom('login_pair_failures')
       .select('failed_logins')
-      .where('email', '=', 'seller@demo.test')
+      .where('pair', '=', pairKey('seller@demo.test', NO_SOCKET_CLIENT))
       .executeTakeFirst();
     expect(failures?.failed_logins).toBe(1);
   });

@@ -1,3 +1,5 @@
+import type { Context } from 'hono';
+import { clientKey } from '../auth/client';
 import { BUSY_MESSAGE, lockMessage } from '../auth/session';
 import type { Router } from '../contract/router';
 import type { Db } from '../db/database';
@@ -67,7 +69,7 @@ const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} 
 async function changeAccount<T extends AccountChange>(
   db: Db,
   deps: { clock: { now(): Date }; mailer: Mailer },
-  user: { id: number; email: string; first_name: string },
+  user: { id: number; email: string; first_name: string; client?: string },
   password: string,
   change: (trx: Db) => Promise<T>,
 ) {
@@ -101,6 +103,12 @@ async function changeAccount<T extends AccountChange>(
   });
   return { outcome };
 }
+
+/** The caller with the client it calls from: a wrong password counts against the account from that client. */
+const asked = <U extends object>(user: U, c: Context, deps: { trustedProxies?: number }) => ({
+  ...user,
+  client: clientKey(c, deps.trustedProxies ?? 0),
+});
 
 const saved = (message: string, account: BankAccountView) =>
   ({ status: 200, body: { success: true, message, data: account } }) as const;
@@ -235,23 +243,28 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
   const add =
     (forceDefault: boolean) =>
     async (
-      { user, body }: { user: { id: number; email: string; first_name: string }; body: AddBody },
-      deps: { db: Db; clock: { now(): Date } },
+      { user, body, c }: { user: { id: number; email: string; first_name: string }; body: AddBody; c: Context },
+      deps: { db: Db; clock: { now(): Date }; trustedProxies?: number },
     ) => {
       const problems = checkAccountInput(body);
       if (problems.length > 0) return invalid(problems);
-      const done = await changeAccount(deps.db, { ...deps, mailer: mail.mailer }, user, body.password, (trx) =>
-        addBankAccount(
-          trx,
-          { id: user.id, by: user.id },
-          {
-            account_holder: body.account_holder,
-            iban: body.iban,
-            swift: body.swift,
-            makeDefault: forceDefault || body.make_default === true,
-          },
-          deps.clock.now(),
-        ),
+      const done = await changeAccount(
+        deps.db,
+        { ...deps, mailer: mail.mailer },
+        asked(user, c, deps),
+        body.password,
+        (trx) =>
+          addBankAccount(
+            trx,
+            { id: user.id, by: user.id },
+            {
+              account_holder: body.account_holder,
+              iban: body.iban,
+              swift: body.swift,
+              makeDefault: forceDefault || body.make_default === true,
+            },
+            deps.clock.now(),
+          ),
       );
       if (!done.outcome) return done.refusal;
       if (done.outcome.kind === 'limit') return LIMIT;
@@ -261,20 +274,28 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
   route('/payouts/update-bank-account', 'post', add(true));
   route('/settings/bank-accounts/add', 'post', add(false));
 
-  route('/settings/bank-accounts/default/{bank_account_id}', 'post', async ({ user, body, params }, deps) => {
+  route('/settings/bank-accounts/default/{bank_account_id}', 'post', async ({ user, body, params, c }, deps) => {
     if (!(await ownsAccount(deps.db, user.id, params.bank_account_id))) return BANK_NOT_FOUND;
-    const done = await changeAccount(deps.db, { ...deps, mailer: mail.mailer }, user, body.password, (trx) =>
-      makeDefaultAccount(trx, user.id, params.bank_account_id),
+    const done = await changeAccount(
+      deps.db,
+      { ...deps, mailer: mail.mailer },
+      asked(user, c, deps),
+      body.password,
+      (trx) => makeDefaultAccount(trx, user.id, params.bank_account_id),
     );
     if (!done.outcome) return done.refusal;
     if (done.outcome.kind === 'not_found') return BANK_NOT_FOUND;
     return saved('Payouts now go to this bank account.', done.outcome.account);
   });
 
-  route('/settings/bank-accounts/delete/{bank_account_id}', 'post', async ({ user, body, params }, deps) => {
+  route('/settings/bank-accounts/delete/{bank_account_id}', 'post', async ({ user, body, params, c }, deps) => {
     if (!(await ownsAccount(deps.db, user.id, params.bank_account_id))) return BANK_NOT_FOUND;
-    const done = await changeAccount(deps.db, { ...deps, mailer: mail.mailer }, user, body.password, (trx) =>
-      removeBankAccount(trx, user.id, params.bank_account_id, deps.clock.now()),
+    const done = await changeAccount(
+      deps.db,
+      { ...deps, mailer: mail.mailer },
+      asked(user, c, deps),
+      body.password,
+      (trx) => removeBankAccount(trx, user.id, params.bank_account_id, deps.clock.now()),
     );
     if (!done.outcome) return done.refusal;
     if (done.outcome.kind === 'not_found') return BANK_NOT_FOUND;

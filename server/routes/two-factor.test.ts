@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SOCKET_CLIENT } from '../auth/client';
+import { pairKey } from '../auth/throttle';
 import { DEMO_PASSWORD } from '../db/seed/index';
 import { readOutbox } from '../mail/outbox';
 import { freshServer } from '../test-support';
@@ -253,9 +255,9 @@ describe('two-factor login (TOTP, recovery codes)', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors?.[0]?.path).toBe('/body/password');
     const failures = await s.db
-      .selectFrom('login_failures')
+      .selectFrom('login_pair_failures')
       .select('failed_logins')
-      .where('email', '=', 'newseller@demo.test')
+      .where('pair', '=', pairKey('newseller@demo.test', NO_SOCKET_CLIENT))
       .executeTakeFirst();
     expect(failures?.failed_logins).toBe(1);
     const off = await call('POST', '/auth/two-factor/disable', { password: DEMO_PASSWORD }, token);

@@ -1,4 +1,6 @@
 import { clientKey } from '../auth/client';
+import { deviceCookie, deviceCookieOf, overHttps } from '../auth/devices';
+import type { LockScope } from '../auth/login-gate';
 import { BUSY_MESSAGE, lockMessage } from '../auth/session';
 import type { Router } from '../contract/router';
 import {
@@ -20,7 +22,7 @@ const invalid = (path: string, message: string) => ({
   body: { success: false as const, message: MESSAGES.validation, errors: [{ path, message }] },
 });
 
-const locked = (retryAfterSeconds: number, scope: 'email' | 'client' = 'email') => ({
+const locked = (retryAfterSeconds: number, scope: LockScope = 'email') => ({
   status: 429 as const,
   body: { success: false as const, message: lockMessage(retryAfterSeconds, scope) },
   headers: { 'Retry-After': String(retryAfterSeconds) },
@@ -35,6 +37,7 @@ export function twoFactorRoutes({ route }: Router) {
     const result = await completeCodeLogin(db, clock, challenge, factor, {
       client: clientKey(c, trustedProxies ?? 0),
       userAgent: c.req.header('user-agent'),
+      deviceCookie: deviceCookieOf(c),
     });
     if (result.kind === 'expired')
       return { status: 404, body: { success: false, message: TWO_FACTOR_MESSAGES.expired } };
@@ -51,6 +54,7 @@ export function twoFactorRoutes({ route }: Router) {
     const { user } = result;
     return {
       status: 200,
+      headers: { 'Set-Cookie': deviceCookie(result.device, overHttps(c, trustedProxies ?? 0)) },
       body: {
         success: true,
         message: 'Logged in successfully.',
@@ -118,7 +122,7 @@ export function twoFactorRoutes({ route }: Router) {
     };
   });
 
-  route('/auth/two-factor/disable', 'post', async ({ body, user }, { db, clock }) => {
+  route('/auth/two-factor/disable', 'post', async ({ body, user, c }, { db, clock, trustedProxies }) => {
     const { password, code } = body;
     if ((password === undefined) === (code === undefined)) return invalid('/body', TWO_FACTOR_MESSAGES.oneOfDisable);
     const proof =
@@ -127,7 +131,7 @@ export function twoFactorRoutes({ route }: Router) {
         : /^[0-9]{6}$/.test(code ?? '')
           ? { code: code ?? '' }
           : { recovery_code: code ?? '' };
-    const result = await disableTwoFactor(db, clock, user, proof);
+    const result = await disableTwoFactor(db, clock, { ...user, client: clientKey(c, trustedProxies ?? 0) }, proof);
     if (result.kind === 'not-on') return { status: 409, body: { success: false, message: TWO_FACTOR_MESSAGES.notOn } };
     if (result.kind === 'locked') return locked(result.retryAfterSeconds);
     if (result.kind === 'busy') {

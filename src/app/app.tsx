@@ -23,6 +23,7 @@ const VerifyEmailPage = lazy(() => accountPages().then((m) => ({ default: m.Veri
 const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ResetPasswordPage })));
 const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
+const UnlockAccountPage = lazy(() => accountPages().then((m) => ({ default: m.UnlockAccountPage })));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 /**
@@ -84,6 +85,13 @@ export function App({ session }: { session: SessionActor }) {
           {(params: { token: string }) => (
             <PublicPage>
               <ResetPasswordPage token={params.token} />
+            </PublicPage>
+          )}
+        </Route>
+        <Route path={routes.unlockAccount.pattern}>
+          {(params: { token: string }) => (
+            <PublicPage>
+              <UnlockAccountPage token={params.token} />
             </PublicPage>
           )}
         </Route>

@@ -14,6 +14,7 @@ import {
 } from '../../../machines/account-forms';
 import { acceptInviteFormMachine, acceptLimits } from '../../../machines/my-teams.machine';
 import { REFERRAL_CODE, signupMachine } from '../../../machines/signup.machine';
+import { unlockAccountMachine } from '../../../machines/unlock-account.machine';
 import { verifyEmailMachine } from '../../../machines/verify-email.machine';
 import { useViewActor } from '../../app/view-actor';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -25,7 +26,7 @@ import { NewPasswordFields, useAccountForm } from './account-form-parts';
 import { alertClass, LoginCard } from './login-form-view';
 
 // The public account pages (spec section 2): sign-up, the verification link, the reset request and the reset
-// link. Each page runs its statechart (machines/signup, verify-email, account-forms) as a view of the session.
+// link; and the unlock link a locked account's owner is emailed. Each page runs its statechart (machines/signup, verify-email, account-forms) as a view of the session.
 
 /** The login page's card, with the page's one h1 (a long email in a message breaks anywhere). */
 function Card({ title, children }: { title: string; children: ReactNode }) {
@@ -255,6 +256,56 @@ function VerifyEmail({ page }: { page: ActorRefFrom<typeof verifyEmailMachine> }
       ) : form ? (
         <EmailForm form={form} label="Send a new link" busyLabel="Sending…" />
       ) : null}
+    </div>
+  );
+}
+
+/** /login/unlock/{token} */
+export function UnlockAccountPage({ token }: { token: string }) {
+  const page = useViewActor(unlockAccountMachine, `unlock-account-${token}`, { token });
+  const title = routeTitle(routes.unlockAccount, { token });
+  return <Card title={title}>{page ? <UnlockAccount page={page} /> : <p className={note}>Unlocking…</p>}</Card>;
+}
+
+function UnlockAccount({ page }: { page: ActorRefFrom<typeof unlockAccountMachine> }) {
+  const state = useSelector(page, (s) =>
+    s.matches('unlocking')
+      ? 'unlocking'
+      : s.matches('unlocked')
+        ? 'unlocked'
+        : s.matches('failed')
+          ? 'failed'
+          : 'refused',
+  );
+  const error = useSelector(page, (s) => s.context.error);
+  if (state === 'unlocking') return <p role="status">Unlocking your account…</p>;
+  if (state === 'unlocked')
+    return (
+      <div className={stack}>
+        <Alert tone="ok">
+          Your account is unlocked, and this browser will be let in even while someone keeps guessing. Log in now.
+        </Alert>
+        <Link href={LOGIN} className={linkStyle}>
+          Log in
+        </Link>
+      </div>
+    );
+  if (state === 'failed')
+    return (
+      <div className={stack}>
+        <Alert>{error}</Alert>
+        <Button onClick={() => page.send({ type: 'retry.requested' })}>Try again</Button>
+      </div>
+    );
+  return (
+    <div className={stack}>
+      <Alert>{error}</Alert>
+      <Link href={LOGIN} className={linkStyle}>
+        Log in
+      </Link>
+      <Link href={routes.forgotPassword.href({})} className={linkStyle}>
+        Reset your password
+      </Link>
     </div>
   );
 }
