@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../db/transaction';
 import { InsufficientFunds, payFromWallet } from '../domain/ledger';
 import { topUpReference } from '../domain/wallet';
+import { decidePending } from '../quotas/testing';
 import { freshServer } from '../test-support';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
@@ -123,17 +124,6 @@ describe('the SB Pay wallet', () => {
       },
     };
   };
-  /**
-   * Decides (rejects) a seller's pending deposit requests, directly: a seller keeps at most 5 pending
-   * (server/quotas/limits.ts), and the tests before have sent more than that.
-   */
-  const clearPending = (email = 'seller@demo.test') =>
-    s.db
-      .updateTable('deposits')
-      .set({ status: 'rejected', rejection_reason: 'Decided by the test' })
-      .where('status', '=', 'pending')
-      .where('user_id', '=', (eb) => eb.selectFrom('users').select('id').where('email', '=', email))
-      .execute();
   const uploads = () => {
     const dir = join(s.dataDir, 'uploads');
     return existsSync(dir) ? readdirSync(dir).sort() : [];
@@ -417,7 +407,7 @@ describe('the SB Pay wallet', () => {
   });
 
   it("answers 404 to another seller's deposit and proof ids; admins read any proof; sellers cannot reach the back office", async () => {
-    await clearPending();
+    await decidePending(s.db);
     const mine = await deposit(seller, VALID, { name: 'mine.pdf', type: 'application/pdf', bytes: PDF });
     const id = mine.body.data.deposit_id;
     expect((await get(`/lmt-pay/deposits/${id}`, rival)).status).toBe(404);
@@ -460,7 +450,7 @@ describe('the SB Pay wallet', () => {
   });
 
   it('lets a team member with lmt-pay use its seller wallet, and refuses one without it', async () => {
-    await clearPending();
+    await decidePending(s.db);
     for (const path of ['/lmt-pay/details', '/lmt-pay/deposit-history', '/lmt-pay/transaction-history']) {
       expect((await get(path, member)).status).toBe(403);
     }
@@ -706,7 +696,7 @@ describe('the SB Pay wallet', () => {
     const pdf = (name = 'receipt.pdf'): FilePart => ({ name, type: 'application/pdf', bytes: PDF });
 
     it('adds the proof to a pending request sent without one, once; a replay has one effect', async () => {
-      await clearPending();
+      await decidePending(s.db);
       const sent = await deposit(seller);
       expect(sent.status).toBe(200);
       expect(sent.body.data.proof).toBeNull();
@@ -732,7 +722,7 @@ describe('the SB Pay wallet', () => {
     });
 
     it("refuses a decided request, another seller's or an unknown id, a wrong type or a path in the name, storing nothing", async () => {
-      await clearPending();
+      await decidePending(s.db);
       const sent = await deposit(seller);
       const id = sent.body.data.deposit_id;
       expect((await post(`/admin/deposits/${id}/reject`, admin, { reason: 'No transfer arrived' })).status).toBe(200);
