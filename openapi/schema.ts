@@ -249,7 +249,9 @@ export interface paths {
          * Check whether an email address is free for sign-up
          * @description Used at sign-up while the address is typed; works without a login. Answers whether an account may be
          *     made with the address. This tells whether an address is registered, so it is limited per client: 30
-         *     checks per 10 minutes, then 429 with `Retry-After` (the sign-up form then simply stops checking).
+         *     checks per 10 minutes, and at most 5 "taken" answers an hour; then every check, free or taken, answers
+         *     429 with `Retry-After` (the sign-up form then simply stops checking). A back-office account's address
+         *     reads as free (a sign-up with it is answered as any registered address is, and makes no account).
          */
         post: operations["checkEmail"];
         delete?: never;
