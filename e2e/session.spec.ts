@@ -80,8 +80,14 @@ test('a seller logs in and lands on the dashboard with a welcome', async ({ page
   await logIn(page, ACCOUNTS.seller.email);
   await expect(page.getByText('Welcome Sam')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
-  const names = (await context.cookies()).map((c) => c.name).sort();
-  expect(names).toEqual(['auth_token', 'auth_token_validity', 'user_token']);
+  const cookies = await context.cookies();
+  expect(cookies.map((c) => c.name).sort()).toEqual(['auth_token', 'auth_token_validity', 'sb_device', 'user_token']);
+  // the browser's device cookie is the server's: no script reads it, no other site sends it, only the login calls get it
+  expect(cookies.find((c) => c.name === 'sb_device')).toMatchObject({
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/api/auth',
+  });
 });
 
 test("a wrong password shows the server's message and keeps the user on /login", async ({ page }) => {
@@ -125,7 +131,8 @@ test('logging out clears the cookies and storage and goes to /login', async ({ p
   });
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  expect(await context.cookies()).toEqual([]);
+  // only the device cookie stays: it names this browser to the account's login, and is no session
+  expect((await context.cookies()).map((c) => c.name)).toEqual(['sb_device']);
   expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
@@ -208,7 +215,7 @@ test.describe('a stored session', () => {
     await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'));
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
-    expect(await context.cookies()).toEqual([]);
+    expect((await context.cookies()).map((c) => c.name)).toEqual(['sb_device']);
   });
 
   test('a validity cookie older than 24 hours sends you to /login', async ({ page, context }) => {
