@@ -2669,7 +2669,7 @@ export interface paths {
         put?: never;
         /**
          * Record a step of the purchase flow
-         * @description Method not given in the spec (a write, so POST); fields not shown, our design: the step, and the match and booking it concerns when there is one. A booking of another buyer, or a match that does not exist, answers 404.
+         * @description Method not given in the spec (a write, so POST); fields not shown, our design: the step, and the match and booking it concerns when there is one. A booking of another buyer, or a match that does not exist, answers 404. Every step is a row kept: at most 1,000 a day per buyer (a team member's count for its seller), then 429 with `Retry-After`.
          */
         post: operations["addTradeTracking"];
         delete?: never;
@@ -10837,6 +10837,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     addRecentlyViewed: {

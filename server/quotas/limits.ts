@@ -172,6 +172,15 @@ export const QUOTAS = {
     message: (max, wait) =>
       `You have sent ${max} feature requests today, the most a day. You can send another in ${waitText(wait)}.`,
   },
+  'tracking-steps-daily': {
+    kind: 'window',
+    name: 'tracking-steps-daily',
+    max: 1000,
+    windowMs: DAY,
+    unit: 'call',
+    message: (max, wait) =>
+      `Your account has recorded ${max} purchase steps today, the most a day. You can record more in ${waitText(wait)}.`,
+  },
   addresses: {
     kind: 'open',
     name: 'addresses',

@@ -255,4 +255,36 @@ describe('quotas', () => {
     );
     expect(await count('addresses')).toBeGreaterThanOrEqual(50);
   });
+
+  it('records at most 1,000 purchase steps a day per buyer (429 with Retry-After), and keeps no row beyond', async () => {
+    const cap = QUOTAS['tracking-steps-daily'];
+    expect(cap.max).toBe(1000);
+    const track = (token: string) =>
+      call(s, 'POST', '/purchase/lmt-trade/add-tracking', token, { step: 'search', detail: 'x'.repeat(200) });
+    const rows = async () =>
+      Number(
+        (
+          await s.db
+            .selectFrom('trade_tracking')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', sellerId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // the day's first 999 steps, spent as the calls would
+    await spendWithin(s.db, cap, String(sellerId), cap.max - 1, s.clock.now());
+    expect((await track(seller)).status).toBe(200);
+    const before = await rows();
+    const refused = await track(seller);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.message).toMatch(
+      /^Your account has recorded 1000 purchase steps today, the most a day\. You can record more in \d+ hours\.$/,
+    );
+    expect(await rows()).toBe(before);
+    // another buyer is not held by it; the next day this one records again
+    expect((await track(rival)).status).toBe(200);
+    s.clock.advance(cap.windowMs);
+    expect((await track(await s.loginAs('seller@demo.test'))).status).toBe(200);
+  });
 });

@@ -40,6 +40,7 @@ import { sellerIdOf } from '../domain/sales';
 import { HttpError, MESSAGES } from '../http/errors';
 import { GatewayError, type Payments } from '../payments/port';
 import { sandboxCardGateway } from '../payments/sandbox';
+import { spend } from '../quotas/quota';
 
 type CurrencyCode = 'GBP' | 'EUR' | 'USD' | 'AED';
 
@@ -392,10 +393,14 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     return { status: 200, body: { success: true, data: { tracking_list: rows, meta: metaOf(page, total) } } };
   });
 
-  route('/purchase/lmt-trade/add-tracking', 'post', async ({ user, body }, { db, clock }) => ({
-    status: 200,
-    body: { success: true, data: await addTracking(db, buyerOf(user), body, clock.now()) },
-  }));
+  route('/purchase/lmt-trade/add-tracking', 'post', async ({ user, body }, deps) => {
+    // every step is a row kept on the operator's disk: so many a day per buyer
+    await spend(deps, 'tracking-steps-daily', buyerOf(user));
+    return {
+      status: 200,
+      body: { success: true, data: await addTracking(deps.db, buyerOf(user), body, deps.clock.now()) },
+    };
+  });
 
   route('/purchase/lmt-trade/add-recently-viewed', 'post', async ({ user, body }, { db, clock }) => {
     const buyer = buyerOf(user);
