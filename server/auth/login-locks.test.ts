@@ -241,4 +241,41 @@ describe('login locks per account and client, known browsers, the unlock link', 
       await Promise.all(blockers);
     }
   });
+
+  it('a flood of logins from many addresses fills the queue: the known browser still gets in, the flood gets 503', async () => {
+    const email = 'seller@demo.test';
+    const home = await attempt(email, DEMO_PASSWORD, fresh());
+    expect(home.status).toBe(200);
+    // the decoy hash an unknown address is checked against is made once, before
+    expect((await attempt('flood-warm-up@example.test', 'nothing', fresh())).status).toBe(401);
+    const { concurrency, queueLimit } = hashPool.options;
+    // the hashes in progress: the flood's first ones, held until the test lets them finish
+    const gates: Array<() => void> = [];
+    const running = Array.from({ length: concurrency }, () =>
+      hashPool.run(() => new Promise<void>((resolve) => gates.push(resolve))),
+    );
+    // the flood: twice the queue's room of logins from as many addresses, for addresses nobody has
+    const flood = Array.from({ length: 2 * queueLimit }, (_, i) =>
+      attempt(`flood-${i}@example.test`, `flood-${i}`, `198.19.${clients}.${i + 1}`),
+    );
+    clients++;
+    try {
+      for (let i = 0; i < 200 && hashPool.queued < queueLimit; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(hashPool.queued).toBe(queueLimit);
+      expect((await attempt(email, DEMO_PASSWORD, fresh())).status).toBe(503);
+      // the owner's browser is queued in its own lane, and the first slot that frees is its
+      const known = attempt(email, DEMO_PASSWORD, fresh(), home.device);
+      for (let i = 0; i < 200 && hashPool.queued <= queueLimit; i++) await new Promise((r) => setTimeout(r, 10));
+      gates.shift()?.();
+      expect((await known).status).toBe(200);
+      // the flood's queued logins still wait for the held hashes; those beyond the queue got 503 at once
+      expect(hashPool.queued).toBeGreaterThan(0);
+    } finally {
+      for (const open of gates.splice(0)) open();
+      await Promise.all(running);
+    }
+    const answers = (await Promise.all(flood)).map((a) => a.status);
+    expect(answers.filter((status) => status === 503).length).toBeGreaterThanOrEqual(queueLimit);
+    expect(answers.filter((status) => status !== 503).every((status) => status === 401)).toBe(true);
+  });
 });
