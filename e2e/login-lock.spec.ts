@@ -83,9 +83,13 @@ test('an account locked by guesses from everywhere: the owner’s browser still 
     await logInWithForm(page, email);
     await expect(page).toHaveURL(/\/settings\/kyc\?handle=true/);
 
-    // the owner opens the mailed link in the new browser: the lock is lifted and that browser logs in
-    const token = await linkFromMail(request, email, /\/login\/unlock\/([A-Za-z0-9_-]+)/);
-    await stranger.page.goto(`/login/unlock/${token}`);
+    // the owner opens the mail in the new browser (the development mail viewer) and follows its link: the lock is
+    // lifted and that browser logs in
+    await stranger.page.goto(`/dev/mail?to=${encodeURIComponent(email)}`);
+    const mailed = stranger.page.getByRole('link', { name: /\/login\/unlock\// }).first();
+    const token = /\/login\/unlock\/([A-Za-z0-9_-]+)/.exec((await mailed.getAttribute('href')) ?? '')?.[1];
+    await mailed.click();
+    await expect(stranger.page).toHaveURL(new RegExp(`/login/unlock/${token}$`));
     await expect(stranger.page.getByRole('heading', { level: 1, name: 'Unlock your account' })).toBeVisible();
     await expect(stranger.page.getByText('Your account is unlocked')).toBeVisible();
     await stranger.page.getByRole('link', { name: 'Log in' }).click();
