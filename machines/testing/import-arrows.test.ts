@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * The lint rule that keeps the arrows (biome.json, `noRestrictedImports` per folder): each file below is
- * linted with the project's own configuration, in a scratch copy of the layout, and must be refused with
- * the rule's message, or pass.
+ * The lint rules that keep the arrows (biome.json, `noRestrictedImports` per folder, and `noImportCycles`): each
+ * file below is linted with the project's own configuration, in a scratch copy of the layout, and must be
+ * refused with the rule's message, or pass.
  */
-const CASES: Array<{ file: string; code: string; refused: string | null }> = [
+const CASES: Array<{ file: string; code: string; refused: string | null; rule?: string }> = [
   { file: 'machines/bad.ts', code: "import { routes } from '../src/routes';", refused: 'machines/ never imports src/' },
   {
     file: 'machines/testing/bad.ts',
@@ -85,13 +85,32 @@ const CASES: Array<{ file: string; code: string; refused: string | null }> = [
     refused: 'src/lib and src/ui are shared',
   },
   { file: 'src/app/bad.ts', code: "import { app } from '../../server/app';", refused: 'src/ never imports server/' },
+  // no import cycles (`noImportCycles`), a lazy import's included: a piece two areas share gets a place of its own
+  {
+    file: 'src/app/cycle-a.ts',
+    code: "export const a = () => import('./cycle-b');",
+    refused: 'This import is part of a cycle.',
+    rule: 'lint/suspicious/noImportCycles',
+  },
+  {
+    file: 'src/app/cycle-b.ts',
+    code: "import { a } from './cycle-a';\nexport const b = a;",
+    refused: 'This import is part of a cycle.',
+    rule: 'lint/suspicious/noImportCycles',
+  },
+  {
+    file: 'src/app/no-cycle.ts',
+    code: "import { a } from './cycle-a';\nexport const c = a;",
+    refused: null,
+    rule: 'lint/suspicious/noImportCycles',
+  },
 ];
 
 interface Report {
   diagnostics: Array<{ category: string; message: string; location: { path: string } }>;
 }
 
-describe('lint keeps the arrows: src -> machines -> openapi, server -> openapi (its generated schema)', () => {
+describe('lint keeps the arrows: src -> machines -> openapi, server -> openapi (its generated schema), no cycles', () => {
   const dir = mkdtempSync(join(tmpdir(), 'arrows-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   copyFileSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
@@ -112,15 +131,13 @@ describe('lint keeps the arrows: src -> machines -> openapi, server -> openapi (
     }
   };
   const report = JSON.parse(run()) as Report;
-  const refusals = (file: string) =>
-    report.diagnostics
-      .filter((d) => d.category === 'lint/style/noRestrictedImports' && d.location.path === file)
-      .map((d) => d.message);
+  const refusals = (file: string, rule: string) =>
+    report.diagnostics.filter((d) => d.category === rule && d.location.path === file).map((d) => d.message);
 
-  for (const { file, code, refused } of CASES) {
+  for (const { file, code, refused, rule = 'lint/style/noRestrictedImports' } of CASES) {
     it(`${refused ? 'refuses' : 'allows'} in ${file}: ${code.split('\n')[0]}`, () => {
-      if (refused) expect(refusals(file)).toEqual([expect.stringContaining(refused)]);
-      else expect(refusals(file)).toEqual([]);
+      if (refused) expect(refusals(file, rule)).toEqual([expect.stringContaining(refused)]);
+      else expect(refusals(file, rule)).toEqual([]);
     });
   }
 });

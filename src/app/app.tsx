@@ -11,9 +11,10 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { documentTitle, href, paths, routes, safeNext } from '../routes';
 import { Button } from '../ui/button';
 import { FullPageLoader } from '../ui/full-page-loader';
+import { lazyLoaded } from './lazy-loaded';
 import { LoadBoundary, LoadFailed } from './load-boundary';
 import { NotifyBridge } from './notify-bridge';
-import { accountPages, lazyLoaded, preloadRoute, shellModules } from './pages';
+import { accountPages, preloadRoute, shellModules } from './pages';
 import { Session, type SessionActor } from './session';
 
 const ShellLayout = lazyLoaded(shellModules.layout);
@@ -24,6 +25,8 @@ const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.F
 const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ResetPasswordPage })));
 const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
 const UnlockAccountPage = lazy(() => accountPages().then((m) => ({ default: m.UnlockAccountPage })));
+// the toasts' code (sonner) loads with the first notice: /login stays within its budget
+const Toasts = lazy(() => import('./toasts'));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
 
 /**
@@ -58,7 +61,7 @@ export function startSession(): SessionActor {
 export function App({ session }: { session: SessionActor }) {
   return (
     <Session.Provider actor={session}>
-      <NotifyBridge />
+      <NotifyBridge toasts={Toasts} />
       <Switch>
         <Route path={paths.login}>
           <LoginRoute />

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, Suspense, useEffect, useState } from 'react';
 import type { AnyActorRef } from 'xstate';
 import type { NotifyEvent } from '../../machines/notify';
 import { LoadBoundary } from './load-boundary';
@@ -42,13 +42,12 @@ export function useNotify(actor: AnyActorRef | undefined) {
   }, [actor]);
 }
 
-const Toasts = lazy(() => import('./toasts'));
-
 /**
  * The one bridge: it hears the session and every view's actor in the app's actor system (`useViewActor`),
- * so no view subscribes to toasts itself.
+ * so no view subscribes to toasts itself. `toasts` shows them (toasts.tsx, which the app loads lazily: it is
+ * given, not imported, as it takes its notices from here).
  */
-export function NotifyBridge() {
+export function NotifyBridge({ toasts: Toasts }: { toasts: ComponentType }) {
   useNotify(Session.useActorRef());
   const views = Session.useSelector((s) => s.context.views);
   useEffect(() => {

@@ -6,6 +6,7 @@ import { fakeStore } from '../../../machines/testing/fake-store';
 import { NotifyBridge } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
 import { MenuCountsActor, useMenuCounts } from '../../app/shell/shell-actors';
+import Toasts from '../../app/toasts';
 import { type FakeCall, fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import NotificationsPage from './notifications-page';
@@ -53,7 +54,7 @@ function renderPage() {
   const store = fakeStore({ token: 'stored', userToken: 'u1', issuedAt: NOW - 1000 });
   return render(
     <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-      <NotifyBridge />
+      <NotifyBridge toasts={Toasts} />
       <LoggedIn>
         <MenuCountsActor />
         <UnreadBadge />

@@ -16,7 +16,7 @@ import {
 } from '../../../machines/purchase.machine';
 import { selectAllowedPermissions } from '../../../machines/session.machine';
 import type { CurrencyCode, PurchaseListing } from '../../../machines/trade-search.machine';
-import { topUpDrawer } from '../../app/pages';
+import { drawers } from '../../app/drawers';
 import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
@@ -34,7 +34,7 @@ import { muted, sectionTitle } from './trade-styles';
 
 /** The card step and Stripe's packages: their own chunk, loaded only when a card payment starts. */
 const CardStep = lazy(() => import('./card-step'));
-const TopUpDrawer = lazy(() => topUpDrawer().then((m) => ({ default: m.TopUpDrawer })));
+const TopUpDrawer = drawers.topUp;
 
 type PurchaseRef = ActorRefFrom<typeof purchaseMachine>;
 type CardRef = ActorRefFrom<typeof cardPaymentMachine>;

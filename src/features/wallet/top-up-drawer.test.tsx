@@ -7,6 +7,7 @@ import { ApiError } from '../../../openapi/client';
 import type { UploadOptions } from '../../../openapi/upload';
 import { NotifyBridge } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
+import Toasts from '../../app/toasts';
 import { fakeApi } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import { TOP_UP_TITLE, TopUpDrawer } from './top-up-drawer';
@@ -59,7 +60,7 @@ function renderDrawer(onClose = vi.fn()) {
   const store = fakeStore({ token: 'stored', userToken: 'u1', issuedAt: NOW - 1000 });
   render(
     <Session.Provider options={{ input: { store: store.store, now: () => NOW } }}>
-      <NotifyBridge />
+      <NotifyBridge toasts={Toasts} />
       <LoggedIn>
         <TopUpDrawer open onClose={onClose} currency="GBP" />
       </LoggedIn>

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
-import { lazyLoaded, remembered } from './pages';
+import { lazyLoaded, remembered } from './lazy-loaded';
 
 const page = () => ({ default: () => <p>the page</p> });
 
