@@ -119,7 +119,13 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['machines/**/*.test.ts', 'server/**/*.test.ts', 'openapi/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'machines/**/*.test.ts',
+            'server/**/*.test.ts',
+            'openapi/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            '.ci/**/*.test.mjs',
+          ],
           // the seeded database every server test file copies (built once: seeding hashes passwords)
           globalSetup: ['server/testing/global-setup.ts'],
           // cheap password hashes in the server tests (server/auth/passwords.ts says why and where it stops)
