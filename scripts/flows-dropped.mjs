@@ -3,9 +3,13 @@
 // A control that stays usable in such a state loses its click: 'Request an event' on Add Inventory did, and
 // Inventory's Columns did. Each line is a question for the page: is that control disabled or hidden meanwhile?
 // Retries (only offered after a failure) and the machines' own events (xstate.*, after, done, error) are left out.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const dir = new URL('../public/flows/', import.meta.url);
+if (!existsSync(new URL('index.json', dir))) {
+  console.error('public/flows is not built: run npm run flows:export (npm run build runs it too)');
+  process.exit(2);
+}
 const asked = (type) => !/^xstate\.|^after|done|error|retried$|^retry$/.test(type);
 let lines = 0;
 for (const file of readdirSync(dir)

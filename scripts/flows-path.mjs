@@ -9,6 +9,10 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 const [machine, number] = process.argv.slice(2);
 const file = machine ? join(ROOT, 'public', 'flows', `${machine}.stories.json`) : '';
+if (!existsSync(join(ROOT, 'public', 'flows', 'index.json'))) {
+  console.error('public/flows is not built: run npm run flows:export (npm run build runs it too)');
+  process.exit(2);
+}
 if (!machine || !existsSync(file)) {
   console.error(
     'usage: npm run flows:path -- <machine> [<number>]; machines with stories: see public/flows/*.stories.json',

@@ -1,5 +1,5 @@
-// `npm start`: builds what is missing or older than its sources (the web app into dist/, the server into
-// dist-server/), then runs the built server: plain JavaScript, no TypeScript compiled at run time.
+// `npm start`: builds what is missing or older than its sources (the web app into dist/ with the flows' export,
+// the server into dist-server/), then runs the built server: plain JavaScript, no TypeScript compiled at run time.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,14 +15,19 @@ function newest(path) {
   let latest = 0;
   for (const entry of readdirSync(path, { withFileTypes: true })) {
     if (entry.name === 'styled-system' || entry.name.startsWith('.')) continue;
+    if (path === resolve(ROOT, 'public') && entry.name === 'flows') continue;
     latest = Math.max(latest, newest(join(path, entry.name)));
   }
   return latest;
 }
 
 const web = resolve(ROOT, 'dist/index.html');
+// public/flows is built (the flows' export, by the build), not a source
 const webSources = ['src', 'machines', 'openapi', 'public', 'index.html', 'vite.config.ts', 'panda.config.ts'];
-const webStale = !existsSync(web) || Math.max(...webSources.map((p) => newest(resolve(ROOT, p)))) > mtime(web);
+const webStale =
+  !existsSync(web) ||
+  !existsSync(resolve(ROOT, 'dist/flows/index.json')) ||
+  Math.max(...webSources.map((p) => newest(resolve(ROOT, p)))) > mtime(web);
 
 /** The files the last server bundle was made from (esbuild's own list), and the build script itself. */
 function serverStale() {

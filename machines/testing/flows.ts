@@ -2,19 +2,22 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { FLOWS_DIR } from './flows-dir';
 
-// The flows of issue 15: every machine of machines/ written out for people, not for the app.
+// The flows: every machine of machines/ written out for people, not for the app.
 //   <id>.machine.json  the machine's config as JSON: what Stately's editor and visualiser import (paste or
 //                      "Import from JSON"); createMachine(json) gives back the same states and transitions.
 //   <id>.view.json     the chart laid out by ELK (elkjs, at export time: the browser gets positions, not a
 //                      layout engine), for the viewer at /flows.
 //   <id>.stories.json  the model tests' generated paths as readable steps (written by machines/testing/model.ts).
 //   index.json         the machines, their descriptions and files.
-// `npm run flows:export` writes them into public/flows; a unit test fails when they are not current.
+// `npm run flows:export` writes them into public/flows (FLOWS_DIR); the builds run it, and git ignores the folder.
+// `npm run flows:check` exports twice into temporary folders and fails when the two differ or the viewer would
+// miss a file.
 
+export { FLOWS_DIR };
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const MACHINES_DIR = join(ROOT, 'machines');
-export const FLOWS_DIR = join(ROOT, 'public', 'flows');
 
 /** A transition as JSON: targets by `#id`, the guard and actions by name. */
 export interface TransitionJson {
@@ -417,7 +420,7 @@ export async function layoutFlow(id: string, json: StateJson): Promise<FlowView>
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-/** The index of public/flows. */
+/** The index of the flows (index.json). */
 export interface FlowIndexEntry {
   id: string;
   file: string;

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EventObject } from 'xstate';
+import { FLOWS_DIR } from './flows-dir';
 import type { ModelPath } from './model';
 
-// Paths as stories (issue 15): the paths a model test generates, written as readable steps beside the chart
-// in the flow viewer. `npm run flows:export` runs the model tests with FLOWS_WRITE=1, which writes
-// public/flows/<machine id>.stories.json; without it, each model test file checks that the file is current.
+// Paths as stories: the paths a model test generates, written as readable steps beside the chart in the flow
+// viewer. `npm run flows:export` runs the model tests with FLOWS_WRITE=1 (and only the test that writes, not the
+// replays), which writes <machine id>.stories.json into the flows' folder (flows-dir.ts).
 
 export interface Story {
   /** the test's name: `npx vitest run <file> -t "<name>"` runs it alone (npm run flows:path does it for you) */
@@ -29,8 +30,6 @@ export interface FlowStories {
   stories: Story[];
 }
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const FLOWS_DIR = join(ROOT, 'public', 'flows');
 export const storiesFile = (machineId: string) => join(FLOWS_DIR, `${machineId}.stories.json`);
 
 function describeEvent(event: EventObject): string {
@@ -75,18 +74,11 @@ export function gatherStories(machineId: string, file: string, invariant: string
 
 export const storiesJson = (stories: FlowStories) => `${JSON.stringify(stories, null, 2)}\n`;
 
-/** Writes the stories (FLOWS_WRITE=1), or says how the committed file differs: null when it is current. */
-export function writeOrCompare(machineId: string): string | null {
+/** The name of the test that writes a machine's stories: `npm run flows:export` runs only these. */
+export const STORIES_TEST = 'its paths are written as stories';
+
+/** Writes the stories of a machine that a test file gathered (`npm run flows:export`). */
+export function writeStories(machineId: string) {
   const stories = gathered.get(machineId);
-  if (!stories) return null;
-  const file = storiesFile(machineId);
-  const want = storiesJson(stories);
-  if (process.env.FLOWS_WRITE === '1') {
-    writeFileSync(file, want);
-    return null;
-  }
-  if (!existsSync(file)) return `public/flows/${machineId}.stories.json is missing: run npm run flows:export`;
-  return readFileSync(file, 'utf8') === want
-    ? null
-    : `public/flows/${machineId}.stories.json is not current: run npm run flows:export`;
+  if (stories) writeFileSync(storiesFile(machineId), storiesJson(stories));
 }

@@ -1,5 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer } from 'vite';
 import { startServer } from '../main';
+
+// the flow viewer (/flows) reads the flows' export from public/flows, which is built, not in git
+if (!existsSync(resolve(import.meta.dirname, '../../public/flows/index.json'))) {
+  console.info('Exporting the flows for /flows (public/flows is missing)...');
+  spawnSync('npm', ['run', '--silent', 'flows:export'], { stdio: 'inherit' });
+}
 
 /** `npm run dev`: the API on API_PORT (default 8081) and Vite with hot reload on PORT (default 8080), proxying /api. */
 const apiPort = Number(process.env.API_PORT ?? 8081);

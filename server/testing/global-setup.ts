@@ -7,6 +7,8 @@ import type { TestProject } from 'vitest/node';
  */
 export default async function setup(project: TestProject) {
   for (const [name, value] of Object.entries(project.config.env ?? {})) process.env[name] ??= String(value);
+  // the flows' export runs only the machines' story writers: no server test, no database
+  if (process.env.FLOWS_WRITE === '1') return project.provide('seededTemplate', null);
   const { buildSeededTemplate } = await import('../test-support');
   const template = await buildSeededTemplate();
   project.provide('seededTemplate', template.target);

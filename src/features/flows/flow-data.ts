@@ -3,8 +3,8 @@ import type { FlowStories } from '../../../machines/testing/stories';
 
 export type { FlowIndexEntry, FlowStories, FlowView, StateJson };
 
-// The exported flows (`npm run flows:export` writes them into public/flows): static files the app serves, so
-// the viewer works with no network beyond the portal itself.
+// The exported flows (`npm run flows:export` writes them into public/flows, and the builds run it; they are not
+// in git): static files the app serves, so the viewer works with no network beyond the portal itself.
 
 const BASE = '/flows';
 
