@@ -69,7 +69,9 @@ export function pageProblems(root, file, text) {
       if (!(REPO_PATH.test(path) || TOP_FILES.test(path)) || PATTERN.test(path) || BUILT.test(path)) continue;
       if (!exists(root, path.replace(/\/$/, ''))) problems.push(`${at}: \`${code}\` is not a path of the repository`);
     }
-    for (const [found] of line.matchAll(/\bissues? #?\d+|\(#\d+\)/gi))
+    // 'issue 12', '(#15)', a bare '#231' (not an anchor, a colour or other code: backticked text is left out)
+    const prose = line.replace(/`[^`]*`/g, '');
+    for (const [found] of prose.matchAll(/\bissues? #?\d+|\(#\d+\)|(?<![\w&/(#])#\d+\b/gi))
       problems.push(`${at}: '${found}' names an issue: say what is, git keeps where it came from`);
   }
   return problems;

@@ -33,12 +33,15 @@ describe('the docs check', () => {
     const page = [
       'See [the ledger](decisions/ledger.md) and `server/domain/wallet.ts`.',
       'Built in issue 12, fixed in (#15).',
+      'As #231 said, and PR #7; the anchor [up](#top) and `#fff` are not issues.',
     ].join('\n');
     expect(pageProblems(root, 'docs/README.md', page)).toEqual([
       expect.stringContaining('docs/README.md:1: the link (decisions/ledger.md) leads to no file'),
       expect.stringContaining('docs/README.md:1: `server/domain/wallet.ts` is not a path'),
       expect.stringContaining("docs/README.md:2: 'issue 12' names an issue"),
       expect.stringContaining("docs/README.md:2: '(#15)' names an issue"),
+      expect.stringContaining("docs/README.md:3: '#231' names an issue"),
+      expect.stringContaining("docs/README.md:3: '#7' names an issue"),
     ]);
   });
 
