@@ -1,12 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createServer } from 'vite';
 import { startServer } from '../main';
 
-// the flow viewer (/flows) reads the flows' export from public/flows, which is built, not in git
-if (!existsSync(resolve(import.meta.dirname, '../../public/flows/index.json'))) {
-  console.info('Exporting the flows for /flows (public/flows is missing)...');
+// the flow viewer (/flows) reads the flows' export from public/flows, which is built, not in git: exported again
+// when it is missing or a machine changed since
+const machinesDir = resolve(import.meta.dirname, '../../machines');
+const flowsIndex = resolve(import.meta.dirname, '../../public/flows/index.json');
+const newestUnder = (dir: string): number =>
+  Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
+      entry.isDirectory() ? newestUnder(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
+    ),
+  );
+if (!existsSync(flowsIndex) || newestUnder(machinesDir) > statSync(flowsIndex).mtimeMs) {
+  console.info('Exporting the flows for /flows (public/flows is missing or older than machines/)...');
   spawnSync('npm', ['run', '--silent', 'flows:export'], { stdio: 'inherit' });
 }
 
