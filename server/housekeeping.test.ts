@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_RULES, ACCOUNT_SCOPE, CLIENT_SCOPE, recordFailure, tryReserve } from './auth/throttle';
 import { manualClock } from './clock';
 import { migrateToLatest } from './db/migrate';
-import { registeredPrunes, registerPrune, runHousekeeping, startHousekeeping } from './housekeeping';
+import { PRUNE_EVERY_MS, registeredPrunes, registerPrune, runHousekeeping, startHousekeeping } from './housekeeping';
 import { type FreshDatabase, freshDatabase } from './test-support';
 
 describe('housekeeping', () => {
@@ -105,10 +105,12 @@ describe('housekeeping', () => {
       expect(runs).toBe(1);
       release();
       await housekeeping.settled();
+      clock.advance(1_000);
       vi.advanceTimersByTime(1_000);
       await vi.waitFor(() => expect(runs).toBe(2));
       release();
       await housekeeping.stop();
+      clock.advance(5_000);
       vi.advanceTimersByTime(5_000);
       expect(runs).toBe(2);
       if (timer?.hasRef) expect(timer.hasRef()).toBe(false);
@@ -133,6 +135,7 @@ describe('housekeeping', () => {
       await housekeeping.settled();
       expect(runs).toEqual({ minute: 1, fiveMinutes: 1 });
       for (let minute = 1; minute <= 10; minute++) {
+        clock.advance(60_000);
         vi.advanceTimersByTime(60_000);
         await housekeeping.settled();
       }
@@ -141,6 +144,30 @@ describe('housekeeping', () => {
     } finally {
       vi.useRealTimers();
       for (const take of taken) take();
+    }
+  });
+
+  it('runs once an interval across the processes on one database: the others find the run claimed', async () => {
+    let runs = 0;
+    const take = registerPrune('test: counted', async () => {
+      runs += 1;
+      return 0;
+    });
+    try {
+      // three schedulers on one database, as three server processes are
+      const later = manualClock(new Date(clock.now().getTime() + 3_600_000));
+      const all = [0, 1, 2].map(() => startHousekeeping(fresh.db, later));
+      await Promise.all(all.map((h) => h.settled()));
+      expect(runs).toBe(1);
+      for (const h of all) await h.stop();
+      // the next interval's run is due again for whichever process claims it first
+      later.advance(PRUNE_EVERY_MS);
+      const next = [0, 1].map(() => startHousekeeping(fresh.db, later));
+      await Promise.all(next.map((h) => h.settled()));
+      expect(runs).toBe(2);
+      for (const h of next) await h.stop();
+    } finally {
+      take();
     }
   });
 });

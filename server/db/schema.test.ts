@@ -505,6 +505,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['id', 'mail_id', 'filename', 'mime', 'content_base64'],
     [],
   ),
+  ops_jobs: table<Database['ops_jobs']>()(
+    ['name', 'claimed_at', 'runs', 'last_ok_at', 'last_error', 'detail'],
+    ['last_ok_at', 'last_error', 'detail'],
+  ),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

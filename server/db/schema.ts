@@ -81,6 +81,7 @@ export interface Database {
   feature_requests: FeatureRequestTable;
   report_schedules: ReportScheduleTable;
   mail_outbox_attachments: MailOutboxAttachmentTable;
+  ops_jobs: OpsJobTable;
 }
 
 export interface CurrencyTable {
@@ -908,4 +909,16 @@ export interface MailOutboxAttachmentTable {
   filename: string;
   mime: string;
   content_base64: string;
+}
+
+/** A job that runs once across every server process (migration 0034, server/ops/jobs.ts). */
+export interface OpsJobTable {
+  name: string;
+  /** When a process last claimed a run (ISO); a run is due once this is older than the job's interval. */
+  claimed_at: string;
+  runs: ColumnType<number, number | undefined, number>;
+  last_ok_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the last good run left (a backup: its file and size, as JSON). */
+  detail: ColumnType<string | null, string | null | undefined, string | null>;
 }
