@@ -3718,6 +3718,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Path chosen by us. The process answers: 200 whatever the database's state, so a supervisor restarts a process only when it stops answering. `GET /health` answers the same (scripts and tests use it).
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Path chosen by us. Whether to send this server work: the database answers a query within 2 seconds, every migration of this version is applied, the uploads' disk has room (`MIN_FREE_DISK_MB`), and the process is not shutting down (it answers 503 from the moment it is told to stop, before it closes its port). With `WORKERS=N` every worker answers, and the server is ready when all of them are. Answers are kept for a second. 503 carries the same body with `success: false` and the first check that failed as `message`.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics in Prometheus' text format
+         * @description Path chosen by us. For Prometheus: requests and a latency histogram per operation, purchases by method and outcome, the login throttle's refusals, holds open, deposits and payouts waiting, mail queued, the database's and the uploads' sizes, the age of the last good backup, and Node's own figures (event-loop delay, memory, CPU). With `WORKERS=N` the processes' figures are added up. Open to a back-office token, or to `Authorization: Bearer <METRICS_TOKEN>` when the server is given one; any other caller gets 401 or 403.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's health and figures for the back office
+         * @description Path chosen by us. The figures of /metrics an operator without Prometheus reads (readiness per worker, holds open, deposits and payouts waiting, mail queued, purchases and refusals since start, sizes, the last good backup) and the last hour, a sample a minute, for the System page's charts.
+         */
+        get: operations["getAdminSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3861,6 +3941,77 @@ export interface components {
             success: boolean;
             message?: string;
             data?: unknown;
+        };
+        ReadinessCheck: {
+            /** @enum {string} */
+            name: "database" | "migrations" | "disk" | "shutdown";
+            ok: boolean;
+            detail: string;
+        };
+        ProcessReadiness: {
+            /** @description The cluster's number of the worker (a restarted worker gets a new one); null for one process. */
+            worker: number | null;
+            ready: boolean;
+            checks: components["schemas"]["ReadinessCheck"][];
+        };
+        Readiness: {
+            ready: boolean;
+            /** @description Every process's answer; a worker that did not answer in time is listed not ready. */
+            workers: components["schemas"]["ProcessReadiness"][];
+        };
+        ReadinessResponse: {
+            success: boolean;
+            message: string;
+            data: components["schemas"]["Readiness"];
+        };
+        SystemSample: {
+            /**
+             * Format: date-time
+             * @description The minute's start.
+             */
+            at: string;
+            requests: number;
+            /** @description Answers of 500 and above. */
+            errors: number;
+            /** @description Purchases confirmed. */
+            purchases: number;
+            purchases_failed: number;
+            login_refusals: number;
+            /** @description The 99th percentile of the event loop's delay (the slowest worker's). */
+            event_loop_delay_ms: number;
+        };
+        SystemStatus: {
+            /** Format: date-time */
+            generated_at: string;
+            readiness: components["schemas"]["Readiness"];
+            holds_open: number;
+            deposits_waiting: number;
+            payouts_waiting: number;
+            mail_queued: number;
+            /** @description API requests since the processes started. */
+            requests: number;
+            /** @description Purchases confirmed since the processes started. */
+            purchases: number;
+            purchases_failed: number;
+            login_refusals: number;
+            database_bytes: number;
+            upload_bytes: number;
+            /**
+             * Format: date-time
+             * @description When the last good backup finished; null when there has been none.
+             */
+            last_backup_at: string | null;
+            /** @description Why the last backup failed, when it did after the last good one. */
+            last_backup_error: string | null;
+            /** @description The 99th percentile of the event loop's delay over the last minute (the slowest worker's). */
+            event_loop_delay_ms: number;
+            /** @description The last hour, a sample a minute, oldest first. */
+            history: components["schemas"]["SystemSample"][];
+        };
+        SystemStatusResponse: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["SystemStatus"];
         };
         ErrorResponse: {
             /** @constant */
@@ -12630,6 +12781,99 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessResponse"];
+                };
+            };
+            /** @description Not ready; `data` says which check failed, on which worker. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessResponse"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures, in Prometheus' text exposition format (version 0.0.4). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAdminSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures now and the last hour. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatusResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -12649,6 +12893,7 @@ export const reportScheduleFrequencyValues: ReadonlyArray<FlattenedDeepRequired<
 export const reportPeriodPresetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportPeriodPreset"]> = ["this_month", "last_month", "this_quarter", "year_to_date"];
 export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["period"]> = ["this_month", "last_month", "this_quarter", "year_to_date", "custom"];
 export const reportOverviewResponseDataGranularityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["granularity"]> = ["day", "week"];
+export const readinessCheckNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessCheck"]["name"]> = ["database", "migrations", "disk", "shutdown"];
 export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
 export const languageCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LanguageCode"]> = ["en", "ar", "de", "es", "fr", "it"];

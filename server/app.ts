@@ -18,6 +18,9 @@ import type { Logger } from './logger';
 import { mailerFrom } from './mail';
 import type { Mailer } from './mail/port';
 import { mailAttachment, mailViewer } from './mail/viewer';
+import { createMetrics } from './ops/metrics';
+import { createReadiness } from './ops/readiness';
+import { currentRequest, newFacts, outcomeOf } from './ops/request-facts';
 import { paymentsFrom } from './payments';
 import type { Payments } from './payments/port';
 import { QUOTAS, type Quotas } from './quotas/limits';
@@ -30,6 +33,7 @@ import { kycRoutes } from './routes/kyc';
 import { listingsRoutes } from './routes/listings';
 import { myTeamsRoutes } from './routes/my-teams';
 import { notificationRoutes } from './routes/notifications';
+import { type OpsDeps, opsRoutes } from './routes/ops';
 import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
@@ -78,6 +82,11 @@ export interface AppOptions {
   esign?: ESign;
   /** The caps in force: server/quotas/limits.ts's by default (the hostile harness lowers one at a time). */
   quotas?: Quotas;
+  /**
+   * Readiness, metrics and the cluster's questions (server/main.ts gives its own, to drain readiness when it
+   * stops); by default a readiness of the database and data folder alone, and metrics of the app's own.
+   */
+  ops?: Partial<OpsDeps>;
 }
 
 let sharedContract: Contract | undefined;
@@ -100,6 +109,12 @@ export function createApp(options: AppOptions) {
     quotas: options.quotas ?? QUOTAS,
   };
   const app = new Hono<AppEnv>();
+  const ops: OpsDeps = {
+    ...options.ops,
+    readiness: options.ops?.readiness ?? createReadiness({ db: deps.db, dataDir: deps.dataDir }),
+    metrics: options.ops?.metrics ?? createMetrics(),
+  };
+  const { metrics } = ops;
 
   // The request id and the log line of every request; the headers of every answer: an API answer gets them as
   // one plain object (server/http/respond.ts), anything else (the app's files) before its handler, so that its
@@ -116,17 +131,36 @@ export function createApp(options: AppOptions) {
       return next();
     }
     const started = performance.now();
-    await next();
+    // what the router and the handler learn of the request: its log line says it, and so does every line
+    // written while it runs (server/logger.ts reads it back)
+    const facts = newFacts(requestId);
+    c.set('facts', facts);
+    await currentRequest.run(facts, next);
+    const status = c.res.status;
+    const ms = performance.now() - started;
+    metrics.request(facts.operation ?? 'unmatched', status, ms / 1000);
+    const committed = status < 400;
+    if (facts.purchase && committed) metrics.purchase(facts.purchase.method, facts.purchase.outcome);
     deps.log.info(
       {
         reqId: requestId,
+        accountId: facts.accountId,
+        operation: facts.operation,
+        outcome: outcomeOf(facts, status),
         method: c.req.method,
         path: c.req.path,
-        status: c.res.status,
-        ms: Math.round(performance.now() - started),
+        status,
+        ms: Math.round(ms),
       },
       'request',
     );
+    // money moved: at info with its amounts, once its transaction committed (an error answer undid it)
+    if (facts.money && committed)
+      for (const money of facts.money)
+        deps.log.info(
+          { reqId: requestId, accountId: facts.accountId, operation: facts.operation, money },
+          `money: ${money.action}`,
+        );
   });
 
   const mailer = options.mailer ?? mailerFrom(process.env, options.clock, options.log);
@@ -168,6 +202,7 @@ export function createApp(options: AppOptions) {
       esign: options.esign ?? esignFrom(),
       appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',
     });
+    opsRoutes(router, ops);
   }
   router.bindPlanned();
   api.get('/health', (c) => apiAnswer(c, { success: true, message: 'ok' }, 200));

@@ -1,14 +1,40 @@
 import pino from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat } from './config';
+import { currentRequest } from './ops/request-facts';
 
 export type Logger = pino.Logger;
 
-const REQUEST_FIELDS = ['reqId', 'method', 'path', 'status', 'ms'];
+const REQUEST_FIELDS = ['reqId', 'accountId', 'operation', 'outcome', 'method', 'path', 'status', 'ms'];
 
-/** A request line as a person reads it: `GET /api/health 200 3 ms`. */
+/**
+ * What no log line may carry, wherever it sits in what is logged (a request's headers, a body, an error's
+ * fields): bearer tokens and passwords, the contract's secrets. pino's paths name a key at the top or one level
+ * down (`*.password`); deeper objects are not logged whole anywhere.
+ */
+export const REDACTED = [
+  'authorization',
+  '*.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  ...[
+    'password',
+    'current_password',
+    'password_confirmation',
+    'token',
+    'user_token',
+    'secret',
+    'client_secret',
+  ].flatMap((key) => [key, `*.${key}`]),
+];
+
+/** A request line as a person reads it: `GET /api/health 200 3 ms`, then the operation, caller and outcome. */
 function requestMessage(log: Record<string, unknown>): string {
-  return `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms`;
+  const who = log.accountId === null || log.accountId === undefined ? '' : ` account ${String(log.accountId)}`;
+  const what = log.operation ? ` ${String(log.operation)}${who} ${String(log.outcome)}` : '';
+  return `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(log.ms)} ms${what}`;
 }
 
 /** Readable lines: one short line per request, any other entry with its fields below it. */
@@ -36,7 +62,12 @@ export function createLogger(
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
-    redact: { paths: ['req.headers.authorization', 'password', 'token'], remove: true },
+    redact: { paths: REDACTED, remove: true },
+    // a line written while a request runs says whose request it is (the request line says it itself)
+    mixin() {
+      const facts = currentRequest.getStore();
+      return facts ? { reqId: facts.requestId, accountId: facts.accountId, operation: facts.operation } : {};
+    },
   };
   if (format === 'pretty') {
     const colorize = destination ? false : Boolean(process.stdout.isTTY);

@@ -11,6 +11,7 @@ import { envelopeOf, HttpError, KeptRefusal, MESSAGES, tooLarge } from '../http/
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
 import { apiAnswer, apiText } from '../http/respond';
 import type { Logger } from '../logger';
+import type { RequestFacts } from '../ops/request-facts';
 import type { Quotas } from '../quotas/limits';
 import { QuotaExceeded, refuseWhenSpent, spend } from '../quotas/quota';
 import { type Contract, type FieldError, type HttpMethod, type Operation, validationMessage } from './contract';
@@ -32,7 +33,8 @@ export interface Deps {
   quotas: Quotas;
 }
 
-export type AppEnv = { Variables: { requestId: string } };
+/** `facts`: what the request's log line and metrics say of it (server/ops/request-facts.ts); API requests only. */
+export type AppEnv = { Variables: { requestId: string; facts: RequestFacts } };
 
 /** The largest JSON body any call accepts; uploads declare their own limit. */
 export const JSON_BODY_LIMIT = 32 * 1024;
@@ -41,7 +43,11 @@ type MethodsOf<P extends keyof paths> = {
   [M in HttpMethod]: [NonNullable<paths[P][M]>] extends [never] ? never : M;
 }[HttpMethod];
 type Op<P extends keyof paths, M extends HttpMethod> = NonNullable<paths[P][M]>;
-type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type JsonOf<R> = R extends { content: { 'application/json': infer B } }
+  ? B
+  : R extends { content: { 'text/plain': infer T } }
+    ? T
+    : never;
 
 /** What a handler may answer: exactly the statuses and bodies the contract lists for its operation. */
 export type Reply<O> = O extends { responses: infer R }
@@ -284,8 +290,11 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
     const handle = async (c: Context<AppEnv>) => {
       let files: Record<string, StoredFile[]> = {};
       let keepFiles = false;
+      const facts = c.get('facts');
+      if (facts) facts.operation = op.operationId;
       try {
         const user = await caller(op, c);
+        if (facts && user) facts.accountId = user.id;
         // a planned call answers 501 once the caller is checked, whatever it sends (its schemas may already be
         // designed for the browser to build on, while the handler is not written yet)
         if (op.planned) throw new HttpError(501, MESSAGES.notImplemented);
@@ -341,6 +350,12 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
             deps.db,
             async (trx) => {
               committedFiles = false;
+              // a transaction run again starts its story again
+              if (facts) {
+                facts.outcome = null;
+                facts.purchase = null;
+                facts.money = null;
+              }
               if (key) {
                 const claim = await claimKey(trx, key, hash, deps.clock.now());
                 if (claim.kind === 'mismatch') {
@@ -389,6 +404,8 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
           deps.answerCache?.set(kept.key, { version: kept.version, until, text });
           return apiText(c, text, 200);
         }
+        // a text answer (the metrics): the contract's only non-JSON bodies are strings
+        if (typeof reply.body === 'string') return apiText(c, reply.body, reply.status, reply.headers);
         return apiAnswer(c, reply.body, reply.status, reply.headers);
       } catch (error) {
         if (deps.validateResponses && error instanceof QuotaExceeded && !op.quotas.has(error.quota)) {

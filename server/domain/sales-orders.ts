@@ -6,6 +6,7 @@ import { inIdList, prepared } from '../db/prepared';
 import type { Database, OrderStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { HttpError } from '../http/errors';
+import { currentRequest, noteMoney } from '../ops/request-facts';
 import type { Payments } from '../payments/port';
 import { accountOf, postEntry, purchaseEscrowAccount, walletAccount } from './ledger';
 import { matchIdListOf } from './match-search';
@@ -937,6 +938,15 @@ async function refundBooking(
       .set({ status: 'refunded', refunded_amount: sql<number>`amount`, updated_at: now.toISOString() })
       .where('id', '=', p.id)
       .execute();
+    // logged with the request's line once its transaction commits
+    noteMoney(currentRequest.getStore(), {
+      action: 'refund',
+      amount,
+      currency: p.currency,
+      gateway: p.gateway,
+      order_id: o.id,
+      booking_id: b.id,
+    });
   }
 }
 

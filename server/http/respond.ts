@@ -28,7 +28,15 @@ export function apiAnswer(
   });
 }
 
-/** An answer whose JSON is already written (a kept answer, server/http/answer-cache.ts). */
-export function apiText(c: Context<AppEnv>, text: string, status: number): Response {
-  return new Response(text, { status, headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId') } });
+/**
+ * An answer whose text is already written: a kept answer's JSON (server/http/answer-cache.ts), or a text answer
+ * whose headers say its type (the metrics).
+ */
+export function apiText(
+  c: Context<AppEnv>,
+  text: string,
+  status: number,
+  headers?: Readonly<Record<string, string>>,
+): Response {
+  return new Response(text, { status, headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers } });
 }

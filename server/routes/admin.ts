@@ -2,6 +2,7 @@ import type { Router } from '../contract/router';
 import { metaOf } from '../domain/paging';
 import { adminDepositPage, type DecisionOutcome, decideDeposit, depositProof } from '../domain/wallet';
 import { MESSAGES } from '../http/errors';
+import { noteMoney } from '../ops/request-facts';
 
 const NOT_FOUND = { status: 404, body: { success: false, message: 'Deposit request not found.' } } as const;
 
@@ -37,8 +38,19 @@ export function adminRoutes({ route }: Router) {
         };
   });
 
-  route('/admin/deposits/{id}/approve', 'post', async ({ user, params }, { db, clock }) => {
-    return answerDecision(await decideDeposit(db, params.id, user.id, { kind: 'approve' }, clock.now()), 'approved');
+  route('/admin/deposits/{id}/approve', 'post', async ({ user, params, c }, { db, clock }) => {
+    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'approve' }, clock.now());
+    if (outcome.kind === 'decided') {
+      const d = outcome.deposit;
+      noteMoney(c.get('facts'), {
+        action: 'deposit_approved',
+        amount: d.amount,
+        currency: d.currency,
+        deposit_id: d.deposit_id,
+        seller_id: d.seller_id,
+      });
+    }
+    return answerDecision(outcome, 'approved');
   });
 
   route('/admin/deposits/{id}/reject', 'post', async ({ user, params, body }, { db, clock }) => {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { clientKey } from '../auth/client';
 import { BUSY_MESSAGE, lockMessage } from '../auth/session';
-import type { Router } from '../contract/router';
+import type { AppEnv, Router } from '../contract/router';
 import type { Db } from '../db/database';
 import { inTransaction } from '../db/transaction';
 import {
@@ -39,6 +39,7 @@ import {
 import { sellerIdOf } from '../domain/sales';
 import { MESSAGES } from '../http/errors';
 import type { Mailer } from '../mail/port';
+import { noteMoney } from '../ops/request-facts';
 import { holdOpen } from '../quotas/quota';
 
 const invalid = (errors: FieldProblem[]) => ({
@@ -189,7 +190,7 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
     };
   });
 
-  route('/payouts/request', 'post', async ({ user, body }, deps) => {
+  route('/payouts/request', 'post', async ({ user, body, c }, deps) => {
     const { db, clock } = deps;
     await holdOpen(deps, 'open-payouts', sellerIdOf(user));
     const outcome = await requestPayout(
@@ -217,6 +218,15 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
           },
         };
       case 'requested':
+        noteMoney(c.get('facts'), {
+          action: 'payout_requested',
+          amount: outcome.payout.amount,
+          currency: outcome.payout.currency,
+          fee: outcome.payout.fee,
+          net: outcome.payout.net,
+          payout_id: outcome.payout.payout_id,
+          seller_id: sellerIdOf(user),
+        });
         return {
           status: 200,
           body: {
@@ -311,15 +321,32 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
     return { status: 200, body: { success: true, data: { payout_list: rows, meta: metaOf(page, total) } } };
   });
 
-  route('/admin/payouts/{id}/sent', 'post', async ({ user, params }, { db, clock }) =>
-    decisionReply(await decidePayout(db, params.id, user.id, { kind: 'sent' }, clock.now()), 'sent'),
+  route('/admin/payouts/{id}/sent', 'post', async ({ user, params, c }, { db, clock }) =>
+    decisionReply(noted(c, await decidePayout(db, params.id, user.id, { kind: 'sent' }, clock.now()), 'sent'), 'sent'),
   );
 
-  route('/admin/payouts/{id}/failed', 'post', async ({ user, params, body }, { db, clock }) => {
+  route('/admin/payouts/{id}/failed', 'post', async ({ user, params, body, c }, { db, clock }) => {
     const reason = body.reason.trim();
     if (!reason) return invalid([{ path: '/body/reason', message: 'must not be blank' }]);
-    return decisionReply(await decidePayout(db, params.id, user.id, { kind: 'failed', reason }, clock.now()), 'failed');
+    const outcome = await decidePayout(db, params.id, user.id, { kind: 'failed', reason }, clock.now());
+    return decisionReply(noted(c, outcome, 'failed'), 'failed');
   });
+}
+
+/** A payout the back office decided is money moved: logged with its amounts once committed. */
+function noted(c: Context<AppEnv>, outcome: DecisionOutcome, done: 'sent' | 'failed'): DecisionOutcome {
+  if (outcome.kind === 'decided') {
+    const p = outcome.payout;
+    noteMoney(c.get('facts'), {
+      action: `payout_${done}`,
+      amount: p.amount,
+      currency: p.currency,
+      fee: p.fee,
+      net: p.net,
+      payout_id: p.payout_id,
+    });
+  }
+  return outcome;
 }
 
 interface AddBody {

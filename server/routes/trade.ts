@@ -38,6 +38,8 @@ import {
 } from '../domain/purchase/purchase';
 import { sellerIdOf } from '../domain/sales';
 import { HttpError, MESSAGES } from '../http/errors';
+import { purchaseMethodOf } from '../ops/metrics';
+import { notePurchase } from '../ops/request-facts';
 import { GatewayError, type Payments } from '../payments/port';
 import { sandboxCardGateway } from '../payments/sandbox';
 import { spend } from '../quotas/quota';
@@ -236,7 +238,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     return { status: 200, body: { success: true, message: 'Guest details saved.', data: booking } };
   });
 
-  route('/purchase/lmt-trade/confirmation', 'post', async ({ user, body }, { db, clock }) => {
+  route('/purchase/lmt-trade/confirmation', 'post', async ({ user, body, c }, { db, clock }) => {
     try {
       const now = clock.now();
       let done: Awaited<ReturnType<typeof confirmWithWallet>>;
@@ -254,6 +256,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
           now,
         );
       }
+      notePurchase(c.get('facts'), purchaseMethodOf(body.payment_method), purchaseOutcome(done.result));
       return { status: 200, body: { success: true, message: done.result.message, data: done } };
     } catch (error) {
       if (error instanceof GatewayError) return gatewayFailed(error);
@@ -261,7 +264,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     }
   });
 
-  route('/adyen/pay-with-saved-card', 'post', async ({ user, body }, { db, clock }) => {
+  route('/adyen/pay-with-saved-card', 'post', async ({ user, body, c }, { db, clock }) => {
     try {
       const done = await payWithStoredCard(
         db,
@@ -269,6 +272,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
         { buyerId: buyerOf(user), bookingId: body.booking_id, recurringDetailReference: body.recurringDetailReference },
         clock.now(),
       );
+      notePurchase(c.get('facts'), 'stored_card', purchaseOutcome(done.result));
       return { status: 200, body: { success: true, message: done.result.message, data: done } };
     } catch (error) {
       if (error instanceof GatewayError) return gatewayFailed(error);
@@ -446,7 +450,8 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
                 { buyerId: owner.buyer_id, bookingId: owner.booking_id, intentId: intent.id, fromWebhook: true },
                 now,
               );
-              outcome = done.result.status === 1 ? 'confirmed' : (done.result.reason ?? 'failed');
+              outcome = purchaseOutcome(done.result);
+              notePurchase(c.get('facts'), 'card', outcome);
             } catch (error) {
               // guest details still missing: the browser's confirmation will finish it
               if (!(error instanceof HttpError)) throw error;
@@ -466,3 +471,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     }
   });
 }
+
+/** A confirmation's result in a word, for the logs and the metrics: confirmed, or why it failed. */
+const purchaseOutcome = (r: { status: number; reason: string | null }) =>
+  r.status === 1 ? 'confirmed' : (r.reason ?? 'failed');
