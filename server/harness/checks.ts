@@ -109,6 +109,11 @@ export function checkAnswer(
   if (status >= 500 && !(status === 501 && attack.op.planned)) problems.push(`answered ${status} (a server error)`);
   const echoes = [...sentStrings(attack), ...[...stored].filter((x) => text.includes(x))];
   for (const leak of leaksIn(withoutEcho(text, echoes))) problems.push(`leaks ${leak}`);
+  // an answer the contract declares as text (the metrics) is text; the other rules still hold
+  if (attack.op.answers.get(String(status))?.text && /^text\/plain\b/i.test(answer.contentType)) {
+    if (attack.expect.kind === 'refuse') problems.push(`accepted (${status}) a request the contract refuses`);
+    return problems;
+  }
   if (!/^application\/json\b/i.test(answer.contentType))
     problems.push(`content-type is '${answer.contentType}', not JSON`);
   let body: unknown;

@@ -74,7 +74,8 @@ export function attackShard(shard: number) {
         await h.attackOperation(op, { ...TEST_SIZES, blnsStride: BLNS_STRIDE, blnsOffset: index }, SEED);
         await h.attackQuotas(op, SEED);
         expect(violationsOf(op.operationId)).toBe('');
-        expect(h.stats.requests - before).toBeGreaterThan(20);
+        // a call with no input at all (the health answers, the metrics) has only its callers and headers to vary
+        expect(h.stats.requests - before).toBeGreaterThan(op.params.length === 0 && !op.body ? 10 : 20);
       }, 120_000);
     });
 

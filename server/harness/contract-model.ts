@@ -31,6 +31,8 @@ export interface Answer {
   status: string;
   /** The JSON pointer of the answer's schema in the document, for the validator; null when none is declared. */
   pointer: string | null;
+  /** The contract declares a text answer (`text/plain`: the metrics), not the JSON envelope. */
+  text?: boolean;
 }
 
 export interface Op {
@@ -167,7 +169,11 @@ export function modelOf(doc: Doc): ContractModel {
         answers: new Map(
           Object.entries(responses).map(([status, response]) => [
             status,
-            { status, pointer: answerPointer(doc, path, method, status, response) },
+            {
+              status,
+              pointer: answerPointer(doc, path, method, status, response),
+              text: !!(response as { content?: Record<string, unknown> }).content?.['text/plain'],
+            },
           ]),
         ),
       });

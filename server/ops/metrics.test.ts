@@ -82,7 +82,9 @@ describe('/api/metrics', () => {
     const buyer = await s.loginAs('rival@demo.test');
     const listing = await openListing(s, buyerId);
     const booking = await book(s, buyer, listing, 1);
-    expect((await call(s, 'POST', `/purchase/lmt-trade/bookings/${booking.booking_id}/cancel`, buyer)).status).toBe(200);
+    expect((await call(s, 'POST', `/purchase/lmt-trade/bookings/${booking.booking_id}/cancel`, buyer)).status).toBe(
+      200,
+    );
     const failed = await call(s, 'POST', '/purchase/lmt-trade/confirmation', buyer, {
       booking_id: booking.booking_id,
       payment_method: 1,
