@@ -1,6 +1,7 @@
 // `npm start`: builds what is missing or older than its sources (the web app into dist/ with the flows' export,
 // the server into dist-server/), then runs the built server: plain JavaScript, no TypeScript compiled at run time.
 import { execFileSync } from 'node:child_process';
+import cluster from 'node:cluster';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,7 +42,10 @@ function serverStale() {
   });
 }
 
-if (webStale) {
+// a worker of WORKERS=N runs this file again: its primary built whatever was missing
+if (!cluster.isPrimary) {
+  // nothing to build
+} else if (webStale) {
   console.info('Building the web app and the server (first start, or their sources changed)...');
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 } else if (serverStale()) {

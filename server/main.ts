@@ -13,6 +13,11 @@ import { registerPrune, startHousekeeping } from './housekeeping';
 import { sweepOrphanUploads } from './http/multipart';
 import { createLogger } from './logger';
 import { mailerFrom } from './mail';
+import { type AskKind, answerAsked, type WorkerAnswer } from './ops/cluster-ipc';
+import { type OpsConfig, readOpsConfig } from './ops/config';
+import { createMetrics, localMetrics } from './ops/metrics';
+import { createReadiness } from './ops/readiness';
+import { workerSystem } from './routes/ops';
 
 /**
  * A slow or silent client is let go instead of holding a socket for Node's default five minutes: its headers
@@ -64,20 +69,49 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+export interface StartOptions {
+  /** The operator's settings over those of the environment. */
+  ops?: Partial<OpsConfig>;
+  /** In a cluster: this worker's number, and how it asks the other workers (server/ops/cluster.ts). */
+  worker?: number;
+  peers?: (kind: AskKind) => Promise<WorkerAnswer[]>;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
 /**
  * Takes the port first (so that a port in use is said before any database is created), then opens (creating
  * if needed), migrates and seeds the database, starts housekeeping and serves the SPA and the API.
+ *
+ * `shutdown()` stops it as a balancer needs: readiness answers 503 at once, the port stays open for
+ * `SHUTDOWN_DELAY_SECONDS` (the balancer's notice), then closes; requests in flight finish (idle connections are
+ * closed at once, the rest after `SHUTDOWN_TIMEOUT_SECONDS` at most), then housekeeping stops and the database
+ * closes.
  */
-export async function startServer(overrides: Partial<Config> = {}) {
+export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}) {
   const config = { ...readConfig(), ...overrides };
+  const ops = { ...readOpsConfig(), ...options.ops };
   const log = createLogger(config.logLevel, config.logFormat);
   let handler: FetchHandler = starting;
   const server = createAdaptorServer({
     fetch: (request: Request, env: unknown) => handler(request, env),
     serverOptions: SOCKET_LIMITS,
   }) as Server;
-  await listen(server, config.port, config.host);
-  const closeServer = () => new Promise<void>((done) => server.close(() => done()));
+  // one process takes the port first, to say at once that it is in use; a worker of a cluster only once it can
+  // serve, since the cluster hands connections to every worker that listens
+  const inCluster = options.worker !== undefined;
+  if (!inCluster) await listen(server, config.port, config.host);
+  const closeServer = () =>
+    new Promise<void>((done) => {
+      // requests in flight finish; a connection still busy after the timeout is cut
+      const cut = setTimeout(() => server.closeAllConnections(), ops.shutdownTimeoutMs);
+      cut.unref();
+      server.close(() => {
+        clearTimeout(cut);
+        done();
+      });
+      server.closeIdleConnections();
+    });
 
   let db: ReturnType<typeof openDatabase> | undefined;
   // the housekeeping tasks that hold this server's own things, taken away again when it closes
@@ -96,6 +130,19 @@ export async function startServer(overrides: Partial<Config> = {}) {
     const housekeeping = startHousekeeping(db, systemClock, log);
     const listening = server.address();
     const boundPort = typeof listening === 'object' && listening ? listening.port : config.port;
+    const readiness = createReadiness({
+      db,
+      dataDir: config.dataDir,
+      databaseFile: config.databaseUrl ? null : config.databaseFile,
+      minFreeBytes: ops.minFreeBytes,
+      worker: options.worker ?? null,
+    });
+    const metrics = createMetrics();
+    if (options.worker !== undefined) {
+      answerAsked('readiness', () => readiness.check());
+      answerAsked('metrics', () => localMetrics(metrics));
+      answerAsked('system', async () => workerSystem(metrics));
+    }
     const app = createApp({
       ...mailSettings(process.env, config.host, boundPort),
       db,
@@ -107,20 +154,32 @@ export async function startServer(overrides: Partial<Config> = {}) {
       trustProxy: config.trustProxy,
       validateResponses: config.validateResponses,
       answerCache: config.answerCache ? undefined : null,
+      ops: { readiness, metrics, peers: options.peers, metricsToken: ops.metricsToken },
     });
     handler = (request, env) => app.fetch(request, env as never);
+    if (inCluster) await listen(server, config.port, config.host);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     log.debug({ applied, createdUsers }, 'database ready');
     const openDb = db;
-    const close = async () => {
-      await closeServer();
-      await housekeeping.stop();
-      for (const take of unregister) take();
-      await openDb.destroy();
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        await closeServer();
+        await housekeeping.stop();
+        for (const take of unregister) take();
+        await openDb.destroy();
+      })();
+      return closing;
+    };
+    const shutdown = async () => {
+      readiness.drain();
+      log.info({ delayMs: ops.shutdownDelayMs }, 'shutting down: readiness is red, the port closes after the delay');
+      if (ops.shutdownDelayMs > 0) await sleep(ops.shutdownDelayMs);
+      await close();
     };
     // db: the open database, for a process that serves a second app beside this one (e2e/server.ts)
-    return { config, port, close, applied, createdUsers, db: openDb };
+    return { config, port, close, shutdown, applied, createdUsers, db: openDb };
   } catch (error) {
     for (const take of unregister) take();
     await closeServer();
@@ -169,7 +228,29 @@ export async function serveAndAnnounce() {
     console.error(`SB Portal did not start: ${error.message}`);
     process.exit(1);
   }
-  const { port, config, applied, createdUsers, close } = started;
+  const { port, config, applied, createdUsers, shutdown } = started;
+  console.info(banner({ port, config, applied, createdUsers }));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void shutdown().then(() => process.exit(0));
+    });
+  }
+}
+
+/** What `npm start` prints once it serves: the address, the database, the mail, the demo accounts. */
+export function banner({
+  port,
+  config,
+  applied,
+  createdUsers,
+  workers,
+}: {
+  port: number;
+  config: Config;
+  applied: string[];
+  createdUsers: unknown[];
+  workers?: number;
+}): string {
   const shownHost = everywhere.has(config.host)
     ? 'localhost'
     : config.host.includes(':')
@@ -177,7 +258,7 @@ export async function serveAndAnnounce() {
       : config.host;
   const lines = [
     '',
-    `SB Portal is running at http://${shownHost}:${port}/`,
+    `SB Portal is running at http://${shownHost}:${port}/${workers ? ` (${workers} worker processes)` : ''}`,
     everywhere.has(config.host)
       ? `  listening on every interface (HOST=${config.host}): other machines can reach it`
       : `  listening on ${config.host} only (set HOST=0.0.0.0 to open it to other machines)`,
@@ -193,10 +274,5 @@ export async function serveAndAnnounce() {
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.role}`),
     '',
   ];
-  console.info(lines.join('\n'));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void close().then(() => process.exit(0));
-    });
-  }
+  return lines.join('\n');
 }

@@ -23,8 +23,8 @@ type Message =
 
 const isMessage = (m: unknown): m is Message => typeof m === 'object' && m !== null && 'sb' in m;
 
-/** How long the primary waits for the workers' replies. */
-export const ASK_DEADLINE_MS = 1_500;
+/** How long the primary waits for the workers' replies (readiness gives the database 2 s). */
+export const ASK_DEADLINE_MS = 2_500;
 
 // ---- in a worker ----
 
@@ -92,14 +92,21 @@ export interface PrimaryEvents {
   serving(worker: Worker, port: number): void;
 }
 
-/** In the primary: relays the workers' questions. */
+/**
+ * In the primary: relays the workers' questions to the workers that serve (a worker starting up takes no
+ * connections yet, so it is not asked).
+ */
 export function relayQuestions(events: PrimaryEvents) {
   let queries = 0;
   const open = new Map<number, { pending: Set<number>; answers: WorkerAnswer[]; finish: () => void }>();
+  const serving = new Set<number>();
+  cluster.on('exit', (worker) => serving.delete(worker.id));
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (!isMessage(message)) return;
-    if (message.sb === 'serving') events.serving(worker, message.port);
-    else if (message.sb === 'reply') {
+    if (message.sb === 'serving') {
+      serving.add(worker.id);
+      events.serving(worker, message.port);
+    } else if (message.sb === 'reply') {
       const query = open.get(message.qid);
       if (!query || !query.pending.delete(worker.id)) return;
       query.answers.push({ worker: worker.id, value: message.value });
@@ -107,7 +114,9 @@ export function relayQuestions(events: PrimaryEvents) {
     } else if (message.sb === 'ask') {
       const qid = ++queries;
       const asker = worker;
-      const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && w.isConnected());
+      const workers = Object.values(cluster.workers ?? {}).filter(
+        (w): w is Worker => !!w && w.isConnected() && serving.has(w.id),
+      );
       const query = {
         pending: new Set(workers.map((w) => w.id)),
         answers: [] as WorkerAnswer[],
