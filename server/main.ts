@@ -13,6 +13,7 @@ import { registerPrune, startHousekeeping } from './housekeeping';
 import { sweepOrphanUploads } from './http/multipart';
 import { createLogger } from './logger';
 import { mailerFrom } from './mail';
+import { scheduleBackups } from './ops/backup-run';
 import { type AskKind, answerAsked, type WorkerAnswer } from './ops/cluster-ipc';
 import { type OpsConfig, readOpsConfig } from './ops/config';
 import { createMetrics, localMetrics } from './ops/metrics';
@@ -128,6 +129,15 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
       registerPrune('planner statistics', statisticsTask()),
     );
     const housekeeping = startHousekeeping(db, systemClock, log);
+    const backups = ops.backup.intervalMinutes
+      ? scheduleBackups(
+          db,
+          { dataDir: config.dataDir, databaseUrl: config.databaseUrl },
+          { ...ops.backup, intervalMinutes: ops.backup.intervalMinutes },
+          systemClock,
+          log,
+        )
+      : null;
     const listening = server.address();
     const boundPort = typeof listening === 'object' && listening ? listening.port : config.port;
     const readiness = createReadiness({
@@ -167,6 +177,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
       closing ??= (async () => {
         await closeServer();
         await housekeeping.stop();
+        await backups?.stop();
         for (const take of unregister) take();
         await openDb.destroy();
       })();
