@@ -94,7 +94,7 @@ describe('/api/metrics', () => {
     const text = await (await scrape(admin)).text();
     expect(sample(text, 'sb_login_throttle_refusals_total')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'sb_http_requests_total', { operation: 'login', status: '429' })).toBeGreaterThanOrEqual(1);
-    const reason = (failed.body.data?.result as { reason: string }).reason;
+    const reason = (failed.body.data?.result as { reason: string } | undefined)?.reason;
     expect(reason).toBe('booking_cancelled');
     expect(sample(text, 'sb_purchases_total', { method: 'sb_pay', outcome: reason })).toBe(1);
   });
