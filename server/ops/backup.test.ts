@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
@@ -16,6 +16,8 @@ import { createLogger } from '../logger';
 import { book, call, openListing, type Server } from '../routes/trade-testing';
 import { type FreshDatabase, freshDatabase, freshServer, userIdOf } from '../test-support';
 import { backup } from './backup';
+import { backupAndRecord, scheduleBackups } from './backup-run';
+import { readDatabaseFigures } from './figures';
 import { jobState } from './jobs';
 import { RestoreError, restore } from './restore';
 import { checkRestored } from './restore-check';
@@ -243,9 +245,44 @@ describe('backup and restore', () => {
     expect(existsSync(join(work, 'escape.txt'))).toBe(false);
   });
 
-  it('records the last good backup where the back office reads it', async () => {
-    const { backupAndRecord } = await import('./backup-run');
+  it('records the last good backup where the back office and the metrics read it', async (ctx) => {
+    if (toolsMissing()) ctx.skip();
     await backupAndRecord(s.db, source(), join(work, 'recorded.tar.gz'), s.clock);
     expect((await jobState(s.db, 'backup'))?.lastOkAt).toBe(s.clock.now().toISOString());
+    expect((await readDatabaseFigures(s.db, s.clock.now())).last_backup_at).toBe(s.clock.now().toISOString());
+    const system = await call(s, 'GET', '/admin/system', await s.loginAs('admin@demo.test'));
+    expect(system.body.data?.last_backup_at).toBe(s.clock.now().toISOString());
+  });
+
+  it('schedules a backup once across the processes and keeps the last N', async (ctx) => {
+    if (toolsMissing()) ctx.skip();
+    const dir = join(work, 'scheduled');
+    mkdirSync(dir);
+    const old = [
+      'sb-portal-20261101-000000.tar.gz',
+      'sb-portal-20261102-000000.tar.gz',
+      'sb-portal-20261103-000000.tar.gz',
+    ];
+    for (const name of old) writeFileSync(join(dir, name), 'an older backup');
+    writeFileSync(join(dir, 'mine.tar.gz'), 'not one of the schedule');
+    const settings = { intervalMinutes: 60, keep: 2, dir };
+    // the backup just recorded counts as this interval's: the schedule's first is due an interval later
+    s.clock.advance(60 * 60_000);
+    const runsBefore = (await jobState(s.db, 'backup'))?.runs ?? 0;
+    const log = createLogger('silent');
+    // two processes on one database start their schedules together: one backs up
+    const [a, b] = [
+      scheduleBackups(s.db, source(), settings, s.clock, log),
+      scheduleBackups(s.db, source(), settings, s.clock, log),
+    ];
+    await Promise.all([a.stop(), b.stop()]);
+    expect((await jobState(s.db, 'backup'))?.runs).toBe(runsBefore + 1);
+    expect((await jobState(s.db, 'backup'))?.lastOkAt).toBe(s.clock.now().toISOString());
+    const left = readdirSync(dir).sort();
+    expect(left).toHaveLength(3);
+    expect(left).toEqual(expect.arrayContaining(['mine.tar.gz', 'sb-portal-20261103-000000.tar.gz']));
+    const made = left.find((name) => !old.includes(name) && name !== 'mine.tar.gz') as string;
+    expect(made).toMatch(/^sb-portal-\d{8}-\d{6}\.tar\.gz$/);
+    expect([...(await entriesOf(join(dir, made))).keys()]).toContain('manifest.json');
   });
 });

@@ -69,6 +69,8 @@ describe('/api/metrics', () => {
     expect(sample(text, 'sb_deposits_waiting')).toBeGreaterThan(0);
     expect(sample(text, 'sb_database_bytes')).toBeGreaterThan(100_000);
     expect(sample(text, 'sb_payouts_waiting')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'sb_upload_bytes')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'sb_mail_queued')).toBeGreaterThanOrEqual(0);
     // Node's own, the event loop's delay among them
     expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     // no backup yet: an age an alert fires on
