@@ -60,6 +60,7 @@ describe('the route registry', () => {
       ['Payout requests', 'lmt-pay'],
       ['KYC submissions', 'settings'],
       ['Event requests', 'event'],
+      ['System', 'dashboard'],
       ['Flows', 'dashboard'],
     ]);
     expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual([
@@ -67,6 +68,7 @@ describe('the route registry', () => {
       'adminPayouts',
       'adminKyc',
       'adminEventRequests',
+      'adminSystem',
       'flows',
     ]);
   });

@@ -247,6 +247,12 @@ export const routes = {
     access: 'admin',
     menu: { label: 'KYC submissions', icon: 'user', order: 111.5, permission: 'settings', adminOnly: true },
   }),
+  adminSystem: route({
+    pattern: '/admin/system',
+    title: 'System',
+    access: 'admin',
+    menu: { label: 'System', icon: 'dashboard', order: 113, permission: 'dashboard', adminOnly: true },
+  }),
   flows: route({
     pattern: '/flows',
     title: 'Flows',

@@ -28,7 +28,7 @@ async function entriesOf(archive: string): Promise<Map<string, Buffer>> {
   const extract = tarExtract();
   extract.on('entry', (header, stream, next) => {
     const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('data', (c: unknown) => chunks.push(c as Buffer));
     stream.on('end', () => {
       entries.set(header.name, Buffer.concat(chunks));
       next();
@@ -42,8 +42,8 @@ async function entriesOf(archive: string): Promise<Map<string, Buffer>> {
 async function packInto(file: string, entries: Map<string, Buffer>) {
   const tar = tarPack();
   const chunks: Buffer[] = [];
-  tar.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise((resolve) => tar.on('end', resolve));
+  tar.on('data', (c: unknown) => chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve) => tar.on('end', () => resolve()));
   for (const [name, bytes] of entries) tar.entry({ name }, bytes);
   tar.finalize();
   await done;

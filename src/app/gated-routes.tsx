@@ -31,6 +31,7 @@ const RequestFeaturePage = lazyLoaded(pageModules.requestFeature);
 const AdminDepositsPage = lazyLoaded(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazyLoaded(pageModules.adminEventRequests);
 const AdminKycPage = lazyLoaded(pageModules.adminKyc);
+const AdminSystemPage = lazyLoaded(pageModules.adminSystem);
 const TemplatesPage = lazyLoaded(pageModules.templates);
 const FlowsPage = lazyLoaded(pageModules.flows);
 const FlowPage = lazyLoaded(pageModules.flow);
@@ -73,6 +74,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   adminPayouts: AdminPayoutsPage,
   adminEventRequests: AdminEventRequestsPage,
   adminKyc: AdminKycPage,
+  adminSystem: AdminSystemPage,
   kycVerification: KycPage,
   flows: FlowsPage,
   flow: FlowPage,

@@ -38,6 +38,7 @@ export const pageModules = {
   adminPayouts: remembered(() => import('../features/admin/admin-payouts-page')),
   adminEventRequests: remembered(() => import('../features/admin/admin-event-requests-page')),
   adminKyc: remembered(() => import('../features/admin/admin-kyc-page')),
+  adminSystem: remembered(() => import('../features/admin/admin-system-page')),
   kycVerification: remembered(() => import('../features/settings/kyc-page')),
   flows: remembered(() => import('../features/flows/flows-page')),
   flow: remembered(() => import('../features/flows/flow-page')),
