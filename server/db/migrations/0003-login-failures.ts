@@ -12,6 +12,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('locked_until', 'varchar(32)')
     .addColumn('last_failed_at', 'varchar(32)', (c) => c.notNull())
     .execute();
+  // upgrade-safe: made before the first release; no serving version read these columns
   await db.schema.alterTable('users').dropColumn('failed_logins').execute();
+  // upgrade-safe: as above
   await db.schema.alterTable('users').dropColumn('locked_until').execute();
 }
