@@ -115,14 +115,18 @@ export function collectIds(value: unknown, tags: readonly string[], into: Reach)
 }
 
 /**
- * The listing calls: built GETs with no path parameter and no required query parameter (a read that requires one,
+ * The listing calls: built GETs answering JSON with no path parameter and no required query parameter (a read that requires one,
  * such as a listing's history by its ticket_id or a match's seating plan by its match_id, reads the one thing
  * that parameter names, like a path parameter, and answers 404 for a made-up one).
  */
 export const listingOps = (ops: readonly Op[]) =>
   ops.filter(
     (o) =>
-      o.method === 'get' && !o.planned && !o.params.some((p) => p.in === 'path' || (p.in === 'query' && p.required)),
+      o.method === 'get' &&
+      !o.planned &&
+      // a text answer (the metrics) lists no ids
+      !o.answers.get('200')?.text &&
+      !o.params.some((p) => p.in === 'path' || (p.in === 'query' && p.required)),
   );
 
 const largest = (s: Schema, fallback: number) =>
