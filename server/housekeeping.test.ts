@@ -99,7 +99,7 @@ describe('housekeeping', () => {
       const unref = vi.spyOn(globalThis, 'setInterval');
       const housekeeping = startHousekeeping(fresh.db, clock, undefined, 1_000);
       const timer = unref.mock.results[0]?.value as { hasRef?: () => boolean } | undefined;
-      await vi.waitFor(() => expect(runs).toBe(1));
+      await vi.waitFor(() => expect(runs).toBe(1), { timeout: 10_000 });
       // the run is still going: the next ticks are skipped
       vi.advanceTimersByTime(3_000);
       expect(runs).toBe(1);
@@ -107,7 +107,7 @@ describe('housekeeping', () => {
       await housekeeping.settled();
       clock.advance(1_000);
       vi.advanceTimersByTime(1_000);
-      await vi.waitFor(() => expect(runs).toBe(2));
+      await vi.waitFor(() => expect(runs).toBe(2), { timeout: 10_000 });
       release();
       await housekeeping.stop();
       clock.advance(5_000);
