@@ -34,6 +34,7 @@ import * as m0033 from './migrations/0033-sold-as-listed';
 import * as m0034 from './migrations/0034-carts-buyer-holding';
 import * as m0035 from './migrations/0035-login-devices';
 import * as m0036 from './migrations/0036-ops-jobs';
+import * as m0037 from './migrations/0037-escrow-shards';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0034-carts-buyer-holding': m0034,
   '0035-login-devices': m0035,
   '0036-ops-jobs': m0036,
+  '0037-escrow-shards': m0037,
 };
 
 /** The migrations' names in the order they apply. */

@@ -1,5 +1,5 @@
 import { type Compilable, type CompiledQuery, type Expression, type SqlBool, sql } from 'kysely';
-import { type Db, directSqlite, type Engine, engineOf, type SqliteConnection } from './database';
+import { type Db, directSqlite, type Engine, engineOf, type SqliteConnection, transactionSqlite } from './database';
 
 /** Stands in for a value while a prepared query is built; replaced by the caller's value on each run. */
 class Slot {
@@ -63,20 +63,22 @@ export function prepared<A extends Record<string, unknown>, Q extends Compilable
     if (statement.reader) return { rows: statement.all(query.parameters) as Row<Q>[], changes: 0 };
     return { rows: [], changes: statement.run(query.parameters).changes };
   }
+  // the database outside any transaction, or a transaction of ours (its own connection): both run at once
+  const directOf = (db: Db) => directSqlite(db) ?? transactionSqlite(db);
   return {
     async execute(db: Db, args: A): Promise<Row<Q>[]> {
-      const connection = directSqlite(db);
+      const connection = directOf(db);
       if (connection) return runOn(connection, db, args).rows;
       return (await db.executeQuery(bind(db, args))).rows;
     },
     async takeFirst(db: Db, args: A): Promise<Row<Q> | undefined> {
-      const connection = directSqlite(db);
+      const connection = directOf(db);
       if (connection) return runOn(connection, db, args).rows[0];
       return (await db.executeQuery(bind(db, args))).rows[0];
     },
     /** Rows changed by an insert, update or delete without RETURNING. */
     async affected(db: Db, args: A): Promise<bigint> {
-      const connection = directSqlite(db);
+      const connection = directOf(db);
       if (connection) return BigInt(runOn(connection, db, args).changes);
       return (await db.executeQuery(bind(db, args))).numAffectedRows ?? 0n;
     },
@@ -94,3 +96,13 @@ export const inIdList = (db: Db, column: string, ids: unknown): Expression<SqlBo
   engineOf(db) === 'postgres'
     ? sql<SqlBool>`${sql.ref(column)} = ANY(CAST(${ids} AS integer[]))`
     : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${ids}))`;
+
+/**
+ * A statement of fixed text and no values inside a transaction (SAVEPOINT, RELEASE, ROLLBACK TO): on SQLite run
+ * at once on the transaction's connection, else through Kysely.
+ */
+export async function runFixed(db: Db, text: string): Promise<void> {
+  const connection = transactionSqlite(db);
+  if (connection) connection.prepare(text).run([]);
+  else await sql.raw(text).execute(db);
+}

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { type Db, directSqlite, engineOf } from './database';
+import { type Db, directSqlite, engineOf, ownTransaction } from './database';
+import { runFixed } from './prepared';
 
 /** How many times a transaction that Postgres aborted for a conflict (serialization, deadlock) is run again. */
 const ATTEMPTS = 3;
@@ -36,6 +36,7 @@ async function alone<T>(db: Db, work: (trx: Db) => Promise<T>, keep: (result: T)
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
+        ownTransaction(db, trx);
         const result = await work(trx);
         if (!keep(result)) throw new Undo(result);
         return result;
@@ -110,6 +111,7 @@ async function drain(db: Db, group: Group) {
       const outcomes: Outcome[] = [];
       try {
         await db.transaction().execute(async (trx) => {
+          ownTransaction(db, trx);
           const started = performance.now();
           while (group.waiting.length > 0 && members.length < GROUP_MEMBERS && performance.now() - started < GROUP_MS) {
             const member = group.waiting.shift() as Member;
@@ -131,19 +133,19 @@ async function drain(db: Db, group: Group) {
 
 /** A member of a group in a savepoint of its own; throws only when the group's transaction is lost. */
 async function runMember(db: Db, trx: Db, member: Member): Promise<Outcome> {
-  await sql`SAVEPOINT group_member`.execute(trx);
+  await runFixed(trx, 'SAVEPOINT group_member');
   let outcome: Outcome;
   try {
     const value = await member.work(trx);
-    if (!member.keep(value)) await sql`ROLLBACK TO SAVEPOINT group_member`.execute(trx);
+    if (!member.keep(value)) await runFixed(trx, 'ROLLBACK TO SAVEPOINT group_member');
     outcome = { ok: true, value };
   } catch (error) {
     // SQLite ended the transaction (a full disk, an I/O error), or asks for a retry: the group is lost
     if (directSqlite(db) !== undefined || isRetryable(error)) throw error;
-    await sql`ROLLBACK TO SAVEPOINT group_member`.execute(trx);
+    await runFixed(trx, 'ROLLBACK TO SAVEPOINT group_member');
     outcome = { ok: false, error };
   }
-  await sql`RELEASE SAVEPOINT group_member`.execute(trx);
+  await runFixed(trx, 'RELEASE SAVEPOINT group_member');
   return outcome;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database';
+import { type Db, rootOf } from '../db/database';
+import { prepared } from '../db/prepared';
 
 /**
  * The double-entry ledger behind SB Pay (and, later, purchases paid from it).
@@ -68,6 +69,10 @@ export class UnbalancedEntry extends Error {
 export const walletKey = (userId: number, currency: string) => `wallet:${userId}:${currency}`;
 export const platformBankKey = (currency: string) => `platform_bank:${currency}`;
 
+const accountByKey = prepared((db, $: { key: string }) =>
+  db.selectFrom('ledger_accounts').select('id').where('account_key', '=', $.key),
+);
+
 /**
  * The id of the account `key`, made on first use (an upsert, so two transactions making it at once agree on
  * one row). Platform accounts may go negative; every other account may not.
@@ -77,11 +82,7 @@ export async function accountOf(
   spec: { key: string; kind: AccountKind; ownerId: number | null; currency: string; allowNegative?: boolean },
   now: Date,
 ): Promise<number> {
-  const existing = await db
-    .selectFrom('ledger_accounts')
-    .select('id')
-    .where('account_key', '=', spec.key)
-    .executeTakeFirst();
+  const existing = await accountByKey.takeFirst(db, { key: spec.key });
   if (existing) return existing.id;
   await db
     .insertInto('ledger_accounts')
@@ -130,6 +131,41 @@ function checkLines(lines: readonly Line[]) {
   }
 }
 
+const newEntry = prepared((db, $: { kind: string; reference: string; description: string; at: string }) =>
+  db
+    .insertInto('ledger_entries')
+    .values({ kind: $.kind, reference: $.reference, description: $.description, created_at: $.at })
+    .onConflict((oc) => oc.columns(['kind', 'reference']).doNothing())
+    .returning('id'),
+);
+// a balance moved by a conditional update in the database: never below zero unless the account may, never past
+// the ledger's bound (built and compiled once: every posting runs it once a line)
+const moveBalance = prepared((db, $: { id: number; currency: string; amount: number; max: number; min: number }) =>
+  db
+    .updateTable('ledger_accounts')
+    .set({ balance: sql<number>`balance + ${$.amount}` })
+    .where('id', '=', $.id)
+    .where('currency', '=', $.currency)
+    .where(sql<boolean>`(allow_negative = 1 OR balance + ${$.amount} >= 0)`)
+    .where(sql<boolean>`balance + ${$.amount} <= ${$.max}`)
+    .where(sql<boolean>`balance + ${$.amount} >= ${$.min}`)
+    .returning('balance'),
+);
+const newLine = prepared(
+  (db, $: { entry: number; account: number; currency: string; amount: number; after: number; at: string }) =>
+    db
+      .insertInto('ledger_lines')
+      .values({
+        entry_id: $.entry,
+        account_id: $.account,
+        currency: $.currency,
+        amount: $.amount,
+        balance_after: $.after,
+        created_at: $.at,
+      })
+      .returning('id'),
+);
+
 /**
  * Posts an entry inside the caller's transaction (`db` must be one): the entry row, one conditional balance
  * update per line (in account order, so two postings touching the same accounts never deadlock), and the lines
@@ -144,12 +180,7 @@ export async function postEntry(
 ): Promise<Posting> {
   checkLines(entry.lines);
   const at = now.toISOString();
-  const inserted = await db
-    .insertInto('ledger_entries')
-    .values({ kind: entry.kind, reference: entry.reference, description: entry.description, created_at: at })
-    .onConflict((oc) => oc.columns(['kind', 'reference']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await newEntry.takeFirst(db, { ...entry, at });
   if (!inserted) {
     const first = await db
       .selectFrom('ledger_entries')
@@ -179,42 +210,113 @@ export async function postEntry(
   const ordered = [...entry.lines].sort((a, b) => a.accountId - b.accountId);
   const posted: PostedLine[] = [];
   for (const line of ordered) {
-    const moved = await db
-      .updateTable('ledger_accounts')
-      .set({ balance: sql<number>`balance + ${line.amount}` })
-      .where('id', '=', line.accountId)
-      .where('currency', '=', line.currency)
-      .where(sql<boolean>`(allow_negative = 1 OR balance + ${line.amount} >= 0)`)
-      .where(sql<boolean>`balance + ${line.amount} <= ${MAX_LEDGER_AMOUNT}`)
-      .where(sql<boolean>`balance + ${line.amount} >= ${-MAX_LEDGER_AMOUNT}`)
-      .returning('balance')
-      .executeTakeFirst();
+    const moved = await moveBalance.takeFirst(db, {
+      id: line.accountId,
+      currency: line.currency,
+      amount: line.amount,
+      max: MAX_LEDGER_AMOUNT,
+      min: -MAX_LEDGER_AMOUNT,
+    });
     if (!moved) throw new InsufficientFunds(line.accountId, line.currency);
-    const row = await db
-      .insertInto('ledger_lines')
-      .values({
-        entry_id: inserted.id,
-        account_id: line.accountId,
-        currency: line.currency,
-        amount: line.amount,
-        balance_after: Number(moved.balance),
-        created_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await newLine.takeFirst(db, {
+      entry: inserted.id,
+      account: line.accountId,
+      currency: line.currency,
+      amount: line.amount,
+      after: Number(moved.balance),
+      at,
+    });
+    if (!row) throw new Error(`the line of entry ${inserted.id} was not written`);
     posted.push({ ...line, id: row.id, balanceAfter: Number(moved.balance) });
   }
   return { entryId: inserted.id, posted: true, lines: posted };
 }
 
-/** Where money paid from SB Pay for a purchase waits (the platform's, per currency) until the sale settles. */
-export const purchaseEscrowKey = (currency: string) => `purchase_escrow:${currency}`;
-export const purchaseEscrowAccount = (db: Db, currency: string, now: Date) =>
-  accountOf(
+/**
+ * Where money paid from SB Pay for a purchase waits (the platform's, per currency) until the sale settles: not
+ * one account but ESCROW_SHARDS of them, the booking's chosen by its id, so that concurrent purchases do not all
+ * lock one balance row (docs/decisions/escrow-shards.md). Shard 0 keeps the key of the single account it was
+ * before; the escrow's balance is the sum of its shards' (`escrowBalance`). A booking's money goes in and comes
+ * out (refund, settlement) through the same shard.
+ */
+export const ESCROW_SHARDS = 16;
+export const purchaseEscrowKey = (currency: string, shard = 0) =>
+  shard === 0 ? `purchase_escrow:${currency}` : `purchase_escrow:${currency}:${shard}`;
+export const escrowShardOf = (bookingId: number) => bookingId % ESCROW_SHARDS;
+
+/**
+ * The escrow shards' ids by currency, read once per process and database: the shards are made by their
+ * migration (0035, for the portal's currencies), committed before any purchase, and an account is never
+ * deleted, so an id once read stays true. A currency without its shards makes them here, uncached.
+ */
+const escrowIds = new WeakMap<Db, Map<string, number[]>>();
+const escrowShards = prepared((db, $: { currency: string }) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'account_key'])
+    .where('kind', '=', 'purchase_escrow')
+    .where('currency', '=', $.currency),
+);
+export async function purchaseEscrowAccount(db: Db, currency: string, bookingId: number, now: Date): Promise<number> {
+  const shard = escrowShardOf(bookingId);
+  const root = rootOf(db);
+  let known = escrowIds.get(root);
+  if (!known) {
+    known = new Map();
+    escrowIds.set(root, known);
+  }
+  let ids = known.get(currency);
+  if (!ids) {
+    const rows = await escrowShards.execute(db, { currency });
+    const byKey = new Map(rows.map((r) => [r.account_key, r.id]));
+    const all = Array.from({ length: ESCROW_SHARDS }, (_, i) => byKey.get(purchaseEscrowKey(currency, i)));
+    if (all.every((id) => id !== undefined)) {
+      ids = all as number[];
+      known.set(currency, ids);
+    }
+  }
+  const id = ids?.[shard];
+  if (id !== undefined) return id;
+  return accountOf(
     db,
-    { key: purchaseEscrowKey(currency), kind: 'purchase_escrow', ownerId: null, currency, allowNegative: true },
+    { key: purchaseEscrowKey(currency, shard), kind: 'purchase_escrow', ownerId: null, currency, allowNegative: true },
     now,
   );
+}
+
+/** Makes the escrow's shards of every currency there is (the seed, after the currencies; idempotent). */
+export async function ensureEscrowShards(db: Db, now: Date): Promise<void> {
+  const currencies = await db.selectFrom('currencies').select('code').execute();
+  const rows = currencies.flatMap(({ code }) =>
+    Array.from({ length: ESCROW_SHARDS }, (_, shard) => ({
+      account_key: purchaseEscrowKey(code, shard),
+      kind: 'purchase_escrow',
+      owner_id: null,
+      currency: code,
+      allow_negative: 1,
+      balance: 0,
+      created_at: now.toISOString(),
+    })),
+  );
+  if (rows.length > 0) {
+    await db
+      .insertInto('ledger_accounts')
+      .values(rows)
+      .onConflict((oc) => oc.column('account_key').doNothing())
+      .execute();
+  }
+}
+
+/** What the purchase escrow holds in a currency: the sum of its shards' balances. */
+export async function escrowBalance(db: Db, currency: string): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('balance'), sql<number>`0`).as('total'))
+    .where('kind', '=', 'purchase_escrow')
+    .where('currency', '=', currency)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
 
 /**
  * Pays `amount` from a user's SB Pay wallet into the purchase escrow, once per `reference` (a booking): the
@@ -223,11 +325,19 @@ export const purchaseEscrowAccount = (db: Db, currency: string, now: Date) =>
  */
 export async function payFromWallet(
   db: Db,
-  payment: { userId: number; currency: string; amount: number; reference: string; description: string },
+  payment: {
+    userId: number;
+    currency: string;
+    amount: number;
+    reference: string;
+    description: string;
+    /** the booking paid for: its escrow shard (absent: shard 0) */
+    bookingId?: number;
+  },
   now: Date,
 ): Promise<Posting> {
   const wallet = await walletAccount(db, payment.userId, payment.currency, now);
-  const escrow = await purchaseEscrowAccount(db, payment.currency, now);
+  const escrow = await purchaseEscrowAccount(db, payment.currency, payment.bookingId ?? 0, now);
   return postEntry(
     db,
     {

@@ -172,18 +172,27 @@ export async function notify(
   n: { userId: number; name: string; description: string; link?: string | null; at: Date | string },
 ): Promise<void> {
   if (n.link != null && !isPortalPath(n.link)) throw new Error(`not a portal path: ${n.link}`);
-  await db
-    .insertInto('notifications')
-    .values({
-      user_id: n.userId,
-      name: n.name,
-      description: n.description.slice(0, 500),
-      viewed: 0,
-      created_at: typeof n.at === 'string' ? n.at : n.at.toISOString(),
-      link: n.link ?? null,
-    })
-    .execute();
+  await newNotification.execute(db, {
+    user: n.userId,
+    name: n.name,
+    description: n.description.slice(0, 500),
+    at: typeof n.at === 'string' ? n.at : n.at.toISOString(),
+    link: n.link ?? null,
+  });
 }
+
+// built and compiled once: every sale writes one
+const newNotification = prepared(
+  (db, $: { user: number; name: string; description: string; at: string; link: string | null }) =>
+    db.insertInto('notifications').values({
+      user_id: $.user,
+      name: $.name,
+      description: $.description,
+      viewed: 0,
+      created_at: $.at,
+      link: $.link,
+    }),
+);
 
 /** The portal paths notifications link to, in one place so that a moved page moves its links. */
 export const notificationLinks = {

@@ -910,7 +910,7 @@ async function refundBooking(
   for (const p of await succeededPayments(db, b.id)) {
     const amount = Number(p.amount);
     if (p.gateway === 'sbpay') {
-      const escrow = await purchaseEscrowAccount(db, p.currency, now);
+      const escrow = await purchaseEscrowAccount(db, p.currency, b.id, now);
       const wallet = await walletAccount(db, b.buyer_id, p.currency, now);
       await postEntry(
         db,
@@ -972,7 +972,7 @@ async function creditEarnings(db: Db, o: NonNullable<OrderRow>, booking: Booking
   if (booking) {
     for (const p of await succeededPayments(db, booking.id)) {
       if (p.gateway !== 'sbpay') continue;
-      add(await purchaseEscrowAccount(db, p.currency, now), p.currency, -Number(p.amount));
+      add(await purchaseEscrowAccount(db, p.currency, booking.id, now), p.currency, -Number(p.amount));
       add(await clearing(p.currency), p.currency, Number(p.amount));
     }
   }

@@ -72,6 +72,63 @@ interface Share {
   amount: number;
 }
 
+type Added = { seller: number; currency: string; status: string; tickets: number; amount: number };
+// an order added to its seller's totals: three upserts, built and compiled once (every sale runs them)
+const addToStatusTotal = prepared((db, $: Added) =>
+  db
+    .insertInto('seller_order_totals')
+    .values({
+      seller_id: $.seller,
+      currency: $.currency,
+      status: $.status as OrderStatus,
+      orders: 1,
+      tickets: $.tickets,
+      amount: $.amount,
+    })
+    .onConflict((oc) =>
+      oc.columns(['seller_id', 'currency', 'status']).doUpdateSet((eb) => ({
+        orders: eb('seller_order_totals.orders', '+', 1),
+        tickets: eb('seller_order_totals.tickets', '+', $.tickets),
+        amount: eb('seller_order_totals.amount', '+', $.amount),
+      })),
+    ),
+);
+const addToMatchTotal = prepared((db, $: Omit<Added, 'tickets' | 'amount'> & { event: number }) =>
+  db
+    .insertInto('seller_match_orders')
+    .values({
+      seller_id: $.seller,
+      status: $.status as OrderStatus,
+      event_id: $.event,
+      currency: $.currency,
+      orders: 1,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['seller_id', 'status', 'event_id', 'currency'])
+        .doUpdateSet((eb) => ({ orders: eb('seller_match_orders.orders', '+', 1) })),
+    ),
+);
+const addToEventTotal = prepared((db, $: Omit<Added, 'status'> & { event: number }) =>
+  db
+    .insertInto('seller_event_totals')
+    .values({
+      seller_id: $.seller,
+      currency: $.currency,
+      event_id: $.event,
+      orders: 1,
+      tickets: $.tickets,
+      amount: $.amount,
+    })
+    .onConflict((oc) =>
+      oc.columns(['seller_id', 'currency', 'event_id']).doUpdateSet((eb) => ({
+        orders: eb('seller_event_totals.orders', '+', 1),
+        tickets: eb('seller_event_totals.tickets', '+', $.tickets),
+        amount: eb('seller_event_totals.amount', '+', $.amount),
+      })),
+    ),
+);
+
 /**
  * Adds (sign 1) or takes away (sign -1) one order's share of its seller's totals, by increments that run inside
  * the database, so that concurrent writers never lose one: adding is an upsert (the first order of a status
@@ -81,18 +138,9 @@ interface Share {
 async function addShare(db: Db, share: Share, sign: 1 | -1) {
   const orders = 1;
   const { quantity: tickets, amount } = share;
+  const added = { seller: share.seller_id, currency: share.currency, status: share.status, tickets, amount };
   if (sign === 1) {
-    await db
-      .insertInto('seller_order_totals')
-      .values({ seller_id: share.seller_id, currency: share.currency, status: share.status, orders, tickets, amount })
-      .onConflict((oc) =>
-        oc.columns(['seller_id', 'currency', 'status']).doUpdateSet((eb) => ({
-          orders: eb('seller_order_totals.orders', '+', orders),
-          tickets: eb('seller_order_totals.tickets', '+', tickets),
-          amount: eb('seller_order_totals.amount', '+', amount),
-        })),
-      )
-      .execute();
+    await addToStatusTotal.execute(db, added);
   } else {
     const taken = await db
       .updateTable('seller_order_totals')
@@ -109,21 +157,7 @@ async function addShare(db: Db, share: Share, sign: 1 | -1) {
   }
   // the sales lists' match search total (migration 0030), of every status
   if (sign === 1) {
-    await db
-      .insertInto('seller_match_orders')
-      .values({
-        seller_id: share.seller_id,
-        status: share.status,
-        event_id: share.event_id,
-        currency: share.currency,
-        orders,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['seller_id', 'status', 'event_id', 'currency'])
-          .doUpdateSet((eb) => ({ orders: eb('seller_match_orders.orders', '+', orders) })),
-      )
-      .execute();
+    await addToMatchTotal.execute(db, { ...added, event: share.event_id });
   } else {
     const taken = await db
       .updateTable('seller_match_orders')
@@ -137,24 +171,7 @@ async function addShare(db: Db, share: Share, sign: 1 | -1) {
   }
   if (share.status === 'cancelled') return;
   if (sign === 1) {
-    await db
-      .insertInto('seller_event_totals')
-      .values({
-        seller_id: share.seller_id,
-        currency: share.currency,
-        event_id: share.event_id,
-        orders,
-        tickets,
-        amount,
-      })
-      .onConflict((oc) =>
-        oc.columns(['seller_id', 'currency', 'event_id']).doUpdateSet((eb) => ({
-          orders: eb('seller_event_totals.orders', '+', orders),
-          tickets: eb('seller_event_totals.tickets', '+', tickets),
-          amount: eb('seller_event_totals.amount', '+', amount),
-        })),
-      )
-      .execute();
+    await addToEventTotal.execute(db, { ...added, event: share.event_id });
   } else {
     const taken = await db
       .updateTable('seller_event_totals')
@@ -251,6 +268,103 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
       .execute();
     return { id: row.id };
   });
+}
+
+type SaleValues = {
+  booking_no: string;
+  listing_id: number;
+  seller_id: number;
+  event_id: number;
+  quantity: number;
+  amount: number;
+  currency: string;
+  status: string;
+  created_at: string;
+  event_date: string;
+  event_time: string;
+  ticket_type_id: number;
+  category: string;
+  ticket_block: string;
+  row: string;
+  seats: string | null;
+  accept_by: string | null;
+  deliver_by: string | null;
+};
+const insertSale = prepared((db, $: SaleValues) =>
+  db
+    .insertInto('orders')
+    .values({
+      booking_no: $.booking_no,
+      listing_id: $.listing_id,
+      seller_id: $.seller_id,
+      event_id: $.event_id,
+      quantity: $.quantity,
+      amount: $.amount,
+      currency: $.currency,
+      status: $.status as OrderStatus,
+      created_at: $.created_at,
+      updated_at: $.created_at,
+      event_date: $.event_date,
+      event_time: $.event_time,
+      ticket_type_id: $.ticket_type_id,
+      guests: '',
+      category: $.category,
+      ticket_block: $.ticket_block,
+      row: $.row,
+      seats: $.seats,
+      accept_by: $.accept_by,
+      deliver_by: $.deliver_by,
+    })
+    .returning('id'),
+);
+const firstLogRow = prepared((db, $: { order: number; status: string; user: number | null; at: string }) =>
+  db.insertInto('order_logs').values({
+    order_id: $.order,
+    action: 'created',
+    from_status: null,
+    to_status: $.status as OrderStatus,
+    reason: null,
+    detail: null,
+    actor: 'buyer',
+    user_id: $.user,
+    created_at: $.at,
+  }),
+);
+
+/**
+ * A buyer's purchase recorded as the seller's order, from the values in hand (the event's date and time, the
+ * seats the cart held): the order with its deadlines in one insert, its seller's totals, the first row of its
+ * log, in the caller's transaction. What recordOrder does, without its reads: the purchase's path.
+ */
+export async function recordSale(
+  trx: Db,
+  order: NewOrder & { sold: NonNullable<NewOrder['sold']>; event_date: string; event_time: string },
+): Promise<{ id: number; accept_by: string | null; deliver_by: string | null }> {
+  const deadlines = deadlinesFor(order.status, order);
+  const row = await insertSale.takeFirst(trx, {
+    booking_no: order.booking_no,
+    listing_id: order.listing_id,
+    seller_id: order.seller_id,
+    event_id: order.event_id,
+    quantity: order.quantity,
+    amount: order.amount,
+    currency: order.currency,
+    status: order.status,
+    created_at: order.created_at,
+    event_date: order.event_date,
+    event_time: order.event_time,
+    ...order.sold,
+    ...deadlines,
+  });
+  if (!row) throw new Error(`recordSale: the order ${order.booking_no} was not written`);
+  await addShare(trx, order, 1);
+  await firstLogRow.execute(trx, {
+    order: row.id,
+    status: order.status,
+    user: order.buyer_user_id ?? null,
+    at: order.created_at,
+  });
+  return { id: row.id, ...deadlines };
 }
 
 export type StatusChange =

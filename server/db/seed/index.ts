@@ -1,6 +1,7 @@
 import { hashPassword } from '../../auth/passwords';
 import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
+import { ensureEscrowShards } from '../../domain/ledger';
 import { addTemplate } from '../../domain/listings/templates';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
@@ -184,6 +185,8 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
     .values(CURRENCIES)
     .onConflict((oc) => oc.doNothing())
     .execute();
+  // the purchase escrow's shards, committed before any purchase (server/domain/ledger.ts)
+  await ensureEscrowShards(db, clock.now());
   await db
     .insertInto('permissions')
     .values(PERMISSIONS.map((p, position) => ({ ...p, position })))

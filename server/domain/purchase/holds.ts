@@ -42,6 +42,10 @@ const liveHolds = prepared((db, $: { buyer: number; at: string }) =>
     .where('expires_at', '>', $.at),
 );
 
+const buyerHoldsLock = prepared((db, $: { buyer: number }) =>
+  db.selectNoFrom(sql<string>`pg_advisory_xact_lock(${BUYER_HOLDS_LOCK}, ${$.buyer})`.as('locked')),
+);
+
 /**
  * Lets a buyer make one more hold, or answers 429 with Retry-After the seconds until its first hold ends. The
  * count and the cart the caller then writes are one decision per buyer, whichever process runs it: on Postgres
@@ -51,7 +55,7 @@ const liveHolds = prepared((db, $: { buyer: number; at: string }) =>
  * with three. Holds that have ended count no more, freed or not yet.
  */
 export async function checkHoldLimit(db: Db, buyerId: number, now: Date) {
-  if (engineOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(${BUYER_HOLDS_LOCK}, ${buyerId})`.execute(db);
+  if (engineOf(db) === 'postgres') await buyerHoldsLock.execute(db, { buyer: buyerId });
   const at = now.toISOString();
   const [open] = await liveHolds.execute(db, { buyer: buyerId, at });
   if (Number(open?.n ?? 0) < MAX_OPEN_HOLDS) return;
