@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import type { paths } from '../../openapi/schema';
@@ -131,6 +132,10 @@ async function readJsonText(c: Context<AppEnv>): Promise<string> {
   const declared = Number(c.req.header('content-length') ?? Number.NaN);
   // the server itself discards a body that was never read, so a declared size needs no draining here
   if (declared > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
+  // under @hono/node-server, from Node's own stream: asking the Request for its body makes node-server build a
+  // whole WHATWG Request and a web stream over the socket (a tenth of a small call's CPU)
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && !incoming.readableDidRead) return readIncoming(incoming);
   const body = c.req.raw.body;
   if (!body) return '';
   const reader = body.getReader();
@@ -153,6 +158,41 @@ async function readJsonText(c: Context<AppEnv>): Promise<string> {
   }
   if (size > JSON_BODY_LIMIT) throw tooLarge(JSON_BODY_LIMIT);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** readJsonText from Node's request stream, with the same limits and answers. */
+function readIncoming(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (settle: () => void) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onClose);
+      incoming.off('aborted', onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= JSON_BODY_LIMIT) chunks.push(chunk);
+      else if (size > JSON_BODY_LIMIT + DRAIN_LIMIT) {
+        done(() => reject(tooLarge(JSON_BODY_LIMIT, { Connection: 'close' })));
+      }
+    };
+    const onEnd = () =>
+      done(() =>
+        size > JSON_BODY_LIMIT
+          ? reject(tooLarge(JSON_BODY_LIMIT))
+          : resolve(
+              chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+            ),
+      );
+    const onClose = () => done(() => reject(new ClientClosedRequest()));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onClose);
+    incoming.on('aborted', onClose);
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from './database';
+import { prepared } from './prepared';
 
 /** How long a kept reply answers replays of its key (then the key may be used again). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -35,47 +36,73 @@ export function requestHash(parts: unknown): string {
  * (and then `keepReply`), replay the kept reply, or refuse a different request under the same key.
  */
 export async function claimKey(trx: Db, id: KeyOf, hash: string, now: Date): Promise<Claim> {
-  const nowIso = now.toISOString();
-  const fresh = {
-    request_hash: hash,
-    status: 0,
-    response: '',
-    created_at: nowIso,
-    expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-  };
-  const claimed = await trx
-    .insertInto('idempotency_keys')
-    .values({ user_id: id.userId, operation_id: id.operationId, idem_key: id.key, ...fresh })
-    .onConflict((oc) =>
-      oc
-        .columns(['user_id', 'operation_id', 'idem_key'])
-        .doUpdateSet(fresh)
-        .where('idempotency_keys.expires_at', '<=', nowIso),
-    )
-    .returning('user_id')
-    .executeTakeFirst();
+  const at = now.toISOString();
+  const expires = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
+  const claimed = await claim.takeFirst(trx, {
+    user: id.userId,
+    operation: id.operationId,
+    key: id.key,
+    hash,
+    at,
+    expires,
+  });
   if (claimed) return { kind: 'claimed' };
-  const kept = await trx
-    .selectFrom('idempotency_keys')
-    .select(['request_hash', 'status', 'response'])
-    .where('user_id', '=', id.userId)
-    .where('operation_id', '=', id.operationId)
-    .where('idem_key', '=', id.key)
-    .executeTakeFirstOrThrow();
+  const kept = await keptOf.takeFirst(trx, { user: id.userId, operation: id.operationId, key: id.key });
+  if (!kept) throw new Error('an idempotency key neither claimed nor kept');
   if (kept.request_hash !== hash) return { kind: 'mismatch' };
   return { kind: 'replay', status: kept.status, body: JSON.parse(kept.response) as unknown };
 }
 
 /** Keeps the reply with its key, in the same transaction as the call's effect. */
 export async function keepReply(trx: Db, id: KeyOf, status: number, body: unknown): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ status, response: JSON.stringify(body) })
-    .where('user_id', '=', id.userId)
-    .where('operation_id', '=', id.operationId)
-    .where('idem_key', '=', id.key)
-    .execute();
+  await keep.execute(trx, {
+    user: id.userId,
+    operation: id.operationId,
+    key: id.key,
+    status,
+    response: JSON.stringify(body),
+  });
 }
+
+// the three statements every idempotent call runs, built and compiled once
+type KeyArgs = { user: number; operation: string; key: string };
+const claim = prepared((db, $: KeyArgs & { hash: string; at: string; expires: string }) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      user_id: $.user,
+      operation_id: $.operation,
+      idem_key: $.key,
+      request_hash: $.hash,
+      status: 0,
+      response: '',
+      created_at: $.at,
+      expires_at: $.expires,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'operation_id', 'idem_key'])
+        .doUpdateSet({ request_hash: $.hash, status: 0, response: '', created_at: $.at, expires_at: $.expires })
+        .where('idempotency_keys.expires_at', '<=', $.at),
+    )
+    .returning('user_id'),
+);
+const keyed = (db: Db, $: KeyArgs) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'status', 'response'])
+    .where('user_id', '=', $.user)
+    .where('operation_id', '=', $.operation)
+    .where('idem_key', '=', $.key);
+const keptOf = prepared(keyed);
+const keep = prepared((db, $: KeyArgs & { status: number; response: string }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ status: $.status, response: $.response })
+    .where('user_id', '=', $.user)
+    .where('operation_id', '=', $.operation)
+    .where('idem_key', '=', $.key),
+);
 
 /** Removes the keys whose replies have expired; answers how many. */
 export async function pruneIdempotencyKeys(db: Db, now: Date): Promise<number> {
