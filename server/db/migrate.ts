@@ -35,6 +35,7 @@ import * as m0034 from './migrations/0034-carts-buyer-holding';
 import * as m0035 from './migrations/0035-login-devices';
 import * as m0036 from './migrations/0036-ops-jobs';
 import * as m0037 from './migrations/0037-escrow-shards';
+import * as m0038 from './migrations/0038-seller-total-shards';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0035-login-devices': m0035,
   '0036-ops-jobs': m0036,
   '0037-escrow-shards': m0037,
+  '0038-seller-total-shards': m0038,
 };
 
 /** The migrations' names in the order they apply. */

@@ -171,7 +171,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     [],
   ),
   seller_order_totals: table<Database['seller_order_totals']>()(
-    ['seller_id', 'currency', 'status', 'orders', 'tickets', 'amount'],
+    ['seller_id', 'currency', 'status', 'shard', 'orders', 'tickets', 'amount'],
     [],
   ),
   seller_event_totals: table<Database['seller_event_totals']>()(

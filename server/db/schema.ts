@@ -297,6 +297,8 @@ export interface SellerOrderTotalTable {
   seller_id: number;
   currency: string;
   status: OrderStatus;
+  /** Which of the 16 rows of (seller, currency, status) (migration 0038): its orders' ids modulo 16. */
+  shard: ColumnType<number, number | undefined, number>;
   orders: number;
   tickets: number;
   /** minor units of `currency` */

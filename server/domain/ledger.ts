@@ -246,7 +246,7 @@ export const escrowShardOf = (bookingId: number) => bookingId % ESCROW_SHARDS;
 
 /**
  * The escrow shards' ids by currency, read once per process and database: the shards are made by their
- * migration (0035, for the portal's currencies), committed before any purchase, and an account is never
+ * migration (0037, for the portal's currencies), committed before any purchase, and an account is never
  * deleted, so an id once read stays true. A currency without its shards makes them here, uncached.
  */
 const escrowIds = new WeakMap<Db, Map<string, number[]>>();

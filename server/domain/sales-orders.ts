@@ -423,8 +423,15 @@ export async function salesRows(db: Db, sellerId: number, f: SalesFilters, limit
 export async function salesOverview(db: Db, sellerId: number) {
   const rows = await db
     .selectFrom('seller_order_totals')
-    .select(['currency', 'status', 'orders', 'tickets', 'amount'])
+    .select((eb) => [
+      'currency',
+      'status',
+      eb.fn.sum<number>('orders').as('orders'),
+      eb.fn.sum<number>('tickets').as('tickets'),
+      eb.fn.sum<number>('amount').as('amount'),
+    ])
     .where('seller_id', '=', sellerId)
+    .groupBy(['currency', 'status'])
     .execute();
   const currencies: CurrencyCode[] = ['GBP', 'EUR', 'USD', 'AED'];
   return currencies.map((currency) => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type components, currencyCodeValues } from '../../openapi/schema';
 import type { AuthUser } from '../auth/session';
 import type { Db } from '../db/database';
@@ -64,6 +65,8 @@ const inOwnTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> 
   db.isTransaction ? work(db) : inTransaction(db, work);
 
 interface Share {
+  /** the order's id: its shard of the status totals */
+  id: number;
   seller_id: number;
   currency: string;
   status: OrderStatus;
@@ -72,7 +75,9 @@ interface Share {
   amount: number;
 }
 
-type Added = { seller: number; currency: string; status: string; tickets: number; amount: number };
+type Added = { seller: number; currency: string; status: string; tickets: number; amount: number; shard: number };
+/** How many rows a seller's total of one status is kept in (migration 0038): an order's is its id modulo this. */
+export const TOTAL_SHARDS = 16;
 // an order added to its seller's totals: three upserts, built and compiled once (every sale runs them)
 const addToStatusTotal = prepared((db, $: Added) =>
   db
@@ -81,12 +86,13 @@ const addToStatusTotal = prepared((db, $: Added) =>
       seller_id: $.seller,
       currency: $.currency,
       status: $.status as OrderStatus,
+      shard: $.shard,
       orders: 1,
       tickets: $.tickets,
       amount: $.amount,
     })
     .onConflict((oc) =>
-      oc.columns(['seller_id', 'currency', 'status']).doUpdateSet((eb) => ({
+      oc.columns(['seller_id', 'currency', 'status', 'shard']).doUpdateSet((eb) => ({
         orders: eb('seller_order_totals.orders', '+', 1),
         tickets: eb('seller_order_totals.tickets', '+', $.tickets),
         amount: eb('seller_order_totals.amount', '+', $.amount),
@@ -138,7 +144,8 @@ const addToEventTotal = prepared((db, $: Omit<Added, 'status'> & { event: number
 async function addShare(db: Db, share: Share, sign: 1 | -1) {
   const orders = 1;
   const { quantity: tickets, amount } = share;
-  const added = { seller: share.seller_id, currency: share.currency, status: share.status, tickets, amount };
+  const shard = share.id % TOTAL_SHARDS;
+  const added = { seller: share.seller_id, currency: share.currency, status: share.status, tickets, amount, shard };
   if (sign === 1) {
     await addToStatusTotal.execute(db, added);
   } else {
@@ -152,6 +159,7 @@ async function addShare(db: Db, share: Share, sign: 1 | -1) {
       .where('seller_id', '=', share.seller_id)
       .where('currency', '=', share.currency)
       .where('status', '=', share.status)
+      .where('shard', '=', shard)
       .executeTakeFirst();
     if (taken.numUpdatedRows !== 1n) throw new Error(`no ${share.status} total to take order from`);
   }
@@ -248,7 +256,7 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
       .returning(['id', 'event_date', 'event_time'])
       .executeTakeFirst();
     if (!row) throw new Error(`recordOrder: there is no event ${order.event_id} or listing ${order.listing_id}`);
-    await addShare(trx, order, 1);
+    await addShare(trx, { ...order, id: row.id }, 1);
     // issue 12: the order's deadlines and the first row of its log
     const deadlines = deadlinesFor(order.status, { created_at: order.created_at, ...row });
     await trx.updateTable('orders').set(deadlines).where('id', '=', row.id).execute();
@@ -357,7 +365,7 @@ export async function recordSale(
     ...deadlines,
   });
   if (!row) throw new Error(`recordSale: the order ${order.booking_no} was not written`);
-  await addShare(trx, order, 1);
+  await addShare(trx, { ...order, id: row.id }, 1);
   await firstLogRow.execute(trx, {
     order: row.id,
     status: order.status,
@@ -392,7 +400,7 @@ export async function changeOrderStatus(
       .where('status', '=', change.from);
     if (change.sellerId !== undefined) update = update.where('seller_id', '=', change.sellerId);
     const moved = await update
-      .returning(['seller_id', 'currency', 'event_id', 'quantity', 'amount'])
+      .returning(['id', 'seller_id', 'currency', 'event_id', 'quantity', 'amount'])
       .executeTakeFirst();
     if (!moved) {
       let query = trx.selectFrom('orders').select('status').where('id', '=', change.orderId);
@@ -420,17 +428,19 @@ export async function recountOrderTotals(db: Db, sellerId?: number): Promise<voi
   await inOwnTransaction(db, async (trx) => {
     let dropOrders = trx.deleteFrom('seller_order_totals');
     let dropEvents = trx.deleteFrom('seller_event_totals');
+    const shardOf = sql<number>`id % ${sql.lit(TOTAL_SHARDS)}`;
     let byStatus = trx
       .selectFrom('orders')
       .select((eb) => [
         'seller_id',
         'currency',
         'status',
+        shardOf.as('shard'),
         eb.fn.countAll<number>().as('orders'),
         eb.fn.sum<number>('quantity').as('tickets'),
         eb.fn.sum<number>('amount').as('amount'),
       ])
-      .groupBy(['seller_id', 'currency', 'status']);
+      .groupBy(['seller_id', 'currency', 'status', shardOf]);
     let byEvent = trx
       .selectFrom('orders')
       .select((eb) => [
@@ -466,7 +476,7 @@ export async function recountOrderTotals(db: Db, sellerId?: number): Promise<voi
       .execute();
     await trx
       .insertInto('seller_order_totals')
-      .columns(['seller_id', 'currency', 'status', 'orders', 'tickets', 'amount'])
+      .columns(['seller_id', 'currency', 'status', 'shard', 'orders', 'tickets', 'amount'])
       .expression(byStatus)
       .execute();
     await trx
@@ -513,7 +523,7 @@ export async function figuresByStatus(db: Db, sellerId: number, currency?: Curre
 const confirmedCount = prepared((db, $: { seller: number; currency: string }) =>
   db
     .selectFrom('seller_order_totals')
-    .select('orders')
+    .select((eb) => eb.fn.sum<number>('orders').as('orders'))
     .where('seller_id', '=', $.seller)
     .where('currency', '=', $.currency)
     .where('status', '=', 'confirmed'),
