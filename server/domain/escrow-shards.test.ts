@@ -12,6 +12,7 @@ import {
   purchaseEscrowAccount,
   walletAccount,
 } from './ledger';
+import { figuresByStatus, recordOrder, TOTAL_SHARDS } from './sales';
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 
@@ -133,5 +134,41 @@ describe('the purchase escrow in shards', () => {
       .executeTakeFirstOrThrow();
     expect(Number(after.balance)).toBe(held - 700);
     expect(await auditLedger(db)).toEqual([]);
+  });
+
+  it('adds consecutive orders of one seller to different rows of its status total, which sum to the orders', async () => {
+    const listing = await db
+      .selectFrom('listings')
+      .select(['id', 'seller_id', 'event_id'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const before = (await figuresByStatus(db, listing.seller_id, 'GBP')).find((f) => f.status === 'pending');
+    const n = TOTAL_SHARDS * 2;
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        recordOrder(db, {
+          booking_no: `SHARD-${i}`,
+          listing_id: listing.id,
+          seller_id: listing.seller_id,
+          event_id: listing.event_id,
+          quantity: 1,
+          amount: 500,
+          currency: 'GBP',
+          status: 'pending',
+          created_at: NOW.toISOString(),
+        }),
+      ),
+    );
+    const rows = await db
+      .selectFrom('seller_order_totals')
+      .select('shard')
+      .where('seller_id', '=', listing.seller_id)
+      .where('currency', '=', 'GBP')
+      .where('status', '=', 'pending')
+      .execute();
+    expect(rows.length).toBe(TOTAL_SHARDS);
+    const after = (await figuresByStatus(db, listing.seller_id, 'GBP')).find((f) => f.status === 'pending');
+    expect(after?.orders).toBe((before?.orders ?? 0) + n);
+    expect(after?.amount).toBe((before?.amount ?? 0) + n * 500);
   });
 });
