@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedCountsOf } from '../../domain/notifications';
-import { figuresByStatus, topSellingEvents } from '../../domain/sales';
+import { figuresByStatus, TOTAL_SHARDS, topSellingEvents } from '../../domain/sales';
 import { type FreshDatabase, freshDatabase } from '../../test-support';
 import { MIGRATION_NAMES, migrateToLatest } from '../migrate';
 
@@ -162,6 +162,28 @@ describe('migration 0006 on a database that has orders', () => {
       [ids.events[0], 2, 2000],
       [ids.events[1], 1, 1001],
     ]);
+  });
+
+  it("keeps each order's share of the status totals in its own shard, where a status change takes it from", async () => {
+    const kept = await d.db
+      .selectFrom('seller_order_totals')
+      .select(['seller_id', 'currency', 'status', 'shard', 'orders', 'tickets', 'amount'])
+      .where('orders', '>', 0)
+      .orderBy(['seller_id', 'currency', 'status', 'shard'])
+      .execute();
+    const orders = await d.db
+      .selectFrom('orders')
+      .select(['id', 'seller_id', 'currency', 'status', 'quantity', 'amount'])
+      .orderBy(['seller_id', 'currency', 'status', 'id'])
+      .execute();
+    // each order is alone in its shard here (ids 1 to 6 of 16 shards)
+    expect(
+      kept.map((k) => [k.seller_id, k.currency, k.status, k.shard, k.orders, k.tickets, k.amount].map(Number)),
+    ).toEqual(
+      orders.map((o) =>
+        [o.seller_id, o.currency, o.status, Number(o.id) % TOTAL_SHARDS, 1, o.quantity, o.amount].map(Number),
+      ),
+    );
   });
 
   it("copies each order's event date and time", async () => {
