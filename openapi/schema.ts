@@ -3778,6 +3778,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/account-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's data as one zip (JSON and CSV)
+         * @description Path chosen by us. The account owner's own data, streamed as a zip while it is read (never built in memory): for each of profile, addresses, listings, orders, bookings, ledger_lines, payouts and kyc_documents a `<name>.json` (an array of rows) and a `<name>.csv` (the same rows, a header line, RFC 4180 quoting), and `README.txt`. Only the seller's own rows: its listings and orders as seller, its bookings as buyer, the lines of its own wallet accounts, its payouts, the list of its KYC documents (kind, name, size, date: not the files). Account owners only (`x-role: seller`); a team member acts for a seller but is not the person the data is about, and answers 403. A seller on the KYC hold may export. `Content-Disposition` names the file `sb-portal-data-<date>.zip`; `X-Export-Rows` gives how many rows it holds in all, for the progress shown.
+         */
+        get: operations["exportAccountData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/system": {
         parameters: {
             query?: never;
@@ -3798,10 +3818,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/account-data/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's erasure request, and what stands in its way
+         * @description Path chosen by us. The caller's latest erasure request (`status` none when it never asked) and `blockers`: why an erasure would be refused now (money held or owed), each a sentence for the person. Account owners only.
+         */
+        get: operations["getAccountErasure"];
+        put?: never;
+        /**
+         * Ask for the account to be erased (the back office confirms)
+         * @description Path chosen by us. With the caller's password (checked as a bank account change checks it: a wrong one is 422 on /body/password and counts as a failed login). Refused with 409 while money is held or owed, the message naming each reason: a wallet balance other than zero, open orders (as seller or buyer), a payout or deposit waiting for the back office, or a payment held in escrow. Otherwise the request waits in the back office's queue; asking again while one waits answers it again. Nothing is erased until an operator approves it.
+         */
+        post: operations["requestAccountErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/erasure-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts that asked to be erased (back office)
+         * @description Path chosen by us. Erasure requests in one status (requested by default), oldest first. A request still waiting shows the account's name and e-mail and what would block it now; an erased one shows neither.
+         */
+        get: operations["listAdminErasureRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/erasure-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the account (back office)
+         * @description Path chosen by us. Back office. In one transaction (opened by the handler, so that the files leave the disk only once it committed): the account and its team members are anonymised (name, e-mail, phone, addresses, stored cards, bank accounts, KYC documents and every uploaded file deleted), their sessions and tokens revoked, and the address taken out of the mail outbox and every other text; the ledger, orders and payouts stay, whole and balanced, under the anonymous account. Refused with 409 while money is held or owed (the message says why) or when the request was rejected; approving an erased request answers it again.
+         */
+        post: operations["approveErasureRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/erasure-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse an erasure request, with a reason (back office)
+         * @description Path chosen by us. Back office. The seller reads the reason in Settings and may ask again. Rejecting a rejected request answers it again; an erased one answers 409.
+         */
+        post: operations["rejectErasureRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        ErasureStatus: "requested" | "erased" | "rejected";
+        AccountErasureRequest: {
+            /** @description The caller's password, to confirm. */
+            password: string;
+        };
+        AccountErasure: {
+            /**
+             * @description none when the account never asked (or its last request was rejected and it asks again).
+             * @enum {string}
+             */
+            status: "none" | "requested" | "rejected";
+            /** Format: date-time */
+            requested_at: string | null;
+            rejection_reason: string | null;
+            /** @description Why an erasure would be refused now; empty when nothing stands in its way. */
+            blockers: string[];
+        };
+        AccountErasureResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AccountErasure"];
+        };
+        AdminErasure: {
+            id: components["schemas"]["Id"];
+            status: components["schemas"]["ErasureStatus"];
+            /** @description The account's name while it waits; 'Erased account' once erased. */
+            name: string;
+            /** @description The account's e-mail while it waits; null once erased. */
+            email: string | null;
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            rejection_reason: string | null;
+            /** @description While it waits, why approving it would be refused now. */
+            blockers: string[];
+        };
+        AdminErasureResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AdminErasure"];
+        };
+        AdminErasureListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                requests: components["schemas"]["AdminErasure"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        RejectErasureRequest: {
+            reason: string;
+        };
         ReportNotesInput: {
             order_id: components["schemas"]["Id"];
             notes: string;
@@ -12848,6 +13009,28 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+        };
+    };
+    exportAccountData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip, streamed. */
+            200: {
+                headers: {
+                    /** @description How many data rows the zip holds, all files together (JSON and CSV count once). */
+                    "X-Export-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
         };
@@ -12870,8 +13053,174 @@ export interface operations {
                     "application/json": components["schemas"]["SystemStatusResponse"];
                 };
             };
+        };
+    };
+    getAccountErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErasureResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    requestAccountErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, waiting for the back office. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErasureResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Money is held or owed; the message says what. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["HashingBusy"];
+        };
+    };
+    listAdminErasureRequests: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["ErasureStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of erasure requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminErasureListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    approveErasureRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, erased (now, or before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminErasureResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Money is held or owed, or the request was rejected. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    rejectErasureRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, rejected (now, or before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminErasureResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account was erased already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
 }
@@ -12889,6 +13238,8 @@ export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQueryLangValues: Re
 export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events/{match_id}"]["get"]["parameters"]["query"]["sort"]> = ["price_asc", "price_desc"];
 export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/tickets/{sell_ticket_id}"]["get"]["parameters"]["query"]["lang"]> = ["en"];
 export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
+export const erasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErasureStatus"]> = ["requested", "erased", "rejected"];
+export const accountErasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccountErasure"]["status"]> = ["none", "requested", "rejected"];
 export const reportScheduleFrequencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportScheduleFrequency"]> = ["off", "weekly", "monthly"];
 export const reportPeriodPresetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportPeriodPreset"]> = ["this_month", "last_month", "this_quarter", "year_to_date"];
 export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["period"]> = ["this_month", "last_month", "this_quarter", "year_to_date", "custom"];

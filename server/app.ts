@@ -41,6 +41,7 @@ import { sessionRoutes } from './routes/sessions';
 import { settingsAccountRoutes } from './routes/settings-account';
 import { settingsCardRoutes } from './routes/settings-cards';
 import { settingsExtraRoutes } from './routes/settings-extra';
+import { accountDataRoutes } from './routes/account-data';
 import { settingsTradeRoutes } from './routes/settings-trade';
 import { tradeRoutes } from './routes/trade';
 import { twoFactorRoutes } from './routes/two-factor';
@@ -196,6 +197,7 @@ export function createApp(options: AppOptions) {
       appUrl: options.appUrl ?? process.env.APP_URL ?? 'http://localhost:8080',
     });
     settingsExtraRoutes(router);
+    accountDataRoutes(router);
     listingsRoutes(router);
     payoutRoutes(router, { mailer });
     kycRoutes(router, {

@@ -25,3 +25,7 @@ export const adminSalesOrderActionBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /admin/kyc/{id}/reject (rejectKyc). */
 export const rejectKycBody = (m: Messages = defaultMessages) =>
   v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/erasure-requests/{id}/reject (rejectErasureRequest). */
+export const rejectErasureRequestBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500)), v.regex(new RegExp('\\S', 'u'), m('reason', 'pattern'))) }, m('', 'type'));

@@ -69,3 +69,7 @@ export const createLinkedCardPaymentBody = (m: Messages = defaultMessages) =>
 /** The multipart/form-data body of POST /api/additional-template (proxyAdditionalTemplate). */
 export const proxyAdditionalTemplateBody = (m: Messages = defaultMessages) =>
   v.strictObject({ name: v.pipe(v.string(m('name', 'type')), v.nonEmpty(m('name', 'required')), v.maxLength(100, m('name', 'maxLength', 100))), content: v.pipe(v.string(m('content', 'type')), v.nonEmpty(m('content', 'required')), v.maxLength(2000, m('content', 'maxLength', 2000))), file: v.optional(v.pipe(v.array(v.pipe(v.blob(m('file', 'type')), v.maxSize(5242880, m('file', 'maxBytes', 5242880))), m('file', 'type')), v.maxLength(1, m('file', 'maxItems', 1)))) }, m('', 'type'));
+
+/** The application/json body of POST /settings/account-data/erasure (requestAccountErasure). */
+export const requestAccountErasureBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ password: v.pipe(v.string(m('password', 'type')), v.nonEmpty(m('password', 'required')), v.maxLength(128, m('password', 'maxLength', 128))) }, m('', 'type'));

@@ -10,7 +10,7 @@ import { inTransaction } from '../db/transaction';
 import type { AnswerCache } from '../http/answer-cache';
 import { envelopeOf, HttpError, KeptRefusal, MESSAGES, tooLarge } from '../http/errors';
 import { ClientClosedRequest, receiveMultipart, removeFiles, type StoredFile } from '../http/multipart';
-import { apiAnswer, apiText } from '../http/respond';
+import { apiAnswer, apiStream, apiText } from '../http/respond';
 import type { Logger } from '../logger';
 import type { RequestFacts } from '../ops/request-facts';
 import type { Quotas } from '../quotas/limits';
@@ -49,11 +49,21 @@ type JsonOf<R> = R extends { content: { 'application/json': infer B } }
   : R extends { content: { 'text/plain': infer T } }
     ? T
     : never;
+/** A file the contract answers as itself (`application/zip`): its bytes, streamed as they are made. */
+export interface StreamedFile {
+  contentType: string;
+  stream: ReadableStream<Uint8Array>;
+}
+type AnswerOf<S, R> = R extends { content: { 'application/json': unknown } }
+  ? { status: S; body: JsonOf<R>; headers?: Record<string, string> }
+  : R extends { content: { 'application/zip': unknown } }
+    ? { status: S; body: StreamedFile; headers?: Record<string, string> }
+    : { status: S; body: JsonOf<R>; headers?: Record<string, string> };
 
 /** What a handler may answer: exactly the statuses and bodies the contract lists for its operation. */
 export type Reply<O> = O extends { responses: infer R }
   ? {
-      [S in keyof R & number]: { status: S; body: JsonOf<R[S]>; headers?: Record<string, string> };
+      [S in keyof R & number]: AnswerOf<S, R[S]>;
     }[keyof R & number]
   : never;
 type BodyOf<O> = O extends { requestBody?: { content: { 'application/json': infer B } } }
@@ -87,6 +97,9 @@ interface AnyReply {
 }
 /** A handler bound by operation id, without the contract's types: for the router's own test contract. */
 export type LooseHandler = (input: HandlerInput<unknown>, deps: Deps) => Promise<AnyReply> | AnyReply;
+
+const isStreamed = (body: unknown): body is StreamedFile =>
+  typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream instanceof ReadableStream;
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 const mediaTypeOf = (header: string | undefined) => (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -446,6 +459,7 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
         }
         // a text answer (the metrics): the contract's only non-JSON bodies are strings
         if (typeof reply.body === 'string') return apiText(c, reply.body, reply.status, reply.headers);
+        if (isStreamed(reply.body)) return apiStream(c, reply.body, reply.status, reply.headers);
         return apiAnswer(c, reply.body, reply.status, reply.headers);
       } catch (error) {
         if (deps.validateResponses && error instanceof QuotaExceeded && !op.quotas.has(error.quota)) {

@@ -36,6 +36,7 @@ import * as m0035 from './migrations/0035-login-devices';
 import * as m0036 from './migrations/0036-ops-jobs';
 import * as m0037 from './migrations/0037-escrow-shards';
 import * as m0038 from './migrations/0038-seller-total-shards';
+import * as m0039 from './migrations/0039-account-erasure';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0036-ops-jobs': m0036,
   '0037-escrow-shards': m0037,
   '0038-seller-total-shards': m0038,
+  '0039-account-erasure': m0039,
 };
 
 /** The migrations' names in the order they apply. */

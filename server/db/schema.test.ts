@@ -509,6 +509,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['name', 'claimed_at', 'runs', 'last_ok_at', 'last_error', 'detail'],
     ['last_ok_at', 'last_error', 'detail'],
   ),
+  erasure_requests: table<Database['erasure_requests']>()(
+    ['id', 'seller_id', 'status', 'requested_at', 'rejection_reason', 'decided_by', 'decided_at'],
+    ['rejection_reason', 'decided_by', 'decided_at'],
+  ),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

@@ -40,3 +40,16 @@ export function apiText(
 ): Response {
   return new Response(text, { status, headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers } });
 }
+
+/** A file streamed as it is made (a data export): the API's headers, its own type, never cached. */
+export function apiStream(
+  c: Context<AppEnv>,
+  file: { contentType: string; stream: ReadableStream<Uint8Array> },
+  status: number,
+  headers?: Readonly<Record<string, string>>,
+): Response {
+  return new Response(file.stream, {
+    status,
+    headers: { ...API_HEADERS, 'Content-Type': file.contentType, 'X-Request-Id': c.get('requestId'), ...headers },
+  });
+}
