@@ -114,6 +114,13 @@ export function checkAnswer(
     if (attack.expect.kind === 'refuse') problems.push(`accepted (${status}) a request the contract refuses`);
     return problems;
   }
+  // a file the contract answers as itself (a data export) is checked by its type, not as the envelope
+  const file = status < 300 ? attack.op.answers.get(String(status))?.file : null;
+  if (file) {
+    if (!answer.contentType.toLowerCase().startsWith(file))
+      problems.push(`content-type is '${answer.contentType}', not ${file}`);
+    return problems;
+  }
   if (!/^application\/json\b/i.test(answer.contentType))
     problems.push(`content-type is '${answer.contentType}', not JSON`);
   let body: unknown;

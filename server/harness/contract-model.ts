@@ -33,6 +33,8 @@ export interface Answer {
   pointer: string | null;
   /** The contract declares a text answer (`text/plain`: the metrics), not the JSON envelope. */
   text?: boolean;
+  /** The media type when the answer is a file rather than the JSON envelope (`application/zip`). */
+  file?: string | null;
 }
 
 export interface Op {
@@ -98,6 +100,14 @@ export function resolveRefs<T>(node: T, doc: unknown, seen: ReadonlySet<string> 
     return resolveRefs({ ...target, ...siblings } as T, doc, new Set([...seen, ref]));
   }
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, resolveRefs(v, doc, seen)])) as T;
+}
+
+/** The media type of an answer that is a file (`application/zip`), null for a JSON answer. */
+function fileMedia(response: unknown): string | null {
+  const media = Object.keys((response as { content?: Record<string, unknown> }).content ?? {});
+  return media.length > 0 && !media.includes('application/json') && !media.includes('text/plain')
+    ? (media[0] ?? null)
+    : null;
 }
 
 /** Where the JSON schema of an answer lives (following a `$ref` to components/responses). */
@@ -173,6 +183,7 @@ export function modelOf(doc: Doc): ContractModel {
               status,
               pointer: answerPointer(doc, path, method, status, response),
               text: !!(response as { content?: Record<string, unknown> }).content?.['text/plain'],
+              file: fileMedia(response),
             },
           ]),
         ),
