@@ -150,6 +150,7 @@ export const routes = {
   sellerContacts: route({ pattern: '/settings/seller-contacts', title: 'Seller contacts', access: 'settings' }),
   partnerSettings: route({ pattern: '/settings/partner-settings', title: 'Partner settings', access: 'settings' }),
   requestFeature: route({ pattern: '/settings/request-feature', title: 'Request a feature', access: 'settings' }),
+  yourData: route({ pattern: '/settings/your-data', title: 'Your data', access: 'always' }),
   notifications: route({
     pattern: '/notifications/home',
     title: 'Notifications',
@@ -228,6 +229,12 @@ export const routes = {
     title: 'Deposit requests',
     access: 'admin',
     menu: { label: 'Deposit requests', icon: 'wallet', order: 110, permission: 'lmt-pay', adminOnly: true },
+  }),
+  adminErasures: route({
+    pattern: '/admin/erasures',
+    title: 'Erasure requests',
+    access: 'admin',
+    menu: { label: 'Erasure requests', icon: 'user', order: 113, permission: 'settings', adminOnly: true },
   }),
   adminPayouts: route({
     pattern: '/admin/payouts',

@@ -56,6 +56,7 @@ export const REFUSAL_BOOKKEEPING: ReadonlyArray<{ table: string; operations: rea
       'addBankAccount',
       'setDefaultBankAccount',
       'deleteBankAccount',
+      'requestAccountErasure',
     ],
     why: 'a wrong password confirming a change counts as a failed login of the account from this client',
   },

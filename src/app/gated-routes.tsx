@@ -23,6 +23,8 @@ const StoredCardsPage = lazyLoaded(pageModules.storedCards);
 const WalletPage = lazyLoaded(pageModules.wallet);
 const PayoutsPage = lazyLoaded(pageModules.payouts);
 const AdminPayoutsPage = lazyLoaded(pageModules.adminPayouts);
+const AdminErasuresPage = lazyLoaded(pageModules.adminErasures);
+const YourDataPage = lazyLoaded(pageModules.yourData);
 const BankAccountsPage = lazyLoaded(pageModules.bankAccounts);
 const ReferralsPage = lazyLoaded(pageModules.referrals);
 const SellerContactsPage = lazyLoaded(pageModules.sellerContacts);
@@ -59,6 +61,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   sellerContacts: SellerContactsPage,
   partnerSettings: PartnerSettingsPage,
   requestFeature: RequestFeaturePage,
+  yourData: YourDataPage,
   notifications: NotificationsPage,
   addListings: AddListingsPage,
   myListings: MyListingsPage,
@@ -72,6 +75,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   tradePurchase: TradePurchasePage,
   adminDeposits: AdminDepositsPage,
   adminPayouts: AdminPayoutsPage,
+  adminErasures: AdminErasuresPage,
   adminEventRequests: AdminEventRequestsPage,
   adminKyc: AdminKycPage,
   adminSystem: AdminSystemPage,

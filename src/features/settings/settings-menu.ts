@@ -28,6 +28,7 @@ export const SETTINGS_MENU: readonly SettingsMenuEntry[] = [
   { label: 'Seller Contacts', route: 'sellerContacts', permission: 'settings' },
   { label: 'Partner Settings', route: 'partnerSettings', permission: 'settings' },
   { label: 'Request a Feature', route: 'requestFeature', permission: 'settings' },
+  { label: 'Your Data', route: 'yourData' },
   { label: 'KYC', route: 'kyc', query: 'handle=true' },
 ];
 
