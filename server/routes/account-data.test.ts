@@ -21,15 +21,19 @@ async function exportZip(token: string) {
   expect(res.headers.get('content-type')).toBe('application/zip');
   const rows = Number(res.headers.get('x-export-rows'));
   const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()));
-  const json = async (name: string) =>
-    JSON.parse(await zip.file(`${name}.json`)!.async('string')) as Record<string, unknown>[];
-  return { zip, rows, json };
+  const text = async (name: string) => {
+    const file = zip.file(name);
+    if (!file) throw new Error(`${name} is not in the zip`);
+    return file.async('string');
+  };
+  const json = async (name: string) => JSON.parse(await text(`${name}.json`)) as Record<string, unknown>[];
+  return { zip, rows, json, text };
 }
 
 describe('the account data export', () => {
   it('holds the seller own data as JSON and CSV, its ledger lines among them, and nobody else', async () => {
     const token = await s.loginAs('seller@demo.test');
-    const { zip, rows, json } = await exportZip(token);
+    const { zip, rows, json, text: fileText } = await exportZip(token);
     const names = Object.keys(zip.files).sort();
     for (const part of [
       'profile',
@@ -56,7 +60,7 @@ describe('the account data export', () => {
       .execute();
     expect(own.length).toBeGreaterThan(0);
     expect(lines.map((l) => l.id)).toEqual(own.map((l) => l.id));
-    const csv = await zip.file('ledger_lines.csv')!.async('string');
+    const csv = await fileText('ledger_lines.csv');
     expect(csv.split('\r\n')[0]).toBe(
       'id,created_at,account,currency,amount,balance_after,entry_kind,reference,description',
     );
