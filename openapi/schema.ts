@@ -3778,26 +3778,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/settings/account-data/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The account's data as one zip (JSON and CSV)
-         * @description Path chosen by us. The account owner's own data, streamed as a zip while it is read (never built in memory): for each of profile, addresses, listings, orders, bookings, ledger_lines, payouts and kyc_documents a `<name>.json` (an array of rows) and a `<name>.csv` (the same rows, a header line, RFC 4180 quoting), and `README.txt`. Only the seller's own rows: its listings and orders as seller, its bookings as buyer, the lines of its own wallet accounts, its payouts, the list of its KYC documents (kind, name, size, date: not the files). Account owners only (`x-role: seller`); a team member acts for a seller but is not the person the data is about, and answers 403. A seller on the KYC hold may export. `Content-Disposition` names the file `sb-portal-data-<date>.zip`; `X-Export-Rows` gives how many rows it holds in all, for the progress shown.
-         */
-        get: operations["exportAccountData"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/system": {
         parameters: {
             query?: never;
@@ -3810,6 +3790,26 @@ export interface paths {
          * @description Path chosen by us. The figures of /metrics an operator without Prometheus reads (readiness per worker, holds open, deposits and payouts waiting, mail queued, purchases and refusals since start, sizes, the last good backup) and the last hour, a sample a minute, for the System page's charts.
          */
         get: operations["getAdminSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/account-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's data as one zip (JSON and CSV)
+         * @description Path chosen by us. The account owner's own data, streamed as a zip while it is read (never built in memory): for each of profile, addresses, listings, orders, bookings, ledger_lines, payouts and kyc_documents a `<name>.json` (an array of rows) and a `<name>.csv` (the same rows, a header line, RFC 4180 quoting), and `README.txt`. Only the seller's own rows: its listings and orders as seller, its bookings as buyer, the lines of its own wallet accounts, its payouts, the list of its KYC documents (kind, name, size, date: not the files). Account owners only (`x-role: seller`); a team member acts for a seller but is not the person the data is about, and answers 403. A seller on the KYC hold may export. `Content-Disposition` names the file `sb-portal-data-<date>.zip`; `X-Export-Rows` gives how many rows it holds in all, for the progress shown.
+         */
+        get: operations["exportAccountData"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13009,6 +13009,30 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAdminSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures now and the last hour. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatusResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     exportAccountData: {
@@ -13033,26 +13057,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-        };
-    };
-    getAdminSystem: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The figures now and the last hour. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SystemStatusResponse"];
-                };
-            };
         };
     };
     getAccountErasure: {
