@@ -183,6 +183,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     [],
   ),
   catalog_version: table<Database['catalog_version']>()(['id', 'version'], []),
+  event_versions: table<Database['event_versions']>()(['event_id', 'shard', 'version'], []),
   event_stock: table<Database['event_stock']>()(
     ['event_id', 'currency', 'seller_id', 'tickets', 'listings', 'min_price'],
     ['min_price'],

@@ -37,6 +37,7 @@ export interface Database {
   seller_event_totals: SellerEventTotalTable;
   seller_match_orders: SellerMatchOrdersTable;
   catalog_version: CatalogVersionTable;
+  event_versions: EventVersionTable;
   event_stock: EventStockTable;
   user_feed_counts: UserFeedCountTable;
   ledger_accounts: LedgerAccountTable;
@@ -328,6 +329,13 @@ export interface SellerMatchOrdersTable {
 /** The match catalogue's version, moved by every change of `events` (migration 0031): one row, id 1. */
 export interface CatalogVersionTable {
   id: number;
+  version: number;
+}
+
+/** An event's version is the sum of its rows; event 0 is the catalogue as a whole (migration 0036). */
+export interface EventVersionTable {
+  event_id: number;
+  shard: number;
   version: number;
 }
 

@@ -2,16 +2,9 @@ import type { Context } from 'hono';
 import type { AuthUser } from '../auth/session';
 import type { AppEnv, Router } from '../contract/router';
 import { inTransaction } from '../db/transaction';
+import { eventPage, searchWithRecent } from '../domain/catalog-answers';
 import { addTracking, markViewed, storedCards, trackingPage } from '../domain/purchase/account';
-import {
-  eventListings,
-  findEvent,
-  findListing,
-  purchaseListingOf,
-  recentlyViewed,
-  searchEvents,
-  unitPriceOf,
-} from '../domain/purchase/catalog';
+import { findListing, purchaseListingOf, recentlyViewed, unitPriceOf } from '../domain/purchase/catalog';
 import { releaseDueHolds } from '../domain/purchase/holds';
 import {
   PAYMENT_FEE_BPS,
@@ -106,11 +99,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     await releaseDueHolds(db, now);
     const currency = query.currency ?? 'GBP';
     const page = pageOf(query, 20);
-    const buyer = buyerOf(user);
-    const [{ events, total }, recent] = await Promise.all([
-      searchEvents(db, buyer, query, currency, page, now),
-      recentlyViewed(db, buyer, currency),
-    ]);
+    const { events, total, recent } = await searchWithRecent(db, buyerOf(user), query, currency, page, now);
     return {
       status: 200,
       body: { success: true, data: { events, recently_viewed: recent, meta: metaOf(page, total) } },
@@ -121,11 +110,10 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     const now = clock.now();
     await releaseDueHolds(db, now);
     const currency = query.currency ?? 'GBP';
-    const buyer = buyerOf(user);
-    const found = await findEvent(db, buyer, params.match_id, currency);
-    if (!found) throw new HttpError(404, 'Event not found.');
     const page = pageOf(query, 20);
-    const { tickets, total } = await eventListings(db, buyer, found, query, currency, page);
+    const shown = await eventPage(db, buyerOf(user), params.match_id, query, currency, page);
+    if (!shown) throw new HttpError(404, 'Event not found.');
+    const { found, tickets, total } = shown;
     return {
       status: 200,
       body: {

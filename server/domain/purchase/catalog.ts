@@ -37,7 +37,7 @@ export const containsPattern = (text: string) => `%${text.toLowerCase().replace(
 export const like = (column: string, pattern: unknown): Expression<SqlBool> =>
   sql<SqlBool>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
 
-const todayOf = (now: Date) => now.toISOString().slice(0, 10);
+export const todayOf = (now: Date) => now.toISOString().slice(0, 10);
 
 const eventColumns = [
   'events.id',
@@ -60,7 +60,7 @@ export const eventsQuery = (db: Db) =>
     .innerJoin('cities', 'cities.id', 'events.city_id')
     .innerJoin('countries', 'countries.id', 'events.country_id');
 
-type EventRow = {
+export type EventRow = {
   id: number;
   name: string;
   home_team: string;
@@ -74,7 +74,7 @@ type EventRow = {
   country_name: string;
 };
 
-const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
+export const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
   db
     .selectFrom('event_stock')
     .select([
@@ -90,7 +90,7 @@ const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
     .groupBy(['event_id', 'currency']),
 );
 
-type Stock = { tickets: number; listings: number; min: number | null };
+export type Stock = { tickets: number; listings: number; min: number | null };
 
 /**
  * What other sellers offer for each event: tickets, listings and the lowest price in `currency` (min per
@@ -99,7 +99,7 @@ type Stock = { tickets: number; listings: number; min: number | null };
  * Read from the kept `event_stock` (migration 0009), one row per event, currency and seller, less the buyer's
  * own rows: a buyer never sees its own listings offered, and the figures stay exact however many it has.
  */
-async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: CurrencyCode) {
+export async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: CurrencyCode) {
   const stock = new Map<number, Stock>();
   if (eventIds.length === 0) return stock;
   const rows = await stockRows.execute(db, { events: idList(db, eventIds), buyer: buyerId });
@@ -116,7 +116,7 @@ async function stockOf(db: Db, eventIds: number[], buyerId: number, currency: Cu
   return stock;
 }
 
-function tradeEventOf(e: EventRow, stock: Stock | undefined, currency: CurrencyCode): TradeEvent {
+export function tradeEventOf(e: EventRow, stock: Stock | undefined, currency: CurrencyCode): TradeEvent {
   return {
     match_id: e.id,
     match_name: e.name,
@@ -145,7 +145,7 @@ export interface EventSearch {
 }
 
 /** The search's filters: the dates always (today and the far future when not given), the texts given. */
-type SearchArgs = {
+export type SearchArgs = {
   from: string;
   to: string;
   name?: string;
@@ -154,7 +154,7 @@ type SearchArgs = {
   city?: string;
 };
 type TextFilter = 'name' | 'team' | 'competition' | 'city';
-const TEXT_FILTERS: readonly TextFilter[] = ['name', 'team', 'competition', 'city'];
+export const TEXT_FILTERS: readonly TextFilter[] = ['name', 'team', 'competition', 'city'];
 
 /** The events of the dates and of the text filters of `shape` (its own parameter for each). */
 const searched = (db: Db, $: SearchArgs, shape: ReadonlySet<TextFilter>) => {
@@ -185,7 +185,7 @@ const searchQueries = (shape: ReadonlySet<TextFilter>) => ({
       .offset($.offset),
   ),
 });
-function searchQueriesOf(args: SearchArgs) {
+export function searchQueriesOf(args: SearchArgs) {
   const given = TEXT_FILTERS.filter((f) => args[f] !== undefined);
   const key = given.join(',');
   let queries = searchShapes.get(key);
@@ -225,7 +225,7 @@ export async function searchEvents(
   return { events: rows.map((r) => tradeEventOf(r, stock.get(r.id), currency)), total: Number(count?.n ?? 0) };
 }
 
-const eventById = prepared((db, $: { id: number }) =>
+export const eventById = prepared((db, $: { id: number }) =>
   eventsQuery(db).select(eventColumns).where('events.id', '=', $.id),
 );
 
@@ -249,7 +249,7 @@ export async function findEvent(
   return { event: tradeEventOf(row, stock.get(row.id), currency), guestFields: guestFieldsOf(row.guest_fields), row };
 }
 
-const recentRows = prepared((db, $: { user: number }) =>
+export const recentRows = prepared((db, $: { user: number }) =>
   eventsQuery(db)
     .innerJoin('recently_viewed', 'recently_viewed.event_id', 'events.id')
     .select(eventColumns)
@@ -387,7 +387,7 @@ const ownColumns = [
   'currency',
 ] as const;
 
-type ListingFilters = { quantity?: number; ticket_type_id?: number; sort?: 'price_asc' | 'price_desc' };
+export type ListingFilters = { quantity?: number; ticket_type_id?: number; sort?: 'price_asc' | 'price_desc' };
 type PageArgs = { event: number; buyer: number; type: number; upTo: number };
 type QuantityArgs = PageArgs & { n: number; pairs: string; single: number };
 type Shape = { desc: boolean; quantity: boolean };
