@@ -40,10 +40,7 @@ async function postgresTriggers(db: Kysely<unknown>) {
         RETURN NULL;
       END $$ LANGUAGE plpgsql`)
     .execute(db);
-  for (const [change, table] of [
-    ['INSERT', 'NEW'],
-    ['DELETE', 'OLD'],
-  ] as const)
+  for (const change of ['INSERT', 'DELETE'])
     await sql
       .raw(`CREATE FUNCTION event_version_listings_${change.toLowerCase()}() RETURNS trigger AS $$
         BEGIN
