@@ -69,6 +69,8 @@ export interface AppOptions {
    * for measuring the reads themselves).
    */
   answerCache?: AnswerCache | null;
+  /** The trade search and event page from answers shared by every buyer (on by default; see Deps). */
+  sharedAnswers?: boolean;
   /** Binds these handlers instead of the product's (the router's own tests, on a test contract of their own). */
   routes?: (router: Router) => void;
   /** The payment gateways; by default those the environment configures (server/payments, sandbox without keys). */
@@ -108,6 +110,7 @@ export function createApp(options: AppOptions) {
     trustedProxies: Number(options.trustProxy ?? 0),
     answerCache: options.answerCache === null ? undefined : (options.answerCache ?? new AnswerCache()),
     quotas: options.quotas ?? QUOTAS,
+    sharedAnswers: options.sharedAnswers ?? true,
   };
   const app = new Hono<AppEnv>();
   const ops: OpsDeps = {

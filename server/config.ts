@@ -29,6 +29,11 @@ export interface Config {
    * queries (to measure them); on by default.
    */
   answerCache: boolean;
+  /**
+   * The trade search and the event page from answers shared by every buyer (server/domain/catalog-answers.ts):
+   * off with ANSWER_CACHE off, or with ANSWER_CACHE=caller (answers kept per caller only, to compare).
+   */
+  sharedAnswers: boolean;
 }
 
 /** A start-up problem the person starting the server can fix: printed as one line, without a stack. */
@@ -72,6 +77,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, isTty = Boolean
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     validateResponses: ['1', 'true', 'yes'].includes((env.VALIDATE_RESPONSES ?? '').trim().toLowerCase()),
     answerCache: !['0', 'off', 'false', 'no'].includes((env.ANSWER_CACHE ?? '').trim().toLowerCase()),
+    sharedAnswers: !['0', 'off', 'false', 'no', 'caller'].includes((env.ANSWER_CACHE ?? '').trim().toLowerCase()),
   };
 }
 

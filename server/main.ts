@@ -165,6 +165,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
       validateResponses: config.validateResponses,
       answerCache: config.answerCache ? undefined : null,
       ops: { readiness, metrics, peers: options.peers, metricsToken: ops.metricsToken },
+      sharedAnswers: config.sharedAnswers,
     });
     handler = (request, env) => app.fetch(request, env as never);
     if (inCluster) await listen(server, config.port, config.host);

@@ -30,6 +30,11 @@ export interface Deps {
   trustedProxies?: number;
   /** Where the `x-cache-ms` reads keep their answers (server/http/answer-cache.ts); absent: nothing is kept. */
   answerCache?: AnswerCache;
+  /**
+   * The trade search and the event page from answers shared by every buyer, kept per event version
+   * (server/domain/catalog-answers.ts); false: read for each caller (ANSWER_CACHE=caller, to compare).
+   */
+  sharedAnswers?: boolean;
   /** The caps in force (server/quotas/limits.ts QUOTAS; the hostile harness reaches each on an app of its own). */
   quotas: Quotas;
 }

@@ -50,7 +50,7 @@ describe('shared answers of the trade search and the event page', () => {
   const misses = () => sharedAnswerStats(s.db).misses;
 
   it('serves a second buyer from what the first one read', async () => {
-    const [a, b] = buyers as [{ token: string }, { token: string }];
+    const [a, b] = buyers as unknown as [{ token: string }, { token: string }];
     expect(offered(await eventPage(a.token))).toBe(2);
     await eventPage(a.token, other);
     await search(a.token);
@@ -62,7 +62,7 @@ describe('shared answers of the trade search and the event page', () => {
   });
 
   it('a hold, a sale, a price change, an event edit and a release end the answers of their match only', async () => {
-    const [a, b, c] = buyers as [{ token: string }, { token: string }, { token: string }];
+    const [a, b, c] = buyers as unknown as [{ token: string }, { token: string }, { token: string }];
     const tickets = (await search(a.token))?.tickets_available ?? 0;
     // a hold of one ticket
     const cart = await call(
@@ -97,7 +97,7 @@ describe('shared answers of the trade search and the event page', () => {
   });
 
   it('never shows a sold-out listing as available once its sale is confirmed', async () => {
-    const [a, b, c] = buyers as [{ token: string }, { token: string }, { token: string }];
+    const [a, b, c] = buyers as unknown as [{ token: string }, { token: string }, { token: string }];
     expect(offered(await eventPage(a.token))).toBe(2);
     const tickets = (await search(a.token))?.tickets_available ?? 0;
     const booking = await book(s, c.token, listing, 2);

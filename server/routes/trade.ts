@@ -91,7 +91,7 @@ export const WEBHOOK_BODY_LIMIT = 64 * 1024;
  * webhook. Money and stock move only in the x-transaction operations, through server/domain/purchase.
  */
 export function tradeRoutes({ route }: Router, payments: Payments) {
-  route('/purchase/lmt-trade/events-search', 'get', async ({ user, query }, { db, clock }) => {
+  route('/purchase/lmt-trade/events-search', 'get', async ({ user, query }, { db, clock, sharedAnswers }) => {
     if (query.date_from && query.date_to && query.date_from > query.date_to) {
       throw invalid('/query/date_from', 'must not be after /query/date_to');
     }
@@ -99,29 +99,41 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     await releaseDueHolds(db, now);
     const currency = query.currency ?? 'GBP';
     const page = pageOf(query, 20);
-    const { events, total, recent } = await searchWithRecent(db, buyerOf(user), query, currency, page, now);
+    const { events, total, recent } = await searchWithRecent(
+      db,
+      buyerOf(user),
+      query,
+      currency,
+      page,
+      now,
+      sharedAnswers,
+    );
     return {
       status: 200,
       body: { success: true, data: { events, recently_viewed: recent, meta: metaOf(page, total) } },
     };
   });
 
-  route('/purchase/lmt-trade/events/{match_id}', 'get', async ({ user, query, params }, { db, clock }) => {
-    const now = clock.now();
-    await releaseDueHolds(db, now);
-    const currency = query.currency ?? 'GBP';
-    const page = pageOf(query, 20);
-    const shown = await eventPage(db, buyerOf(user), params.match_id, query, currency, page);
-    if (!shown) throw new HttpError(404, 'Event not found.');
-    const { found, tickets, total } = shown;
-    return {
-      status: 200,
-      body: {
-        success: true,
-        data: { event: found.event, guest_fields: found.guestFields, tickets, meta: metaOf(page, total) },
-      },
-    };
-  });
+  route(
+    '/purchase/lmt-trade/events/{match_id}',
+    'get',
+    async ({ user, query, params }, { db, clock, sharedAnswers }) => {
+      const now = clock.now();
+      await releaseDueHolds(db, now);
+      const currency = query.currency ?? 'GBP';
+      const page = pageOf(query, 20);
+      const shown = await eventPage(db, buyerOf(user), params.match_id, query, currency, page, sharedAnswers);
+      if (!shown) throw new HttpError(404, 'Event not found.');
+      const { found, tickets, total } = shown;
+      return {
+        status: 200,
+        body: {
+          success: true,
+          data: { event: found.event, guest_fields: found.guestFields, tickets, meta: metaOf(page, total) },
+        },
+      };
+    },
+  );
 
   /** The listing data and the price of `quantity` (one of split_list) by `method`; 404 for one's own or none. */
   async function priced(
