@@ -78,9 +78,16 @@ export function startChild(
  * The real server in a child (`script` serving with `--serve=real`) on a free port, over `target` (a SQLite
  * file in `dir`, or the Postgres database of freshTarget), with production logging and no response checks.
  */
-export async function startRealServer(script: string, dir: string, target: string, logLevel = 'info') {
+export async function startRealServer(
+  script: string,
+  dir: string,
+  target: string,
+  logLevel = 'info',
+  env: Record<string, string> = {},
+) {
   const port = await freePort();
   const child = await startChild(script, ['--serve=real'], {
+    ...env,
     PORT: String(port),
     DATA_DIR: dir,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: target } : {}),
@@ -249,9 +256,10 @@ export async function seedSellerOrders(target: string, count: number, layout: Or
 
 /**
  * bench:search's database: migrates and seeds `target`, adds `count` listings in bulk over the upcoming matches
- * from the four demo sellers, and logs the seller in; answers its token and the URLs to measure.
+ * from the four demo sellers, logs the seller in and makes `callers` buyers (each with every permission and a
+ * session, selling nothing); answers their tokens, the seller's listings (for a write stream) and the URLs.
  */
-export async function seedSearchListings(target: string, count: number) {
+export async function seedSearchListings(target: string, count: number, callers = 50) {
   const { openDatabase, engineOf } = await import('../server/db/database');
   const { migrateToLatest } = await import('../server/db/migrate');
   const { seed } = await import('../server/db/seed/index');
@@ -339,6 +347,54 @@ export async function seedSearchListings(target: string, count: number) {
     .selectFrom('listings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
+  const { PERMISSIONS } = await import('../server/db/seed/index');
+  const { newUserToken } = await import('../server/auth/tokens');
+  const buyerTokens: string[] = [];
+  for (let i = 0; i < callers; i++) {
+    const { id } = await db
+      .insertInto('users')
+      .values({
+        email: `bench-caller-${i}@bench.test`,
+        password_hash: 'none',
+        first_name: 'Bench',
+        last_name: `Caller ${i}`,
+        user_type: 'sellers',
+        kyc_status: 1,
+        kyc_rejection_reason: null,
+        team_owner_id: null,
+        currency: 'GBP',
+        user_token: newUserToken(),
+        created_at: now.toISOString(),
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('user_permissions')
+      .values(PERMISSIONS.map((p) => ({ user_id: id, permission_name: p.name, is_can_access: 1 })))
+      .execute();
+    const callerToken = newToken();
+    await db
+      .insertInto('auth_tokens')
+      .values({
+        token_hash: hashToken(callerToken),
+        user_id: id,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+        revoked_at: null,
+      })
+      .execute();
+    buyerTokens.push(callerToken);
+  }
+  const sellerListings = (
+    await db
+      .selectFrom('listings')
+      .select('id')
+      .where('seller_id', '=', idOf('seller@demo.test'))
+      .orderBy('id')
+      .limit(5000)
+      .execute()
+  ).map((l) => l.id);
   const offered = (
     await db.selectFrom('listings').select('event_id').distinct().orderBy('event_id').limit(100).execute()
   ).map((e) => e.event_id);
@@ -347,6 +403,8 @@ export async function seedSearchListings(target: string, count: number) {
   const to = new Date(now.getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
   return {
     token,
+    buyerTokens,
+    sellerListings,
     listings: Number(total.n),
     busiest: { id: busiest.event_id, listings: Number(busiest.n) },
     /**
@@ -409,27 +467,31 @@ export async function drained(base: string) {
 export async function measurePaths(
   base: string,
   paths: string | readonly string[],
-  token: string,
+  token: string | readonly string[],
   seconds: number,
   connections: number,
 ) {
   const autocannon = (await import('autocannon')).default;
   const list = typeof paths === 'string' ? [paths] : paths;
+  // several tokens: each request is the next caller's (distinct buyers, each with answers of its own)
+  const tokens = typeof token === 'string' ? [token] : token;
   let next = 0;
+  let caller = 0;
   const run = (duration: number) =>
     autocannon({
       url: `${base}${list[0]}`,
-      headers: { authorization: `Bearer ${token}` },
+      headers: { authorization: `Bearer ${tokens[0]}` },
       connections,
       duration,
       timeout: 30,
-      ...(list.length > 1
+      ...(list.length > 1 || tokens.length > 1
         ? {
             requests: [
               {
-                setupRequest: (request: { path?: string }) => ({
+                setupRequest: (request: { path?: string; headers?: Record<string, unknown> }) => ({
                   ...request,
                   path: list[next++ % list.length],
+                  headers: { ...request.headers, authorization: `Bearer ${tokens[caller++ % tokens.length]}` },
                 }),
               },
             ],
@@ -458,4 +520,45 @@ export async function answerCacheLine() {
   return readConfig(process.env).answerCache
     ? '  kept answers (x-cache-ms) on; ANSWER_CACHE=0 measures every request running its queries'
     : '  kept answers off (ANSWER_CACHE=0): every request runs its queries';
+}
+
+/**
+ * A stream of `perSecond` writes while a line is measured: the seller's price changes through the API, each on
+ * one listing (of `listings`, in turn, over many matches), as a seller repricing does. Answers `stop`, which
+ * waits for the writes under way and answers how many were made and how many failed.
+ */
+export function startWrites(base: string, token: string, listings: readonly number[], perSecond: number) {
+  if (perSecond <= 0 || listings.length === 0) return async () => ({ done: 0, failed: 0, perSecond: 0 });
+  const started = performance.now();
+  let done = 0;
+  let failed = 0;
+  let next = 0;
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    // the writes due by now (a timer late under load catches up)
+    const due = Math.floor(((performance.now() - started) / 1000) * perSecond) - done - failed - pending.size;
+    for (let i = 0; i < due; i++) {
+      const id = listings[next++ % listings.length] as number;
+      const write = fetch(`${base}/api/my-listings/update-ticket-price`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ticket_ids: [id], price: 4000 + 100 * (next % 40) }),
+      })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.ok) done++;
+          else failed++;
+        })
+        .catch(() => {
+          failed++;
+        })
+        .finally(() => pending.delete(write));
+      pending.add(write);
+    }
+  }, 10);
+  return async () => {
+    clearInterval(timer);
+    await Promise.all(pending);
+    return { done, failed, perSecond: done / ((performance.now() - started) / 1000) };
+  };
 }

@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
-import type { Db } from '../db/database';
+import { type Db, directSqlite } from '../db/database';
 import { idList, inIdList, prepared } from '../db/prepared';
 import {
   containsPattern,
@@ -51,20 +51,29 @@ const NOBODY = 0;
 const KEPT_MS = 60_000;
 const LIMIT = 2_000;
 
+const sellerEvents = (db: Db, buyer: unknown) =>
+  db
+    .selectFrom('event_stock')
+    .select(['event_id', sql<string>`'0'`.as('version'), sql<number>`1`.as('own')])
+    .where('seller_id', '=', buyer as number)
+    .where(sql<SqlBool>`listings > 0`);
+/** SQLite: every event's version (a few rows an event), read again only once the database has changed. */
+const allVersions = prepared((db) =>
+  db
+    .selectFrom('event_versions')
+    .select(['event_id', (eb) => eb.fn.sum<string>('version').as('version')])
+    .groupBy('event_id'),
+);
+const ownEvents = prepared((db, $: { buyer: number }) => sellerEvents(db, $.buyer));
+const snapshots = new WeakMap<Db, { at: string; versions: Map<number, string> }>();
+/** Postgres: the versions of the events asked and the events the buyer sells, in one round trip. */
 const versionRows = prepared((db, $: { events: unknown; buyer: number }) =>
   db
     .selectFrom('event_versions')
     .select(['event_id', (eb) => eb.fn.sum<string>('version').as('version'), sql<number>`0`.as('own')])
     .where(inIdList(db, 'event_id', $.events))
     .groupBy('event_id')
-    .unionAll(
-      db
-        .selectFrom('event_stock')
-        .select(['event_id', sql<string>`'0'`.as('version'), sql<number>`1`.as('own')])
-        .where(inIdList(db, 'event_id', $.events))
-        .where('seller_id', '=', $.buyer)
-        .where(sql<SqlBool>`listings > 0`),
-    ),
+    .unionAll(sellerEvents(db, $.buyer)),
 );
 
 interface Versions {
@@ -76,14 +85,27 @@ interface Versions {
 }
 
 async function versionsOf(db: Db, eventIds: number[], buyer: number): Promise<Versions> {
-  const versions = new Map<number, string>();
+  let versions = new Map<number, string>();
   const own = new Set<number>();
-  if (eventIds.length > 0)
+  let read: { has(id: number): boolean } = new Set(eventIds);
+  const sqlite = directSqlite(db);
+  if (sqlite) {
+    // the database's version first: a write after it moves it, and the next call reads the versions again
+    const at = sqlite.version();
+    let snapshot = snapshots.get(db);
+    if (snapshot?.at !== at) {
+      const rows = await allVersions.execute(db, {});
+      snapshot = { at, versions: new Map(rows.map((r) => [r.event_id, String(r.version)])) };
+      snapshots.set(db, snapshot);
+    }
+    versions = snapshot.versions;
+    read = { has: () => true };
+    for (const r of await ownEvents.execute(db, { buyer })) own.add(r.event_id);
+  } else if (eventIds.length > 0)
     for (const r of await versionRows.execute(db, { events: idList(db, [...new Set(eventIds)]), buyer })) {
       if (Number(r.own) === 1) own.add(r.event_id);
       else versions.set(r.event_id, String(r.version));
     }
-  const read = new Set(eventIds);
   return { of: (id) => versions.get(id) ?? '0', read: (id) => read.has(id), sells: (id) => own.has(id) };
 }
 

@@ -23,6 +23,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('event_versions_pk', ['event_id', 'shard'])
     .execute();
+  // the events a buyer sells (its own listings are never offered to it): one index seek, none for most buyers
+  await sql`CREATE INDEX event_stock_seller ON event_stock (seller_id, event_id) WHERE listings > 0`.execute(db);
   if (engineOf(db) === 'postgres') await postgresTriggers(db);
   else await sqliteTriggers(db);
 }
@@ -107,5 +109,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       'events_event_version_delete',
     ])
       await sql.raw(`DROP TRIGGER ${name}`).execute(db);
+  await sql`DROP INDEX event_stock_seller`.execute(db);
   await db.schema.dropTable('event_versions').execute();
 }
