@@ -332,7 +332,7 @@ export interface CatalogVersionTable {
   version: number;
 }
 
-/** An event's version is the sum of its rows; event 0 is the catalogue as a whole (migration 0037). */
+/** An event's version is the sum of its rows; event 0 is the catalogue as a whole (migration 0039). */
 export interface EventVersionTable {
   event_id: number;
   shard: number;
