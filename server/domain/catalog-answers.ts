@@ -28,7 +28,7 @@ import { type CurrencyCode, convert } from './purchase/pricing';
 
 /**
  * The trade search and the event page from answers shared by every buyer, kept per database in this process
- * while the versions they were read at are current (migration 0039: an event's version moves with any write of
+ * while the versions they were read at are current (migration 0040: an event's version moves with any write of
  * its row or its listings, in the writer's transaction; event 0's with any write of `events`).
  *
  * - the search's events (the page and the total of a filter, a date and a page) are kept at the catalogue's
