@@ -192,6 +192,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['user_id', 'notifications', 'unread_notifications', 'activity'],
     [],
   ),
+  user_feed_count_shards: table<Database['user_feed_count_shards']>()(
+    ['user_id', 'shard', 'notifications', 'unread_notifications', 'activity'],
+    [],
+  ),
   ledger_accounts: table<Database['ledger_accounts']>()(
     ['id', 'account_key', 'kind', 'owner_id', 'currency', 'allow_negative', 'balance', 'created_at'],
     ['owner_id'],

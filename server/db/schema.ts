@@ -40,6 +40,7 @@ export interface Database {
   event_versions: EventVersionTable;
   event_stock: EventStockTable;
   user_feed_counts: UserFeedCountTable;
+  user_feed_count_shards: UserFeedCountTable & { shard: number };
   ledger_accounts: LedgerAccountTable;
   ledger_entries: LedgerEntryTable;
   ledger_lines: LedgerLineTable;
@@ -332,7 +333,7 @@ export interface CatalogVersionTable {
   version: number;
 }
 
-/** An event's version is the sum of its rows; event 0 is the catalogue as a whole (migration 0039). */
+/** An event's version is the sum of its rows; event 0 is the catalogue as a whole (migration 0040). */
 export interface EventVersionTable {
   event_id: number;
   shard: number;
@@ -350,7 +351,7 @@ export interface EventStockTable {
   min_price: number | null;
 }
 
-/** A user's notifications, unread notifications and activity rows, kept by triggers on those tables. */
+/** A user's counts; kept by triggers in `user_feed_count_shards` (a row's shard: its id % 16), summed to read. */
 export interface UserFeedCountTable {
   user_id: number;
   notifications: number;

@@ -6,7 +6,7 @@ import { feedCountsOf } from './notifications';
 type Server = Awaited<ReturnType<typeof freshServer>>;
 
 /**
- * The per-user counts (user_feed_counts, kept by triggers) against a recount of the rows, after random writes
+ * The per-user counts (user_feed_count_shards, kept by triggers) against a recount of the rows, after random writes
  * made straight to the tables, as any code that writes notifications or activity would make them.
  */
 describe('the notification and activity counts', () => {
@@ -123,6 +123,37 @@ describe('the notification and activity counts', () => {
     );
   });
 
+  it('are spread over 16 shards by row id, each shard equal to a recount of its rows', async () => {
+    const user = users[1] ?? -1;
+    for (let i = 0; i < 40; i++) {
+      const created_at = new Date(Date.UTC(2026, 2, 1, 0, 0, i)).toISOString();
+      const { id } = await s.db
+        .insertInto('notifications')
+        .values({ user_id: user, name: 'sale', description: `sale ${i}`, viewed: 0, created_at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (i % 3 === 0) await s.db.updateTable('notifications').set({ viewed: 1 }).where('id', '=', id).execute();
+      if (i % 7 === 0) await s.db.deleteFrom('notifications').where('id', '=', id).execute();
+      await s.db
+        .insertInto('activity_log')
+        .values({ user_id: user, type: 'sale', description: 'x', created_at })
+        .execute();
+    }
+    const mine = await s.db.selectFrom('notifications').select(['id', 'viewed']).where('user_id', '=', user).execute();
+    const acts = await s.db.selectFrom('activity_log').select('id').where('user_id', '=', user).execute();
+    const shards = await s.db.selectFrom('user_feed_count_shards').selectAll().where('user_id', '=', user).execute();
+    expect(shards.map((r) => r.shard).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, k) => k));
+    for (const row of shards) {
+      const inShard = mine.filter((n) => n.id % 16 === row.shard);
+      expect([row.notifications, row.unread_notifications, row.activity].map(Number), `shard ${row.shard}`).toEqual([
+        inShard.length,
+        inShard.filter((n) => n.viewed === 0).length,
+        acts.filter((a) => a.id % 16 === row.shard).length,
+      ]);
+    }
+    await expectCountsEqualRecount();
+  });
+
   it('follow bulk writes, and leave with a deleted user', async () => {
     const { id } = await s.db
       .insertInto('users')
@@ -167,7 +198,7 @@ describe('the notification and activity counts', () => {
     await expectCountsEqualRecount();
     // deleting the user takes its rows with it (ON DELETE CASCADE), counts included
     await s.db.deleteFrom('users').where('id', '=', id).execute();
-    expect(await s.db.selectFrom('user_feed_counts').selectAll().where('user_id', '=', id).execute()).toEqual([]);
+    expect(await s.db.selectFrom('user_feed_count_shards').selectAll().where('user_id', '=', id).execute()).toEqual([]);
     await expectCountsEqualRecount();
   });
 

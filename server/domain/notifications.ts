@@ -144,15 +144,20 @@ export interface FeedCounts {
   activity: number;
 }
 
-// kept by triggers on notifications and activity_log (migration 0006): one row per user, never a count of rows
+// kept by triggers on notifications and activity_log (migrations 0006, 0041) in up to 16 shards per user (a row's
+// shard is its id modulo 16, so that one seller's concurrent sales do not all lock one row): never a count of rows
 const feedCounts = prepared((db, $: { user: number }) =>
   db
-    .selectFrom('user_feed_counts')
-    .select(['notifications', 'unread_notifications', 'activity'])
+    .selectFrom('user_feed_count_shards')
+    .select((eb) => [
+      eb.fn.sum<number | string>('notifications').as('notifications'),
+      eb.fn.sum<number | string>('unread_notifications').as('unread_notifications'),
+      eb.fn.sum<number | string>('activity').as('activity'),
+    ])
     .where('user_id', '=', $.user),
 );
 
-/** How many notifications a user has, how many of them are unread, and how many activity rows: one row read. */
+/** How many notifications a user has, how many of them are unread, and how many activity rows: 16 rows summed. */
 export async function feedCountsOf(db: Db, userId: number): Promise<FeedCounts> {
   const row = await feedCounts.takeFirst(db, { user: userId });
   return {
