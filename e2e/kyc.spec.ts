@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectOpensInNewTab, stateFile } from './support';
+import { DEMO_PASSWORD, expectOpensInNewTab, stateFile } from './support';
 
 // Issue 13, item 2: a held seller uploads its documents, signs the seller contract with the sandbox signer and
 // submits; the back office rejects with a reason, which the seller reads; the seller submits again, the back
@@ -147,4 +147,21 @@ test('a held seller sends its KYC; rejected with a reason, it sends again; appro
     expect(await authToken()).toBe(tokenBefore);
     await expect(page).not.toHaveURL(/\/login/);
   });
+});
+
+test('/kyc-verification is public: a visitor reads what the check asks, logs in from there and lands on the KYC page', async ({
+  page,
+}) => {
+  await page.goto('/kyc-verification');
+  await expect(page.getByRole('heading', { level: 1, name: 'Identity verification (KYC)' })).toBeVisible();
+  await expect(page).toHaveURL(/\/kyc-verification$/);
+  await expect(page.getByText('a proof of address')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/signup');
+  await page.getByRole('link', { name: 'Log in to continue' }).click();
+  await expect(page).toHaveURL(/\/login\?next=%2Fkyc-verification$/);
+  await page.getByLabel('Email').fill('newseller@demo.test');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  // logged in, the same address is the seller's KYC page, as before
+  await expect(page.getByText('Not submitted: you have not sent your documents yet.')).toBeVisible();
 });

@@ -25,6 +25,7 @@ const ForgotPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.F
 const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.ResetPasswordPage })));
 const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
 const UnlockAccountPage = lazy(() => accountPages().then((m) => ({ default: m.UnlockAccountPage })));
+const KycIntroPage = lazy(() => accountPages().then((m) => ({ default: m.KycIntroPage })));
 // the toasts' code (sonner) loads with the first notice: /login stays within its budget
 const Toasts = lazy(() => import('./toasts'));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
@@ -178,6 +179,13 @@ function RequireSession({ children }: { children: ReactNode }) {
   const shellReady = useDeferredValue(inSession, false);
   if (inSession) return shellReady ? <>{children}</> : <FullPageLoader />;
   if (state === 'signedOut') return <Redirect to={paths.login} replace />;
+  // /kyc-verification is public (spec section 2): without a session it says what the check asks and how to start
+  if (state === 'out' && location === routes.kycVerification.pattern)
+    return (
+      <PublicPage>
+        <KycIntroPage />
+      </PublicPage>
+    );
   if (state === 'out') return <Redirect to={href.login(`${location}${search ? `?${search}` : ''}`)} replace />;
   if (state === 'failed') return <ProfileFailed />;
   return <FullPageLoader />;

@@ -18,7 +18,7 @@ import { unlockAccountMachine } from '../../../machines/unlock-account.machine';
 import { verifyEmailMachine } from '../../../machines/verify-email.machine';
 import { useViewActor } from '../../app/view-actor';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { documentTitle, routes, routeTitle } from '../../routes';
+import { documentTitle, href, routes, routeTitle } from '../../routes';
 import { Button } from '../../ui/button';
 import { FullPageLoader } from '../../ui/full-page-loader';
 import { TextField } from '../../ui/text-field';
@@ -208,6 +208,31 @@ function SignupSent({ page }: { page: ActorRefFrom<typeof signupMachine> }) {
         Go to log in
       </Link>
     </div>
+  );
+}
+
+/** /kyc-verification without a session: what the identity check asks for, and the way in to complete it. */
+export function KycIntroPage() {
+  return (
+    <Card title={routeTitle(routes.kycVerification, {})}>
+      <div className={stack}>
+        <p>
+          Sellers verify their identity before they sell. Log in to upload your documents and sign the seller contract:
+        </p>
+        <ul className={css({ listStyle: 'disc', pl: '5', fontSize: 'sm' })}>
+          <li>a photo ID (passport, driving licence or national identity card)</li>
+          <li>a proof of address</li>
+          <li>for a company, its business registration</li>
+        </ul>
+        <p className={note}>PDF, JPG or PNG, up to 10 MB each. We review them and tell you when you can sell.</p>
+        <Link href={href.login(routes.kycVerification.href({}))} className={linkStyle}>
+          Log in to continue
+        </Link>
+        <Link href={routes.signup.href({})} className={linkStyle}>
+          Create an account
+        </Link>
+      </div>
+    </Card>
   );
 }
 
