@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { actAs, holdRequests, openAs } from './support';
+import { expect, type Page, test } from '@playwright/test';
+import { actAs, holdRequests, logIn, openAs, startLoggedOut } from './support';
 
 // Issue 14 in the browser: report history's period changes the figures and the chart; the export is the list.
 
@@ -61,3 +61,28 @@ test.describe('report history', () => {
     await expect(section).toContainText('No report is emailed.');
   });
 });
+
+test.describe('the currency the dashboard and its report open in', () => {
+  startLoggedOut();
+
+  test('GBP by default (spec section 7); an account whose currency is EUR opens both in EUR', async ({ page }) => {
+    await logIn(page, 'eurseller@e2e.test');
+    await expect(page.getByRole('heading', { name: 'Sales overview (EUR)' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Currency' })).toHaveValue('EUR');
+    await page.goto('/report-history');
+    await expect(reportCurrency(page)).toHaveValue('EUR');
+    await logOutAndIn(page, 'seller@demo.test');
+    await expect(page.getByRole('heading', { name: 'Sales overview (GBP)' })).toBeVisible();
+    await page.goto('/report-history');
+    await expect(reportCurrency(page)).toHaveValue('GBP');
+  });
+});
+
+async function logOutAndIn(page: Page, email: string) {
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await logIn(page, email);
+}
+
+/** The report's own currency filter (the scheduled reports below have one too). */
+const reportCurrency = (page: Page) => page.getByRole('combobox', { name: 'Currency', exact: true }).first();

@@ -37,6 +37,7 @@ try {
   await seedHostileData(db);
   await seedHeldMember(db);
   await seedWalletSeller(db);
+  await seedEuroSeller(db);
 } finally {
   await db.destroy();
 }
@@ -226,6 +227,21 @@ async function seedWalletSeller(database: Db) {
       team_owner_id: null,
       created_at: new Date().toISOString(),
     });
+  });
+}
+
+/** A seller whose display currency is EUR (e2e/reports.spec.ts): its dashboard and report open in EUR. */
+async function seedEuroSeller(database: Db) {
+  await database.transaction().execute(async (trx) => {
+    const id = await insertAccount(trx, {
+      email: 'eurseller@e2e.test',
+      first_name: 'Elena',
+      last_name: 'Euro',
+      user_type: 'sellers',
+      team_owner_id: null,
+      created_at: new Date().toISOString(),
+    });
+    await trx.updateTable('users').set({ currency: 'EUR' }).where('id', '=', id).execute();
   });
 }
 

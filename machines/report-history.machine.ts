@@ -108,7 +108,8 @@ export const reportHistoryMachine = setup({
     context: {} as ReportContext,
     events: {} as ReportEvent,
     emitted: {} as ReportEmitted,
-    input: {} as { filters?: ReportFilters } | undefined,
+    /** `currency`: the account's own, which the report opens in (GBP when absent, spec section 7's default). */
+    input: {} as { filters?: ReportFilters; currency?: ReportCurrency } | undefined,
   },
   actors: {
     history: reportHistoryListMachine,
@@ -178,7 +179,7 @@ export const reportHistoryMachine = setup({
   id: 'reportHistory',
   type: 'parallel',
   context: ({ input }) => ({
-    filters: input?.filters ?? DEFAULT_REPORT_FILTERS,
+    filters: input?.filters ?? { ...DEFAULT_REPORT_FILTERS, currency: input?.currency ?? 'GBP' },
     sort: null,
     overview: null,
     matches: [],

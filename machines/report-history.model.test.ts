@@ -50,14 +50,14 @@ const events = [
 ];
 
 /** The machine with its network replaced, and a stand-in history list that records what it is told. */
-function start() {
+function start(input: { currency?: 'GBP' | 'EUR' | 'USD' | 'AED' } = {}) {
   const control = controllableActors(['fetchOverview', 'exportFile', 'fetchOrder'] as const);
   const told: Array<{ type: string }> = [];
   const history = createMachine({ on: { '*': { actions: ({ event }) => told.push(event) } } });
   const actor = createActor(
     reportHistoryMachine.provide({ actors: { ...control.actors, history: history as never } }),
     {
-      input: {},
+      input,
     },
   );
   const emitted: Array<{ type: string; message?: string }> = [];
@@ -113,6 +113,16 @@ describe('report history statechart', () => {
     actor.send({ type: 'order.opened', bookingId: 12 });
     expect(control.pending('fetchOrder')?.input).toBe(12);
     expect(actor.getSnapshot().context.openId).toBe(12);
+  });
+
+  it("opens in GBP by default (spec section 7's default parameters), and in the account's own currency", () => {
+    const gbp = start();
+    expect(gbp.control.pending('fetchOverview')?.input).toMatchObject({ currency: 'GBP' });
+    gbp.actor.stop();
+    const eur = start({ currency: 'EUR' });
+    expect(eur.control.pending('fetchOverview')?.input).toMatchObject({ currency: 'EUR' });
+    expect(eur.actor.getSnapshot().context.filters).toEqual({ ...DEFAULT_REPORT_FILTERS, currency: 'EUR' });
+    eur.actor.stop();
   });
 
   it('asks the overview for the preset, then for the range, and the history follows', async () => {

@@ -10,6 +10,7 @@ import {
   type reportHistoryListMachine,
   reportHistoryMachine,
 } from '../../../machines/report-history.machine';
+import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
@@ -97,7 +98,9 @@ const ordersTable = css({
 
 /** report-history: the overview of a period (figures, charts), the history table with export, and an order's details. */
 export default function ReportHistoryPage() {
-  const report = useViewActor(reportHistoryMachine, 'reportHistory', undefined, { systemId: 'reportHistory' });
+  const own = Session.useSelector((s) => s.context.account?.currency);
+  const currency = CURRENCIES.find((c) => c === own);
+  const report = useViewActor(reportHistoryMachine, 'reportHistory', { currency }, { systemId: 'reportHistory' });
   useEffect(() => {
     if (!report) return;
     const sub = report.on('export.ready', ({ file }) => saveFile(file.file, file.name));
