@@ -166,6 +166,32 @@ test.describe('dropdown', () => {
     const box = await page.getByRole('listbox', { name: 'Teams' }).boundingBox();
     expect(box?.height).toBe(120);
   });
+
+  test('below 480 px wide the list is the small one: 30vh instead of 40vh (spec section 9)', async ({ page }) => {
+    const listHeight = async (width: number) => {
+      await page.setViewportSize({ width, height: 800 });
+      const box = demo(page, 'Multi-select with select all').getByRole('combobox', { name: 'Teams' });
+      await box.click();
+      const height = (await page.getByRole('listbox', { name: 'Teams' }).boundingBox())?.height;
+      await page.keyboard.press('Escape');
+      return height;
+    };
+    expect(await listHeight(479)).toBe(240);
+    expect(await listHeight(480)).toBe(320);
+  });
+
+  test('autoOpen: a second after it appears the dropdown clicks its own input (spec section 9)', async ({ page }) => {
+    const card = demo(page, 'Opens itself after 1 second');
+    await card.getByRole('button', { name: 'Show the dropdown' }).click();
+    const box = card.getByRole('combobox', { name: 'Next match' });
+    const shownAt = Date.now();
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+    await expect(box).toHaveAttribute('aria-expanded', 'true', { timeout: 5_000 });
+    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(900);
+    await expect(box).toBeFocused();
+    await card.getByRole('listbox', { name: 'Next match' }).getByRole('option', { name: 'Chelsea' }).click();
+    await expect(box).toHaveValue('Chelsea');
+  });
 });
 
 test.describe('file field', () => {

@@ -1,7 +1,7 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dropdown, type Option } from './dropdown';
 
 const TEAMS: Option[] = [
@@ -121,5 +121,63 @@ describe('Dropdown', () => {
     expect(box).toHaveAttribute('aria-required', 'true');
     expect(box).toHaveAccessibleDescription('Select one');
     expect(screen.getByText('*')).toHaveAttribute('aria-hidden', 'true');
+  });
+
+  describe('timers (spec section 9)', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('closes 150 ms after the focus leaves the field, and stays open when it comes back within them', () => {
+      vi.useFakeTimers();
+      render(
+        <>
+          <Single />
+          <button type="button">Elsewhere</button>
+        </>,
+      );
+      const box = screen.getByRole('combobox', { name: 'Team' });
+      const elsewhere = screen.getByRole('button', { name: 'Elsewhere' });
+      act(() => box.focus());
+      act(() => box.click());
+      expect(box).toHaveAttribute('aria-expanded', 'true');
+      act(() => elsewhere.focus());
+      act(() => vi.advanceTimersByTime(149));
+      expect(box).toHaveAttribute('aria-expanded', 'true');
+      act(() => vi.advanceTimersByTime(1));
+      expect(box).toHaveAttribute('aria-expanded', 'false');
+
+      act(() => box.focus());
+      act(() => box.click());
+      act(() => elsewhere.focus());
+      act(() => vi.advanceTimersByTime(100));
+      act(() => box.focus());
+      act(() => vi.advanceTimersByTime(200));
+      expect(box).toHaveAttribute('aria-expanded', 'true');
+    });
+
+    it('with autoOpen, clicks its own input after 1 second: focused and open', () => {
+      vi.useFakeTimers();
+      render(<Dropdown label="Team" autoOpen options={TEAMS} value={null} onChange={() => {}} />);
+      const box = screen.getByRole('combobox', { name: 'Team' });
+      act(() => vi.advanceTimersByTime(999));
+      expect(box).toHaveAttribute('aria-expanded', 'false');
+      act(() => vi.advanceTimersByTime(1));
+      expect(box).toHaveAttribute('aria-expanded', 'true');
+      expect(box).toHaveFocus();
+    });
+
+    it('with autoOpen, leaves a field the person is already in alone', () => {
+      vi.useFakeTimers();
+      render(
+        <>
+          <input aria-label="Amount" />
+          <Dropdown label="Team" autoOpen options={TEAMS} value={null} onChange={() => {}} />
+        </>,
+      );
+      const amount = screen.getByRole('textbox', { name: 'Amount' });
+      act(() => amount.focus());
+      act(() => vi.advanceTimersByTime(1000));
+      expect(screen.getByRole('combobox', { name: 'Team' })).toHaveAttribute('aria-expanded', 'false');
+      expect(amount).toHaveFocus();
+    });
   });
 });

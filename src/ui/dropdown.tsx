@@ -14,6 +14,12 @@ export const NO_OPTIONS = 'No options found';
 export const SELECT_ALL = 'Select all';
 /** Type-ahead keys typed within this long of each other make one search (select-only dropdowns). */
 const TYPE_AHEAD_MS = 500;
+/** Focus leaving the field closes the list this long after (spec section 9): a tap on an option lands first. */
+export const BLUR_CLOSE_MS = 150;
+/** `autoOpen` clicks the field's input this long after it appears (spec section 9). */
+export const AUTO_OPEN_MS = 1000;
+/** Below this width the list is the small one (spec section 9: 'dropdown small 480'). */
+export const SMALL_WIDTH = 480;
 
 interface CommonProps<V extends string | number> {
   label: string;
@@ -28,6 +34,11 @@ interface CommonProps<V extends string | number> {
   /** Typing filters the options by label (default). Off, typing jumps to the first label that starts so. */
   searchable?: boolean;
   name?: string;
+  /**
+   * The dropdown is the next thing to do where it appears: one second after, it clicks its own input (focus and
+   * open), unless the person is already typing in another field.
+   */
+  autoOpen?: boolean;
 }
 
 export interface SingleDropdownProps<V extends string | number> extends CommonProps<V> {
@@ -44,6 +55,10 @@ export interface MultiDropdownProps<V extends string | number> extends CommonPro
 }
 
 export type DropdownProps<V extends string | number> = SingleDropdownProps<V> | MultiDropdownProps<V>;
+
+/** A field the person may be typing in: `autoOpen` leaves it alone. */
+const isEditable = (el: Element) =>
+  el.matches('input, textarea, select') || (el instanceof HTMLElement && el.isContentEditable);
 
 type Row<V extends string | number> = { kind: 'all' } | { kind: 'option'; option: Option<V> };
 
@@ -78,7 +93,8 @@ const checkBox = css({
  * Typing searches by label (the first match becomes active); Down and Up open and move, Home and End
  * jump (select-only), Enter picks, Escape closes, Tab leaves. With `multiple`, picking toggles, the list
  * stays open, and 'Select all' selects (or clears) every option shown. 'No options found' when nothing
- * matches. The list is 40vh high, never less than 120 px.
+ * matches. The list is 40vh high, never less than 120 px; below 480 px wide it is the small list, 30vh high (a
+ * phone's keyboard takes the lower half of the screen). Focus leaving the field closes the list 150 ms after.
  */
 export function Dropdown<V extends string | number>(props: SingleDropdownProps<V>): ReactNode;
 export function Dropdown<V extends string | number>(props: MultiDropdownProps<V>): ReactNode;
@@ -94,6 +110,7 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
     showErrors = true,
     searchable = true,
     name,
+    autoOpen = false,
   } = props;
   const id = useId();
   const inputId = `${id}-input`;
@@ -106,6 +123,19 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
   const [query, setQuery] = useState<string | null>(null);
   const [active, setActive] = useState(-1);
   const typeAhead = useRef({ text: '', at: 0 });
+  const blurTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(blurTimer.current), []);
+  useEffect(() => {
+    if (!autoOpen) return;
+    const timer = setTimeout(() => {
+      const focused = document.activeElement;
+      if (!input.current || input.current.disabled) return;
+      if (focused && isEditable(focused) && !wrapper.current?.contains(focused)) return;
+      input.current.focus();
+      input.current.click();
+    }, AUTO_OPEN_MS);
+    return () => clearTimeout(timer);
+  }, [autoOpen]);
 
   const selected: readonly V[] = props.multiple ? props.value : props.value === null ? [] : [props.value];
   const isSelected = (v: V) => selected.includes(v);
@@ -240,8 +270,13 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
       ref={wrapper}
       className={cx(fieldStack, css({ position: 'relative' }))}
       onBlur={(e) => {
-        if (!wrapper.current?.contains(e.relatedTarget as Node | null)) close();
+        if (wrapper.current?.contains(e.relatedTarget as Node | null)) return;
+        clearTimeout(blurTimer.current);
+        blurTimer.current = setTimeout(() => {
+          if (!wrapper.current?.contains(document.activeElement)) close();
+        }, BLUR_CLOSE_MS);
       }}
+      onFocus={() => clearTimeout(blurTimer.current)}
     >
       <FieldLabel htmlFor={inputId} required={required}>
         {label}
@@ -324,7 +359,13 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
               role="listbox"
               aria-label={label}
               aria-multiselectable={props.multiple || undefined}
-              className={css({ maxHeight: 'max(40vh, 120px)', overflowY: 'auto', py: '1' })}
+              className={css({
+                maxHeight: 'max(40vh, 120px)',
+                overflowY: 'auto',
+                py: '1',
+                // SMALL_WIDTH: Panda reads the query as written
+                '@media (max-width: 479.98px)': { maxHeight: 'max(30vh, 120px)' },
+              })}
             >
               {rows.map((row, i) => {
                 const isAll = row.kind === 'all';

@@ -97,4 +97,16 @@ describe('FileField', () => {
     const bar = screen.getByRole('progressbar', { name: 'Uploading proof.pdf' });
     expect(bar).toHaveAttribute('aria-valuenow', '45');
   });
+
+  it('shows an attached file with the 11 by 14 attachment pin (spec section 9)', async () => {
+    const user = userEvent.setup();
+    render(<Field />);
+    await user.upload(screen.getByLabelText('Deposit proof'), fileOf('proof.pdf', 2048, 'application/pdf'));
+    const row = screen.getByText('proof.pdf').parentElement as HTMLElement;
+    const pin = row.querySelector('svg[data-icon="attachment"]');
+    expect(pin).not.toBeNull();
+    expect(pin).toHaveAttribute('width', '11');
+    expect(pin).toHaveAttribute('height', '14');
+    expect(pin).toHaveAttribute('aria-hidden', 'true');
+  });
 });

@@ -2,7 +2,7 @@ import { type ChangeEvent, type DragEvent, useId, useState } from 'react';
 import { css } from 'styled-system/css';
 import { acceptAttribute, checkFile, DEFAULT_FILE_RULES, type FileRules, formatFileSize } from '../lib/file-rules';
 import { FieldError, FieldLabel, fieldStack, isErrorShown } from './field';
-import { CloseIcon, FileIcon, UploadIcon } from './icons';
+import { AttachmentPinIcon, CloseIcon, UploadIcon } from './icons';
 import { UploadProgress } from './upload-progress';
 
 export interface FileFieldProps {
@@ -141,7 +141,7 @@ export function FileField({
             minWidth: 0,
           })}
         >
-          <FileIcon className={css({ flexShrink: 0 })} />
+          <AttachmentPinIcon className={css({ flexShrink: 0, color: 'fg.muted' })} />
           <span className={css({ fontWeight: 'medium', truncate: true, minWidth: 0 })}>{file.name}</span>
           <span className={css({ color: 'fg.muted', flexShrink: 0 })}>{formatFileSize(file.size)}</span>
           <button

@@ -65,9 +65,23 @@ export const UploadIcon = (p: P) => (
     <path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12" />
   </Icon>
 );
-export const FileIcon = (p: P) => (
-  <Icon {...p}>
-    <path d="M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z" />
-    <path d="M14 2v6h6" />
-  </Icon>
+
+/** The attachment pin (spec section 9: 11 by 14), beside an attached file's name. */
+export const AttachmentPinIcon = (p: SVGProps<SVGSVGElement>) => (
+  <svg
+    width={11}
+    height={14}
+    viewBox="0 0 11 14"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={1.3}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+    data-icon="attachment"
+    {...p}
+  >
+    <path d="M9.5 6.6 5.6 10.5a2.6 2.6 0 0 1-3.7-3.7L6 2.7a1.7 1.7 0 0 1 2.4 2.4L4.4 9.1a.9.9 0 0 1-1.2-1.2L6.8 4.3" />
+  </svg>
 );

@@ -186,6 +186,14 @@ function DatePickers() {
   );
 }
 
+/** A dropdown shown by a button, which opens itself a second after it appears (`autoOpen`). */
+function AutoOpening() {
+  const [shown, setShown] = useState(false);
+  const [team, setTeam] = useState<string | null>(null);
+  if (!shown) return <Button onClick={() => setShown(true)}>Show the dropdown</Button>;
+  return <Dropdown label="Next match" autoOpen options={TEAMS} value={team} onChange={setTeam} />;
+}
+
 function Dropdowns() {
   const [country, setCountry] = useState<string | null>(null);
   const [currency, setCurrency] = useState<string | null>('GBP');
@@ -204,6 +212,9 @@ function Dropdowns() {
       <Demo title="Multi-select with select all">
         <Dropdown label="Teams" multiple options={TEAMS} value={teams} onChange={setTeams} />
         <p className={note}>Values: {teams.length ? teams.join(', ') : 'none'}</p>
+      </Demo>
+      <Demo title="Opens itself after 1 second">
+        <AutoOpening />
       </Demo>
       <Demo title="Select-only, type-ahead">
         <Dropdown label="Sort by" searchable={false} options={SORT_BY} value={sort} onChange={setSort} />
