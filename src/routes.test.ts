@@ -60,6 +60,7 @@ describe('the route registry', () => {
       ['Payout requests', 'lmt-pay'],
       ['KYC submissions', 'settings'],
       ['Event requests', 'event'],
+      ['Erasure requests', 'settings'],
       ['System', 'dashboard'],
       ['Flows', 'dashboard'],
     ]);
@@ -68,6 +69,7 @@ describe('the route registry', () => {
       'adminPayouts',
       'adminKyc',
       'adminEventRequests',
+      'adminErasures',
       'adminSystem',
       'flows',
     ]);

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { damaged, sampleFile, scriptedPdf } from '../harness/files';
+import { decidePending } from '../quotas/testing';
 import { freshServer } from '../test-support';
 import { FILE_MESSAGES } from './file-checks';
 import { cleanFileName, contentDisposition, nameForKind } from './file-names';
@@ -69,13 +70,16 @@ describe('uploads: names, content and downloads (one policy for every file field
     });
     return { status: res.status, body: (await res.json()) as { message?: string; data?: Record<string, unknown> } };
   }
-  const deposit = (name: string, bytes: Buffer, type = 'application/pdf') =>
-    send(
+  // the earlier requests decided first: a seller may keep only a few pending (QUOTAS['pending-deposits'])
+  const deposit = async (name: string, bytes: Buffer, type = 'application/pdf') => {
+    await decidePending(s.db);
+    return send(
       '/api/send-deposit-request',
       seller,
       { deposit_amount: '1000', currency: 'GBP', payment_transfer_by: 'ONLINE' },
       { field: 'proof', name, type, bytes },
     );
+  };
   const photoId = (name: string, bytes: Buffer, type = 'image/png') =>
     send('/api/save-photo-id', held, {}, { field: 'file', name, type, bytes });
   async function proofOf(depositId: unknown, token = seller) {
