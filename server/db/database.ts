@@ -29,6 +29,9 @@ export function openDatabase(target: string, options: OpenOptions = {}): Db {
     const pool = new pg.Pool({ connectionString: target, max: options.poolSize ?? 10 });
     // an idle client that loses its server must not crash the process; the next query reconnects
     pool.on('error', () => {});
+    // nor one that loses it while checked out between statements: pg then marks it unqueryable and the pool
+    // drops it on release (without a listener, its socket's ECONNRESET was an uncaught exception)
+    pool.on('connect', (client) => client.on('error', () => {}));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const database = openSqlite(target);
