@@ -86,6 +86,8 @@ test.describe('the menu each account sees', () => {
         'Payout requests',
         'KYC submissions',
         'Event requests',
+        'Erasure requests',
+        'System',
         'Flows',
         'Logout',
       ]);
