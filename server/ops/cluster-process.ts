@@ -67,7 +67,7 @@ export function callOnce(
   port: number,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const text = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -99,6 +99,9 @@ export function callOnce(
       },
     );
     req.on('error', reject);
+    // a connection the primary handed to a worker killed at that moment is never answered: give up on it
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer to ${method} ${path} in ${timeoutMs} ms`)));
     if (text) req.write(text);
     req.end();
   });
