@@ -2,7 +2,7 @@
 // the server into dist-server/), then runs the built server: plain JavaScript, no TypeScript compiled at run time.
 import { execFileSync } from 'node:child_process';
 import cluster from 'node:cluster';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, SERVER_INPUTS, SERVER_OUTFILE } from './build-server.mjs';
@@ -42,15 +42,43 @@ function serverStale() {
   });
 }
 
+/**
+ * Runs a build step. Its output (Vite's chunk list, the budget's table) goes to `build.log`, and only a failure
+ * prints it; `BUILD_VERBOSE=1 npm start` shows it as it comes.
+ */
+function build(what, command, args) {
+  const started = Date.now();
+  const verbose = process.env.BUILD_VERBOSE === '1';
+  console.info(`Building ${what} (first start, or its sources changed)...`);
+  try {
+    const output = execFileSync(command, args, {
+      cwd: ROOT,
+      stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (!verbose) writeFileSync(BUILD_LOG, output ?? '');
+  } catch (error) {
+    if (!verbose) {
+      writeFileSync(BUILD_LOG, `${error.stdout ?? ''}${error.stderr ?? ''}`);
+      console.error(`${error.stdout ?? ''}${error.stderr ?? ''}`.split('\n').slice(-40).join('\n'));
+    }
+    console.error(`The build failed; its whole output is in build.log.`);
+    process.exit(1);
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  console.info(`Built in ${seconds} s${verbose ? '' : ` (its output: build.log, or BUILD_VERBOSE=1 npm start)`}.`);
+}
+
+const BUILD_LOG = resolve(ROOT, 'build.log');
+
 // a worker of WORKERS=N runs this file again: its primary built whatever was missing
 if (!cluster.isPrimary) {
   // nothing to build
 } else if (webStale) {
-  console.info('Building the web app and the server (first start, or their sources changed)...');
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  build('the web app and the server', 'npm', ['run', '--silent', 'build']);
 } else if (serverStale()) {
-  console.info('Building the server (first start, or its sources changed)...');
-  execFileSync(process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  build('the server', process.execPath, [resolve(ROOT, 'scripts/build-server.mjs')]);
 }
 
 // stack traces in the logs point into the TypeScript sources, through the bundle's source map

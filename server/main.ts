@@ -249,7 +249,7 @@ export async function serveAndAnnounce() {
   }
 }
 
-/** What `npm start` prints once it serves: the address, the database, the mail, the demo accounts. */
+/** What `npm start` prints once it serves (under 30 lines): the address, the demo accounts, the mail, then the database. */
 export function banner({
   port,
   config,
@@ -268,22 +268,26 @@ export function banner({
     : config.host.includes(':')
       ? `[${config.host}]`
       : config.host;
+  const mail = process.env.SMTP_URL?.trim()
+    ? 'Mail: sent through SMTP_URL'
+    : mailSettings(process.env, config.host, port).mailViewer
+      ? `Mail: kept in the outbox, read it at http://${shownHost}:${port}/dev/mail (no SMTP_URL set)`
+      : 'Mail: kept in the outbox (no SMTP_URL set; the mail viewer is off)';
+  // the address, the accounts and the mail first: what a newcomer needs; the rest after, one line each
   const lines = [
     '',
     `SB Portal is running at http://${shownHost}:${port}/${workers ? ` (${workers} worker processes)` : ''}`,
-    everywhere.has(config.host)
-      ? `  listening on every interface (HOST=${config.host}): other machines can reach it`
-      : `  listening on ${config.host} only (set HOST=0.0.0.0 to open it to other machines)`,
-    `  database: ${config.databaseUrl ? redactUrl(config.databaseUrl) : config.databaseFile}${applied.length ? ` (migrated: ${applied.join(', ')})` : ''}`,
-    createdUsers.length ? `  demo data created for ${createdUsers.length} accounts` : '  demo data already present',
-    process.env.SMTP_URL?.trim()
-      ? '  mail: sent through SMTP_URL'
-      : mailSettings(process.env, config.host, port).mailViewer
-        ? `  mail: kept in the outbox, readable at http://${shownHost}:${port}/dev/mail (no SMTP_URL set)`
-        : '  mail: kept in the outbox (no SMTP_URL set; the mail viewer is off)',
     '',
     `Demo accounts (password for all: ${DEMO_PASSWORD})`,
     ...DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(22)} ${a.role}`),
+    '',
+    mail,
+    `Database: ${config.databaseUrl ? redactUrl(config.databaseUrl) : config.databaseFile}${
+      applied.length ? ` (${applied.length} migrations applied, up to ${applied.at(-1)})` : ''
+    }; ${createdUsers.length ? `demo data created for ${createdUsers.length} accounts` : 'demo data already present'}`,
+    everywhere.has(config.host)
+      ? `Listening on every interface (HOST=${config.host}): other machines can reach it`
+      : `Listening on ${config.host} only (set HOST=0.0.0.0 to open it to other machines)`,
     '',
   ];
   return lines.join('\n');
