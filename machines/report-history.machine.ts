@@ -9,6 +9,8 @@ export type ReportMatch = DataOf<'/reports/events-search', 'get'>['events'][numb
 export type ReportOrderRow = DataOf<'/reports/history', 'get'>['orders'][number];
 export type ReportOrderDetails = DataOf<'/reports/order-details', 'get'>;
 export type ReportOrderLog = DataOf<'/reports/order-logs', 'get'>['logs'][number];
+export type ReportInventoryLog = DataOf<'/reports/inventory-logs', 'get'>['logs'][number];
+export type ReportNotes = DataOf<'/reports/save-notes', 'post'>;
 export type ReportPreset = components['schemas']['ReportPeriodPreset'];
 export type ReportCurrency = components['schemas']['CurrencyCode'];
 export type ReportSort = components['schemas']['SalesSort'];
@@ -16,6 +18,8 @@ export type ExportFormat = components['schemas']['SalesExportFormat'];
 
 export const REPORT_LOAD_ERROR = 'Failed to fetch data';
 export const REPORT_EXPORT_ERROR = 'The export failed. Please try again.';
+export const REPORT_NOTES_SAVED = 'Notes saved';
+export const REPORT_NOTES_ERROR = 'The notes were not saved. Please try again.';
 export const REPORT_PAGE_SIZE = 20;
 
 /** The period: a preset, or the seller's own days (UTC, inclusive). */
@@ -80,6 +84,8 @@ export interface ReportContext {
   error: string | null;
   details: ReportOrderDetails | null;
   logs: ReportOrderLog[];
+  /** The log of the listing the open order was sold from (price, quantity, status changes). */
+  inventoryLogs: ReportInventoryLog[];
   openId: number | null;
 }
 
@@ -93,7 +99,8 @@ export type ReportEvent =
   | { type: 'overview.retried' }
   | { type: 'export.requested'; format: ExportFormat }
   | { type: 'order.opened'; bookingId: number }
-  | { type: 'order.closed' };
+  | { type: 'order.closed' }
+  | { type: 'notes.saved'; notes: string };
 
 export type ReportEmitted = NotifyEvent | { type: 'export.ready'; file: ReportFile };
 
@@ -149,14 +156,19 @@ export const reportHistoryMachine = setup({
         return { name: data.name, file: toBlob(data) };
       },
     ),
-    fetchOrder: fromPromise<{ details: ReportOrderDetails; logs: ReportOrderLog[] }, number>(
-      async ({ input, signal }) => {
-        const [details, logs] = await Promise.all([
-          api.GET('/reports/order-details', { params: { query: { order_id: input } }, signal }),
-          api.GET('/reports/order-logs', { params: { query: { order_id: input } }, signal }),
-        ]);
-        return { details: unwrap(details), logs: unwrap(logs).logs };
-      },
+    fetchOrder: fromPromise<
+      { details: ReportOrderDetails; logs: ReportOrderLog[]; inventoryLogs: ReportInventoryLog[] },
+      number
+    >(async ({ input, signal }) => {
+      const [details, logs, inventory] = await Promise.all([
+        api.GET('/reports/order-details', { params: { query: { order_id: input } }, signal }),
+        api.GET('/reports/order-logs', { params: { query: { order_id: input } }, signal }),
+        api.GET('/reports/inventory-logs', { params: { query: { order_id: input, per_page: 100 } }, signal }),
+      ]);
+      return { details: unwrap(details), logs: unwrap(logs).logs, inventoryLogs: unwrap(inventory).logs };
+    }),
+    saveNotes: fromPromise<ReportNotes, { id: number; notes: string }>(async ({ input, signal }) =>
+      unwrap(await api.POST('/reports/save-notes', { body: { order_id: input.id, notes: input.notes }, signal })),
     ),
   },
   actions: {
@@ -186,6 +198,7 @@ export const reportHistoryMachine = setup({
     error: null,
     details: null,
     logs: [],
+    inventoryLogs: [],
     openId: null,
   }),
   invoke: {
@@ -305,7 +318,11 @@ export const reportHistoryMachine = setup({
             input: ({ context }) => context.openId ?? 0,
             onDone: {
               target: 'open',
-              actions: assign({ details: ({ event }) => event.output.details, logs: ({ event }) => event.output.logs }),
+              actions: assign({
+                details: ({ event }) => event.output.details,
+                logs: ({ event }) => event.output.logs,
+                inventoryLogs: ({ event }) => event.output.inventoryLogs,
+              }),
             },
             onError: { target: 'failed' },
           },
@@ -321,14 +338,46 @@ export const reportHistoryMachine = setup({
           },
         },
         open: {
-          description: 'The order, its amounts and its log show read-only beside the table.',
+          description:
+            "The order, its amounts, its log and its listing's log show beside the table; notes can be saved.",
           on: {
-            'order.closed': { target: 'closed', actions: assign({ openId: null, details: null, logs: [] }) },
+            'order.closed': {
+              target: 'closed',
+              actions: assign({ openId: null, details: null, logs: [], inventoryLogs: [] }),
+            },
             'order.opened': {
               guard: 'isAnotherOrder',
               target: 'loading',
               actions: assign({ openId: ({ event }) => event.bookingId }),
             },
+            'notes.saved': 'savingNotes',
+          },
+        },
+        savingNotes: {
+          tags: ['savingNotes'],
+          description: "The seller's notes on the order are saved; the order stays open either way.",
+          invoke: {
+            id: 'saveNotes',
+            src: 'saveNotes',
+            input: ({ context, event }) => ({
+              id: context.openId ?? 0,
+              notes: event.type === 'notes.saved' ? event.notes : '',
+            }),
+            onDone: {
+              target: 'open',
+              actions: [
+                assign({
+                  details: ({ context, event }) =>
+                    context.details && {
+                      ...context.details,
+                      notes: event.output.notes,
+                      notes_updated_at: event.output.notes_updated_at,
+                    },
+                }),
+                emit({ type: 'notify' as const, level: 'success' as const, message: REPORT_NOTES_SAVED }),
+              ],
+            },
+            onError: { target: 'open', actions: emit(notifyError(REPORT_NOTES_ERROR)) },
           },
         },
         failed: {

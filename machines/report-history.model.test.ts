@@ -3,6 +3,8 @@ import { createActor, createMachine } from 'xstate';
 import {
   DEFAULT_REPORT_FILTERS,
   REPORT_EXPORT_ERROR,
+  REPORT_NOTES_ERROR,
+  REPORT_NOTES_SAVED,
   type ReportOverview,
   reportHistoryMachine,
   reportQuery,
@@ -29,14 +31,18 @@ const overview = {
   top_matches: [],
 } as ReportOverview;
 const file = { name: 'sales-report-2026-11-22.csv', file: new Blob(['x']) };
-const details = { order: { booking_id: 7 } };
+const details = { order: { booking_id: 7 }, notes: null, notes_updated_at: null };
+const savedNotes = { booking_id: 7, notes: 'Call the buyer', notes_updated_at: '2026-11-28T10:00:00Z' };
 
 const events = [
   { type: 'xstate.done.actor.fetchOverview', output: { overview, matches: [] } },
   { type: 'xstate.error.actor.fetchOverview', error: new Error('down') },
   { type: 'xstate.done.actor.exportFile', output: file },
   { type: 'xstate.error.actor.exportFile', error: new Error('down') },
-  { type: 'xstate.done.actor.fetchOrder', output: { details, logs: [] } },
+  { type: 'xstate.done.actor.fetchOrder', output: { details, logs: [], inventoryLogs: [] } },
+  { type: 'xstate.done.actor.saveNotes', output: savedNotes },
+  { type: 'xstate.error.actor.saveNotes', error: new Error('down') },
+  { type: 'notes.saved', notes: 'Call the buyer' },
   { type: 'xstate.error.actor.fetchOrder', error: new Error('down') },
   { type: 'period.presetChosen', preset: 'last_month' },
   { type: 'period.rangeChosen', from: '2026-01-01', to: '2026-03-31' },
@@ -51,7 +57,7 @@ const events = [
 
 /** The machine with its network replaced, and a stand-in history list that records what it is told. */
 function start(input: { currency?: 'GBP' | 'EUR' | 'USD' | 'AED' } = {}) {
-  const control = controllableActors(['fetchOverview', 'exportFile', 'fetchOrder'] as const);
+  const control = controllableActors(['fetchOverview', 'exportFile', 'fetchOrder', 'saveNotes'] as const);
   const told: Array<{ type: string }> = [];
   const history = createMachine({ on: { '*': { actions: ({ event }) => told.push(event) } } });
   const actor = createActor(
@@ -69,7 +75,7 @@ function start(input: { currency?: 'GBP' | 'EUR' | 'USD' | 'AED' } = {}) {
 describe('report history statechart, model-based', () => {
   const paths = modelPaths(reportHistoryMachine, {
     events,
-    settling: ['fetchOverview', 'exportFile', 'fetchOrder'],
+    settling: ['fetchOverview', 'exportFile', 'fetchOrder', 'saveNotes'],
     identity: (s) => [s.value, s.context.openId],
   });
 
@@ -94,7 +100,11 @@ describe('report history statechart, model-based', () => {
           if (last) expect(last.filters).toEqual(real.context.filters);
           const pendingExport = control.pending('exportFile');
           if (pendingExport) expect(pendingExport.input).toMatchObject({ filters: real.context.filters });
-          for (const e of emitted.filter((x) => x.type === 'notify')) expect(e.message).toBe(REPORT_EXPORT_ERROR);
+          for (const e of emitted.filter((x) => x.type === 'notify'))
+            expect([REPORT_EXPORT_ERROR, REPORT_NOTES_SAVED, REPORT_NOTES_ERROR]).toContain(e.message);
+          // notes are saved on the order open, and a saved note shows on it
+          const pendingNotes = control.pending('saveNotes');
+          if (pendingNotes) expect(pendingNotes.input).toEqual({ id: real.context.openId, notes: 'Call the buyer' });
         },
       );
       actor.stop();
@@ -137,6 +147,22 @@ describe('report history statechart', () => {
       date_to: '2026-03-31',
       currency: 'EUR',
     });
+  });
+
+  it("saves the open order's notes, shows them saved, and keeps the order open when saving fails", async () => {
+    const { actor, control, emitted } = start();
+    actor.send({ type: 'order.opened', bookingId: 7 });
+    await control.settle({ type: 'xstate.done.actor.fetchOrder', output: { details, logs: [], inventoryLogs: [] } });
+    actor.send({ type: 'notes.saved', notes: 'Call the buyer' });
+    expect(actor.getSnapshot().hasTag('savingNotes')).toBe(true);
+    expect(control.pending('saveNotes')?.input).toEqual({ id: 7, notes: 'Call the buyer' });
+    await control.settle({ type: 'xstate.done.actor.saveNotes', output: savedNotes });
+    expect(actor.getSnapshot().context.details).toMatchObject({ notes: 'Call the buyer' });
+    expect(emitted).toContainEqual({ type: 'notify', level: 'success', message: REPORT_NOTES_SAVED });
+    actor.send({ type: 'notes.saved', notes: 'again' });
+    await control.settle({ type: 'xstate.error.actor.saveNotes', error: new Error('down') });
+    expect(actor.getSnapshot().matches({ details: 'open' })).toBe(true);
+    expect(emitted.at(-1)).toEqual({ type: 'notify', level: 'error', message: REPORT_NOTES_ERROR });
   });
 
   it('hands the exported file to the view', async () => {

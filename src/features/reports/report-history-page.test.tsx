@@ -104,6 +104,27 @@ function renderPage() {
     logs: [],
     meta: { current_page: 1, last_page: 1, per_page: 50, total: 0 },
   }));
+  fakeApi.on('GET /reports/inventory-logs', () => ({
+    logs: [
+      {
+        log_id: 1,
+        ticket_id: 5,
+        action: 'price_changed',
+        field: 'price',
+        old_value: '50.00',
+        new_value: '55.00',
+        user_id: 1,
+        user_name: 'Sam Seller',
+        created_at: '2026-03-01T09:00:00Z',
+      },
+    ],
+    meta: { current_page: 1, last_page: 1, per_page: 100, total: 1 },
+  }));
+  fakeApi.on('POST /reports/save-notes', (call: FakeCall) => ({
+    booking_id: 11,
+    notes: (call.body as { notes: string }).notes,
+    notes_updated_at: '2026-03-03T10:00:00Z',
+  }));
   return renderSignedIn(<ReportHistoryPage />, { now: NOW });
 }
 
@@ -132,10 +153,24 @@ describe('report history page', () => {
     expect(asked).toContain('last_month');
   });
 
-  it('lists the history and opens an order read-only', async () => {
+  it("lists the history and opens an order with its notes, its log and its listing's log", async () => {
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'BK-11' }));
-    expect(await screen.findByText('Call first')).toBeVisible();
+    const notes = await screen.findByRole('textbox', { name: 'Notes on this order' });
+    expect(notes).toHaveValue('Call first');
+    expect(screen.getByRole('list', { name: 'Inventory log' })).toHaveTextContent(
+      'price changed price: 50.00 → 55.00 · Sam Seller',
+    );
+    await user.clear(notes);
+    await user.type(notes, 'Buyer asked for paper tickets');
+    await user.click(screen.getByRole('button', { name: 'Save notes' }));
+    await waitFor(() =>
+      expect(fakeApi.calls.find((c) => c.path === '/reports/save-notes')?.body).toEqual({
+        order_id: 11,
+        notes: 'Buyer asked for paper tickets',
+      }),
+    );
+    expect(await screen.findByText(/^Saved /)).toBeVisible();
   });
 });

@@ -22,17 +22,11 @@ import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Drawer } from '../../ui/drawer';
 import { Skeleton } from '../../ui/skeleton';
+import { ReportContext, useReport } from './report-context';
+import { OrderDetails } from './report-order-details';
 import { ScheduledReports } from './report-schedule';
 
-type ReportRef = ActorRefFrom<typeof reportHistoryMachine>;
 type ListRef = ActorRefFrom<typeof reportHistoryListMachine>;
-
-const ReportContext = createContext<ReportRef | null>(null);
-function useReport(): ReportRef {
-  const report = useContext(ReportContext);
-  if (!report) throw new Error('useReport needs the report history page');
-  return report;
-}
 
 export const PRESETS: ReadonlyArray<{ value: ReportPreset; label: string }> = [
   { value: 'this_month', label: 'This month' },
@@ -414,61 +408,5 @@ function HistoryTable({ list }: { list: ListRef }) {
         </Button>
       </nav>
     </div>
-  );
-}
-
-function OrderDetails() {
-  const report = useReport();
-  const open = useSelector(report, (s) => !s.matches({ details: 'closed' }));
-  const details = useSelector(report, (s) => s.context.details);
-  const logs = useSelector(report, (s) => s.context.logs);
-  const failed = useSelector(report, (s) => s.hasTag('detailsError'));
-  const loading = useSelector(report, (s) => s.hasTag('detailsLoading'));
-  const order = details?.order;
-  return (
-    <Drawer
-      open={open}
-      onClose={() => report.send({ type: 'order.closed' })}
-      title={order ? `Order ${order.booking_no}` : 'Order'}
-    >
-      {failed && <p role="alert">Failed to fetch data</p>}
-      {loading && <Skeleton width="100%" height="120px" />}
-      {order && details && !loading && (
-        <div className={css({ display: 'grid', gap: '3', fontSize: 'sm' })}>
-          <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '1 3' })}>
-            <dt>Status</dt>
-            <dd>{order.status_label}</dd>
-            <dt>Match</dt>
-            <dd>
-              {order.match_name}, {formatDate(order.match_date)}
-            </dd>
-            <dt>Seats</dt>
-            <dd>
-              {order.category} · {blockText(order.ticket_block, true)} · Row {order.row}
-            </dd>
-            <dt>Tickets</dt>
-            <dd>{order.quantity}</dd>
-            <dt>Amount</dt>
-            <dd>{formatMoney({ minor: details.amounts.subtotal, currency: details.amounts.currency })}</dd>
-            <dt>Fees</dt>
-            <dd>{formatMoney({ minor: details.amounts.seller_fee, currency: details.amounts.currency })}</dd>
-            <dt>Payout</dt>
-            <dd>{formatMoney({ minor: details.amounts.payout, currency: details.amounts.currency })}</dd>
-            <dt>Notes</dt>
-            <dd>{details.notes ?? '—'}</dd>
-          </dl>
-          <h3 className={css({ fontWeight: 'bold' })}>Order log</h3>
-          <ul>
-            {logs.map((l) => (
-              <li key={l.log_id}>
-                {formatDate(l.created_at)}: {orderLogTitle(l)}
-                {l.user_name ? ` · ${l.user_name}` : ''}
-                {l.reason ? `: ${l.reason}` : ''}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </Drawer>
   );
 }
