@@ -167,5 +167,15 @@ test.describe('payouts', () => {
       await expect(row.getByRole('cell').nth(4)).toHaveText('Paid');
       await expect.poll(() => availableIn(currency)).toBe(before - 2_000);
     });
+
+    await test.step('Orders and payouts: the sales it was paid from show as paid out, and the filter narrows', async () => {
+      const report = page.getByRole('region', { name: 'Orders and payouts' });
+      // a state cell, not the column headers of the same words
+      const paidOut = report.getByRole('cell').filter({ hasText: /^(Paid out|Partly paid out)$/ });
+      await expect(paidOut.first()).toBeVisible();
+      await report.getByRole('combobox', { name: 'Payout state' }).selectOption({ label: 'Not paid out' });
+      await expect(report.getByRole('cell', { name: 'Not paid out', exact: true }).first()).toBeVisible();
+      await expect(paidOut).toHaveCount(0);
+    });
   });
 });

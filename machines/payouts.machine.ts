@@ -9,6 +9,8 @@ export type Payout = DataOf<'/payouts/payout-details', 'get'>;
 export type PayoutOrder = DataOf<'/payouts/payout-orders', 'get'>['order_list'][number];
 export type PayoutExport = DataOf<'/payouts/exports', 'get'>;
 export type BankAccount = NonNullable<PayoutSummary['bank_account']>;
+export type PayoutEarnedOrder = DataOf<'/payouts/myorder-history', 'get'>['order_list'][number];
+export type PayoutOrderState = PayoutEarnedOrder['payout_state'];
 type CurrencyCode = PayoutBalance['currency'];
 
 /** Spec section 8: payout calls that fail are only logged (no toast); the page shows what failed in place. */
@@ -22,6 +24,25 @@ export const payoutHistoryMachine = createListMachine<Payout, Record<string, nev
     return fromPageMeta(data.payout_list, data.meta);
   },
   keyOf: (p) => p.payout_id,
+  errorMessage: () => 'Failed to fetch data',
+});
+
+export interface PayoutOrderFilters {
+  payout_state: PayoutOrderState | null;
+}
+
+/**
+ * The orders report of Payouts: each completed order's earnings and where they are (still available, in a
+ * requested payout, paid), newest first, 10 a page, narrowed by payout state.
+ */
+export const payoutOrdersMachine = createListMachine<PayoutEarnedOrder, PayoutOrderFilters>({
+  id: 'payoutOrders',
+  fetchPage: async ({ page, filters }, signal) => {
+    const query = { page, ...(filters.payout_state ? { payout_state: filters.payout_state } : {}) };
+    const data = unwrap(await api.GET('/payouts/myorder-history', { params: { query }, signal }));
+    return fromPageMeta(data.order_list, data.meta);
+  },
+  keyOf: (o) => o.order_id,
   errorMessage: () => 'Failed to fetch data',
 });
 
@@ -145,9 +166,12 @@ export const payoutsMachine = setup({
     storeDetails: assign({ details: (_, details: PayoutsContext['details']) => details }),
     forgetDetails: assign({ details: null }),
     // the history list is reached through the system (absent in the path model, where invokes are events)
+    // and the orders report (the page's own view actor), whose orders are now in a payout
     reloadHistory: enqueueActions(({ system, enqueue }) => {
-      const list = system.get('payoutHistory');
-      if (list) enqueue.sendTo(list, { type: 'list.refreshed' });
+      for (const id of ['payoutHistory', 'payoutOrders']) {
+        const list = system.get(id);
+        if (list) enqueue.sendTo(list, { type: 'list.refreshed' });
+      }
     }),
     announce: emit((_, message: string) => ({ type: 'notify' as const, level: 'success' as const, message })),
     deliverExport: emit((_, file: PayoutExport) => ({ type: 'export.ready' as const, file })),

@@ -18,6 +18,7 @@ import { Button } from '../../ui/button';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { PayoutOrders } from './payout-orders';
 
 type PayoutsRef = ActorRefFrom<typeof payoutsMachine>;
 type HistoryRef = ActorRefFrom<typeof payoutHistoryMachine>;
@@ -53,6 +54,7 @@ export default function PayoutsPage() {
       <Balances payouts={payouts} />
       <BankAccount payouts={payouts} />
       <History payouts={payouts} />
+      <PayoutOrders />
       <RequestDialog payouts={payouts} />
       <BankDialog payouts={payouts} />
       <DetailsDialog payouts={payouts} />
