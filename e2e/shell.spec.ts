@@ -444,21 +444,8 @@ test.describe('the dashboard', () => {
   });
 });
 
+// every page's scan is e2e/accessibility.spec.ts; here the shell's own panel, open
 test.describe('accessibility', () => {
-  for (const path of ['/dashboard', '/notifications/home', '/settings/myAccount', '/reports/wallet']) {
-    test(`no serious or critical axe issues on ${path}`, async ({ page }) => {
-      await openAs(page, 'seller');
-      await page.goto(path);
-      await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-      // every widget and list has come (or failed), those below the fold too: nothing is busy
-      await scrollThrough(page);
-      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    });
-  }
-
   test('no serious or critical axe issues with the notifications panel open', async ({ page }) => {
     await openAs(page, 'seller');
     await page.getByRole('button', { name: /^Notifications/ }).click();

@@ -1,4 +1,5 @@
-// Fails the build when the JavaScript that /login loads during its first render is over budget, gzipped.
+// Fails the build when the JavaScript that /login loads during its first render is over budget: 100 KB as
+// served to a browser, which takes brotli (the .br copies).
 // Measured, not guessed from the bundler's graph: /login is opened in Chromium (phone and desktop widths)
 // against the built folder, and every script the page fetches until the network is idle is counted: the
 // entry chunk, its static imports and what it loads at once (the toasts, right after first paint). Routes
@@ -13,7 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
-const BUDGET_KB = 110;
+const BUDGET_KB = 100;
 const dir = resolve(process.argv[2] ?? 'dist');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // the launch flags of e2e/playwright.config.ts
@@ -123,11 +124,11 @@ console.info(
   `/login loads ${scripts.length} scripts: ${kb(total(scripts, 'raw'))}, gzip ${kb(total(scripts, 'gz'))}, br ${kb(total(scripts, 'br'))}` +
     ` (everything: ${kb(total(rows, 'raw'))}, gzip ${kb(total(rows, 'gz'))}, br ${kb(total(rows, 'br'))})`,
 );
-const gzKb = total(scripts, 'gz') / 1024;
+const brKb = total(scripts, 'br') / 1024;
 console.info(
-  `budget: ${BUDGET_KB} KB of JavaScript gzipped; /login loads ${gzKb.toFixed(1)} KB (${total(scripts, 'gz')} bytes)`,
+  `budget: ${BUDGET_KB} KB of JavaScript as served (brotli); /login loads ${brKb.toFixed(1)} KB (${total(scripts, 'br')} bytes)`,
 );
-if (gzKb > BUDGET_KB) {
-  console.error(`The /login JavaScript is ${(gzKb - BUDGET_KB).toFixed(1)} KB over budget: load more of it on demand.`);
+if (brKb > BUDGET_KB) {
+  console.error(`The /login JavaScript is ${(brKb - BUDGET_KB).toFixed(1)} KB over budget: load more of it on demand.`);
   process.exit(1);
 }

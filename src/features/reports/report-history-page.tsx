@@ -378,7 +378,14 @@ function HistoryTable({ list }: { list: ListRef }) {
               <td>
                 <button
                   type="button"
-                  className={css({ color: 'accent', textDecoration: 'underline', cursor: 'pointer' })}
+                  // at least 24 px square to a pointer (WCAG 2.2 target size)
+                  className={css({
+                    color: 'accent',
+                    textDecoration: 'underline',
+                    cursor: 'pointer',
+                    minHeight: '24px',
+                    minWidth: '24px',
+                  })}
                   onClick={() => report.send({ type: 'order.opened', bookingId: o.booking_id })}
                 >
                   {o.booking_no}

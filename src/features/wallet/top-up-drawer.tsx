@@ -138,10 +138,22 @@ export function BankDetailsList({ bank }: { bank: BankDetails }) {
         {rows.map(([label, value]) => (
           <div key={label} className={detailRow}>
             <dt className={css({ width: '8rem', flexShrink: 0, fontSize: 'sm', color: 'fg.muted' })}>{label}</dt>
-            <dd className={css({ flex: 1, minWidth: 0, fontWeight: 'medium', overflowWrap: 'anywhere' })}>
-              {value ?? '-'}
+            {/* a dl's row holds only its term and its definition: the copy button goes inside the definition */}
+            <dd
+              className={css({
+                flex: 1,
+                minWidth: 0,
+                display: 'flex',
+                gap: '2',
+                alignItems: 'center',
+                justifyContent: 'space-between',
+              })}
+            >
+              <span className={css({ fontWeight: 'medium', overflowWrap: 'anywhere', minWidth: 0 })}>
+                {value ?? '-'}
+              </span>
+              {value ? <CopyButton value={value} label={label} /> : null}
             </dd>
-            {value ? <CopyButton value={value} label={label} /> : null}
           </div>
         ))}
       </dl>
