@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pandacss from '@pandacss/dev/postcss';
@@ -8,6 +9,18 @@ import { pruneUnusedTokens } from './scripts/prune-unused-tokens';
 import { sessionPreload } from './scripts/session-preload';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** The day of the commit checked out (YYYY-MM-DD), or today outside a git checkout. */
+function commitDay(): string {
+  try {
+    return execFileSync('git', ['log', '-1', '--format=%cs'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return new Date().toISOString().slice(0, 10);
+  }
+}
 const srcFiles = readdirSync(here('./src'), { recursive: true, encoding: 'utf8' });
 /** The style sheets beside index.css (chunks' own): the tokens they read stay in index.css */
 const chunkSheets = srcFiles
@@ -63,6 +76,8 @@ export default defineConfig(({ mode }) => ({
   define: {
     // the e2e build keeps the development-only pages (the UI gallery) that production drops
     __DEV_PAGES__: JSON.stringify(mode !== 'production'),
+    // the accessibility statement's date: the day of the commit built, whose every page CI scans before it lands
+    __LAST_CHECKED__: JSON.stringify(commitDay()),
   },
   server: {
     proxy: { '/api': `http://127.0.0.1:${process.env.API_PORT ?? 8081}` },

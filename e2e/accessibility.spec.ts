@@ -114,3 +114,21 @@ test.describe('WCAG 2.2 AA in the states a person meets', () => {
     });
   });
 });
+
+test.describe('the accessibility statement', () => {
+  startLoggedOut();
+  test('is one click from the login page, dated the day of the version it describes', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Accessibility statement' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accessibility statement');
+    await expect(page).toHaveTitle(/^Accessibility statement/);
+    const checked = page.locator('time');
+    // the build stamps the day of its commit: the version every page of which CI scanned before it landed
+    await expect(checked).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
+    const day = (await checked.getAttribute('datetime')) ?? '';
+    const age = (Date.now() - Date.parse(`${day}T00:00:00Z`)) / 86_400_000;
+    expect(age).toBeGreaterThanOrEqual(-1);
+    expect(age).toBeLessThan(366);
+    await expect(page.getByRole('link', { name: 'accessibility@sbportal.example' })).toBeVisible();
+  });
+});

@@ -101,6 +101,7 @@ const isOrderStatus = (value: string): value is SalesStatus => (orderStatusValue
 export const routes = {
   login: route({ pattern: '/login', title: 'Log in', access: 'public' }),
   signup: route({ pattern: '/signup', title: 'Create your account', access: 'public' }),
+  accessibility: route({ pattern: '/accessibility', title: 'Accessibility statement', access: 'public' }),
   verifyEmail: route<'/verify-email/token/:token', { token: string }>({
     pattern: '/verify-email/token/:token',
     title: 'Verify your email address',
@@ -286,7 +287,8 @@ export type PublicRouteKey =
   | 'forgotPassword'
   | 'resetPassword'
   | 'invite'
-  | 'unlockAccount';
+  | 'unlockAccount'
+  | 'accessibility';
 /** The same keys at run time (src/routes.test.ts checks them against each route's `access`). */
 export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
   'login',
@@ -296,6 +298,7 @@ export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
   'resetPassword',
   'invite',
   'unlockAccount',
+  'accessibility',
 ];
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;

@@ -26,6 +26,7 @@ const ResetPasswordPage = lazy(() => accountPages().then((m) => ({ default: m.Re
 const InvitePage = lazy(() => accountPages().then((m) => ({ default: m.InvitePage })));
 const UnlockAccountPage = lazy(() => accountPages().then((m) => ({ default: m.UnlockAccountPage })));
 const KycIntroPage = lazy(() => accountPages().then((m) => ({ default: m.KycIntroPage })));
+const AccessibilityPage = lazy(() => import('../features/access/accessibility-statement-page'));
 // the toasts' code (sonner) loads with the first notice: /login stays within its budget
 const Toasts = lazy(() => import('./toasts'));
 const GalleryPage = __DEV_PAGES__ ? lazy(() => import('../features/dev-ui/gallery-page')) : null;
@@ -79,6 +80,11 @@ export function App({ session }: { session: SessionActor }) {
               <VerifyEmailPage token={params.token} />
             </PublicPage>
           )}
+        </Route>
+        <Route path={routes.accessibility.pattern}>
+          <PublicPage>
+            <AccessibilityPage />
+          </PublicPage>
         </Route>
         <Route path={routes.forgotPassword.pattern}>
           <PublicPage>

@@ -52,9 +52,10 @@ export function firstSegment(path: string): string {
   );
 }
 
-/** First path segments anyone logged in may open (spec section 2). */
+/** First path segments anyone logged in may open (spec section 2, and the accessibility statement). */
 export const ALWAYS_ALLOWED = [
   'login',
+  'accessibility',
   'signup',
   'reset-password',
   'verify-email',

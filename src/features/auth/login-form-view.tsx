@@ -131,6 +131,11 @@ export function LoginFormView({
           Create an account
         </Link>
       </p>
+      <p className={css({ mt: '4', fontSize: 'xs', textAlign: 'center' })}>
+        <Link href={routes.accessibility.href({})} className={css({ color: 'fg.muted', textDecoration: 'underline' })}>
+          Accessibility statement
+        </Link>
+      </p>
     </LoginCard>
   );
 }
