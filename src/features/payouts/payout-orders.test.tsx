@@ -39,7 +39,11 @@ describe("Payouts' orders report", () => {
     renderSignedIn(<PayoutOrders />);
     const report = await screen.findByRole('region', { name: 'Orders and payouts' });
     const partly = await within(report).findByRole('row', { name: 'Order SB-2' });
-    expect(within(partly).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+    expect(
+      within(partly)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual([
       'SB-2',
       'Arsenal vs Chelsea',
       expect.stringMatching(/2026/),
