@@ -13,7 +13,7 @@ import { type Db, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
 import type { Database } from '../server/db/schema';
 import { DEMO_PASSWORD, PERMISSIONS, seed } from '../server/db/seed';
-import { recordOrder } from '../server/domain/sales';
+import { recordOrder } from '../server/domain/sales/totals';
 import { createLogger } from '../server/logger';
 import { startServer } from '../server/main';
 import { paymentsFrom } from '../server/payments';

@@ -1,6 +1,6 @@
 import type { Db } from '../server/db/database';
 import { encodeCursor } from '../server/domain/paging';
-import { recountOrderTotals } from '../server/domain/sales';
+import { recountOrderTotals } from '../server/domain/sales/totals';
 
 /**
  * The demo seller at scale, for `npm run bench:api`: `events` more events, its seeded orders copied round-robin

@@ -171,8 +171,8 @@ export async function seedSellerOrders(target: string, count: number, layout: Or
   const { seed } = await import('../server/db/seed/index');
   const { systemClock } = await import('../server/clock');
   const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
-  const { recountOrderTotals } = await import('../server/domain/sales');
-  const { deadlinesFor } = await import('../server/domain/sales-deadlines');
+  const { recountOrderTotals } = await import('../server/domain/sales/totals');
+  const { deadlinesFor } = await import('../server/domain/sales/deadlines');
   const db = openDatabase(target);
   await migrateToLatest(db);
   await seed(db, systemClock);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database';
 import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../test-support';
 import { gtvBetween, levelFor, quarterOf, SELLER_LEVELS, sellerLevelList, sellerLevelSummary } from './levels';
-import { recordOrder } from './sales';
+import { recordOrder } from './sales/totals';
 
 describe('seller levels', () => {
   it('reaches a level exactly at its threshold', () => {

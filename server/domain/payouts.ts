@@ -4,15 +4,15 @@ import type { Db } from '../db/database';
 import type { PayoutStatus } from '../db/schema';
 import { maskIban, viewOf } from './bank-accounts';
 import { accountOf, InsufficientFunds, platformBankAccount, postEntry } from './ledger';
-import { type ExportCell, type ExportColumn, tableFile } from './sales-delivery';
-import { sellerEarningsKey } from './sales-orders';
+import { type ExportCell, type ExportColumn, tableFile } from './sales/exports';
+import { sellerEarningsKey } from './sales/money';
 
 /**
  * Payouts (issue 14, item 3): a seller's earnings leave the platform for its bank account.
  *
  * Ledger accounts (server/domain/ledger.ts; balances are what the platform owes, so every one here is >= 0 but
  * the platform's own):
- * - `seller_earnings:<seller>:<currency>`: credited when a sale completes (sales-orders.ts, `sale_earnings`):
+ * - `seller_earnings:<seller>:<currency>`: credited when a sale completes (sales/money.ts, `sale_earnings`):
  *   the AVAILABLE balance.
  * - `payouts_in_flight:<seller>:<currency>`: requested payouts not yet sent.
  * - `platform_bank:<currency>` (the money leaving the platform's bank) and `platform_fees:<currency>` (the fee).
@@ -245,7 +245,7 @@ function earnedOrders(db: Db, sellerId: number, currency?: CurrencyCode) {
     .selectFrom('ledger_lines')
     .innerJoin('ledger_accounts', 'ledger_accounts.id', 'ledger_lines.account_id')
     .innerJoin('ledger_entries', 'ledger_entries.id', 'ledger_lines.entry_id')
-    // sale_earnings' reference is 'order:<id>' (sales-orders.ts); the CASE keeps the cast off other kinds
+    // sale_earnings' reference is 'order:<id>' (sales/money.ts); the CASE keeps the cast off other kinds
     .innerJoin('orders', (j) =>
       j.on(
         sql<boolean>`orders.id = CASE WHEN ledger_entries.reference LIKE 'order:%' THEN CAST(SUBSTR(ledger_entries.reference, 7) AS INTEGER) END`,

@@ -12,7 +12,7 @@ import type { Db } from '../db/database';
 import { PERMISSIONS, type PermissionName } from '../db/seed/index';
 import { HttpError } from '../http/errors';
 import { MAIL_LIMIT } from '../quotas/limits';
-import { sellerIdOf } from './sales';
+import { sellerIdOf } from './sales/totals';
 
 /**
  * Settings › My Teams (issue 13): a team member is a user whose `team_owner_id` is the seller it works for. It

@@ -1,6 +1,6 @@
 import type { Router } from '../contract/router';
 import { addTemplate, deleteTemplate, listTemplates, updateTemplate } from '../domain/listings/templates';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import { HttpError, MESSAGES } from '../http/errors';
 import { badFileName } from './wallet';
 

@@ -35,7 +35,7 @@ import {
 import { fieldSettings, requestEvent, requestPage, saveFieldSettings, stadiums } from '../domain/listings/requests';
 import { type ListingRestriction, RESTRICTIONS, STADIUM_LAYOUT } from '../domain/listings/rules';
 import { checkListingTemplates } from '../domain/listings/templates';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import { HttpError, MESSAGES } from '../http/errors';
 import { removeFiles } from '../http/multipart';
 import { holdOpen, spend } from '../quotas/quota';

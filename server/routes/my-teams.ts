@@ -1,7 +1,7 @@
 import type { AccountMail } from '../auth/accounts';
 import { BUSY_MESSAGE } from '../auth/session';
 import type { Router } from '../contract/router';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import {
   acceptInvite,
   inviteMember,

@@ -5,7 +5,7 @@ import { pairKey } from '../auth/throttle';
 import { isValidBic, isValidIban } from '../domain/bank-accounts';
 import { auditLedger } from '../domain/ledger';
 import { PAYOUT_FEE, PAYOUT_MINIMUM } from '../domain/payouts';
-import { settleFinished } from '../domain/sales-orders';
+import { settleFinished } from '../domain/sales/clock';
 import { freshServer } from '../test-support';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;

@@ -36,7 +36,7 @@ import {
   payoutPage,
   requestPayout,
 } from '../domain/payouts';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import { MESSAGES } from '../http/errors';
 import type { Mailer } from '../mail/port';
 import { noteMoney } from '../ops/request-facts';

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../openapi/schema';
 import { lastEndedPeriod, SCHEDULE_OFF, SCHEDULE_SAVED, sendDueReports } from '../domain/report-schedules';
-import { recordOrder } from '../domain/sales';
+import { recordOrder } from '../domain/sales/totals';
 import { outboxMailer, readOutbox, readOutboxAttachment } from '../mail/outbox';
 import type { Mailer } from '../mail/port';
 import { freshServer } from '../test-support';

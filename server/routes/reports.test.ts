@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../openapi/schema';
-import { recordOrder } from '../domain/sales';
+import { recordOrder } from '../domain/sales/totals';
 import { freshServer } from '../test-support';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;

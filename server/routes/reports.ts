@@ -10,17 +10,11 @@ import {
   reportEvents,
   reportOverview,
 } from '../domain/reports';
-import { type CurrencyCode, sellerIdOf } from '../domain/sales';
-import { EXPORT_COLUMNS, exportFile } from '../domain/sales-delivery';
-import {
-  EXPORT_LIMIT,
-  findOrder,
-  lockOrder,
-  ORDER_NOT_FOUND,
-  orderDetails,
-  orderLogPage,
-  writeLog,
-} from '../domain/sales-orders';
+import { orderDetails } from '../domain/sales/details';
+import { EXPORT_COLUMNS, EXPORT_LIMIT, exportFile } from '../domain/sales/exports';
+import { orderLogPage, writeLog } from '../domain/sales/logs';
+import { findOrder, lockOrder, ORDER_NOT_FOUND } from '../domain/sales/orders';
+import { type CurrencyCode, sellerIdOf } from '../domain/sales/totals';
 import { HttpError } from '../http/errors';
 
 /** The reports' currency when the call names none (spec section 9: GBP for the dashboard report). */

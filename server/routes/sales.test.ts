@@ -8,14 +8,11 @@ import { orderStatusValues } from '../../openapi/schema';
 import type { OrderStatus } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { auditLedger, walletBalances } from '../domain/ledger';
-import { recordOrder } from '../domain/sales';
-import {
-  applyOrderEvent,
-  expireUnaccepted,
-  lockOrder,
-  sellerEarningsKey,
-  settleFinished,
-} from '../domain/sales-orders';
+import { expireUnaccepted, settleFinished } from '../domain/sales/clock';
+import { applyOrderEvent } from '../domain/sales/lifecycle';
+import { sellerEarningsKey } from '../domain/sales/money';
+import { lockOrder } from '../domain/sales/orders';
+import { recordOrder } from '../domain/sales/totals';
 import { mintToken } from '../harness/principals';
 import { freshServer } from '../test-support';
 import { type Answer, book, call, newKey, openListing, type Server, userId } from './trade-testing';

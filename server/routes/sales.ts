@@ -1,37 +1,22 @@
 import type { AuthUser } from '../auth/session';
 import type { Router } from '../contract/router';
-import { figuresByStatus, sellerIdOf } from '../domain/sales';
+import { expireUnaccepted, settleFinished } from '../domain/sales/clock';
 import {
   changeTicketType,
   deliverMobile,
   deliverPaper,
   deliverPdfs,
-  EXPORT_COLUMNS,
-  exportFile,
   removeDelivery,
-  ticketZip,
   uploadInstructions,
-} from '../domain/sales-delivery';
-import {
-  applyOrderEvent,
-  DELIVERY_METHOD,
-  EXPORT_LIMIT,
-  expireUnaccepted,
-  findOrder,
-  lockOrder,
-  ORDER_NOT_FOUND,
-  orderDetails,
-  orderLogPage,
-  type SalesFilters,
-  salesOverview,
-  salesPage,
-  salesRows,
-  settleFinished,
-  ticketDetails,
-  ticketTypeName,
-  type Who,
-  writeLog,
-} from '../domain/sales-orders';
+} from '../domain/sales/delivery';
+import { orderDetails, ticketDetails } from '../domain/sales/details';
+import { EXPORT_COLUMNS, EXPORT_LIMIT, exportFile } from '../domain/sales/exports';
+import { applyOrderEvent } from '../domain/sales/lifecycle';
+import { type SalesFilters, salesOverview, salesPage, salesRows } from '../domain/sales/lists';
+import { orderLogPage, type Who, writeLog } from '../domain/sales/logs';
+import { DELIVERY_METHOD, findOrder, lockOrder, ORDER_NOT_FOUND, ticketTypeName } from '../domain/sales/orders';
+import { ticketZip } from '../domain/sales/ticket-zip';
+import { figuresByStatus, sellerIdOf } from '../domain/sales/totals';
 import { registerPrune } from '../housekeeping';
 import { HttpError, MESSAGES } from '../http/errors';
 import type { Payments } from '../payments/port';
@@ -64,7 +49,7 @@ const deliveredMessage = (t: { delivered: number; quantity: number }) =>
 /**
  * Sales and fulfilment (issue 12). Every order is the seller's the caller works for (a team member with `sales`
  * acts for its seller); another seller's order answers 404 and changes nothing. Status changes go through the
- * order machine (server/domain/sales-orders.ts, applyOrderEvent) inside the router's transaction, with their log
+ * order machine (server/domain/sales/lifecycle.ts, applyOrderEvent) inside the router's transaction, with their log
  * row, refund, stock and earnings.
  */
 export function salesRoutes({ route }: Router, payments: Payments) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from '../contract/router';
 import { storedCards } from '../domain/purchase/account';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import { HttpError, MESSAGES } from '../http/errors';
 import { GatewayError, type Payments } from '../payments/port';
 

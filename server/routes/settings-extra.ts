@@ -1,6 +1,6 @@
 import type { Router } from '../contract/router';
 import { referralBookings, referralHistory } from '../domain/referrals';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import { HttpError, MESSAGES } from '../http/errors';
 import { spend } from '../quotas/quota';
 

@@ -1,6 +1,6 @@
 import type { Router } from '../contract/router';
 import { addAddress, addressBook, deleteAddress, storedCards, updateAddress } from '../domain/purchase/account';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import type { Payments } from '../payments/port';
 import { SANDBOX_TEST_CARDS } from '../payments/sandbox';
 import { holdOpen } from '../quotas/quota';

@@ -29,7 +29,7 @@ import {
   payWithStoredCard,
   updateAttendees,
 } from '../domain/purchase/purchase';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import { HttpError, MESSAGES } from '../http/errors';
 import { purchaseMethodOf } from '../ops/metrics';
 import { notePurchase } from '../ops/request-facts';

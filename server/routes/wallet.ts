@@ -3,7 +3,7 @@ import type { AuthUser } from '../auth/session';
 import type { Router } from '../contract/router';
 import { sellerLevelList, sellerLevelSummary } from '../domain/levels';
 import { BadCursor, metaOf, type Page, pageOf } from '../domain/paging';
-import { sellerIdOf } from '../domain/sales';
+import { sellerIdOf } from '../domain/sales/totals';
 import {
   attachDepositProof,
   type CurrencyCode,

@@ -40,7 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('guests', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
 
-  // the deadlines of the open orders already there (the same rule as server/domain/sales-orders.ts)
+  // the deadlines of the open orders already there (the same rule as server/domain/sales/deadlines.ts)
   const open = await sql<{ id: number; created_at: string; event_date: string; event_time: string; status: string }>`
     SELECT id, created_at, event_date, event_time, status FROM orders WHERE status IN ('pending', 'confirmed')`.execute(
     db,

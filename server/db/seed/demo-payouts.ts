@@ -2,14 +2,14 @@ import type { Clock } from '../../clock';
 import { addBankAccount } from '../../domain/bank-accounts';
 import { accountOf, postEntry } from '../../domain/ledger';
 import { decidePayout, PAYOUT_MINIMUM, requestPayout } from '../../domain/payouts';
-import { platformSalesKey, sellerEarningsKey } from '../../domain/sales-orders';
+import { platformSalesKey, sellerEarningsKey } from '../../domain/sales/money';
 import type { Db } from '../database';
 
 export const DEMO_PAYOUTS_FIXTURE = 'demo-payouts-v1';
 
 /**
  * Issue 14's payouts need earnings: the demo's completed orders were recorded by earlier fixtures, before
- * completion credited anything. This posts the `sale_earnings` entry completion posts (sales-orders.ts:
+ * completion credited anything. This posts the `sale_earnings` entry completion posts (sales/money.ts:
  * the order's amount from `platform_sales:<currency>` to `seller_earnings:<seller>:<currency>`, reference
  * `order:<id>`, once) for every completed order of the given sellers that has none, so the demo seller has an
  * available balance to pay out. Then one payout the back office sent for the demo seller, to an account it

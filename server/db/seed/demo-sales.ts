@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock';
-import { type CurrencyCode, recordOrder } from '../../domain/sales';
+import { type CurrencyCode, recordOrder } from '../../domain/sales/totals';
 import type { Db } from '../database';
 import type { OrderStatus } from '../schema';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../../test-support';
-import { recordOrder } from '../sales';
+import { recordOrder } from '../sales/totals';
 import { type ListFilters, listMyListings } from './listings';
 
 const NOW = new Date('2026-11-01T10:00:00.000Z');

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database';
 import { prepared, runFixed } from '../../db/prepared';
 import { InsufficientFunds, payFromWallet, walletBalances } from '../ledger';
 import { notificationLinks, notify } from '../notifications';
-import { recordSale } from '../sales';
+import { recordSale } from '../sales/totals';
 import { lockBooking } from './bookings';
 import { expireCart, HOLD_EXPIRED_MESSAGE } from './holds';
 import type { CurrencyCode, PaymentMethod } from './pricing';

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../db/database';
 import { prepared } from '../../db/prepared';
-import { bookingDeliveries } from '../sales-delivery';
+import { bookingDeliveries } from '../sales/buyer-view';
 import { guestFieldsOf } from './catalog';
 import { releaseDueHolds } from './holds';
 import { type CurrencyCode, type PaymentMethod, TICKET_TYPE_NAMES } from './pricing';

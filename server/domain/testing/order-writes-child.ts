@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { openDatabase } from '../../db/database';
 import type { OrderStatus } from '../../db/schema';
-import { changeOrderStatus, type NewOrder, recordOrder } from '../sales';
+import { changeOrderStatus, type NewOrder, recordOrder } from '../sales/totals';
 
 /**
  * A second (third...) process writing orders on one database, for server/domain/sales.test.ts: opens

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderStatusValues } from '../../openapi/schema';
-import type { OrderStatus } from '../db/schema';
-import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../test-support';
-import { recountOrderTotals } from './sales';
-import { deadlinesFor } from './sales-deadlines';
-import { type SalesFilters, type SalesSort, salesPage, salesRows } from './sales-orders';
+import { orderStatusValues } from '../../../openapi/schema';
+import type { OrderStatus } from '../../db/schema';
+import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../../test-support';
+import { deadlinesFor } from './deadlines';
+import { type SalesFilters, salesPage, salesRows } from './lists';
+import type { SalesSort } from './orders';
+import { recountOrderTotals } from './totals';
 
 const SORTS: SalesSort[] = [
   'created_desc',

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { type components, currencyCodeValues } from '../../openapi/schema';
-import type { AuthUser } from '../auth/session';
-import type { Db } from '../db/database';
-import { prepared } from '../db/prepared';
-import { ORDER_STATUSES, type OrderStatus } from '../db/schema';
-import { inTransaction } from '../db/transaction';
-import { deadlinesFor } from './sales-deadlines';
+import { type components, currencyCodeValues } from '../../../openapi/schema';
+import type { AuthUser } from '../../auth/session';
+import type { Db } from '../../db/database';
+import { prepared } from '../../db/prepared';
+import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
+import { inTransaction } from '../../db/transaction';
+import { deadlinesFor } from './deadlines';
 
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
-import { ORDER_STATUSES, type OrderStatus } from '../db/schema';
-import { freshServer } from '../test-support';
+import type { Db } from '../../db/database';
+import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
+import { freshServer } from '../../test-support';
 import {
   awaitingDelivery,
   type CurrencyCode,
@@ -13,10 +13,10 @@ import {
   recordOrder,
   recountOrderTotals,
   topSellingEvents,
-} from './sales';
+} from './totals';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
-const WRITER = fileURLToPath(new URL('./testing/order-writes-child.ts', import.meta.url));
+const WRITER = fileURLToPath(new URL('../testing/order-writes-child.ts', import.meta.url));
 const CURRENCIES: CurrencyCode[] = ['GBP', 'EUR', 'USD', 'AED'];
 
 /**

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../db/schema';
+import type { OrderStatus } from '../../db/schema';
 
 const HOUR = 3_600_000;
 
