@@ -4,9 +4,8 @@ import type { Db } from '../db/database';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/port';
 import { addDays, historyRows, type Period, reportOverview } from './reports';
+import { EXPORT_LIMIT, exportFile } from './sales/exports';
 import { type CurrencyCode, currencyFor, sellerIdOf } from './sales/totals';
-import { exportFile } from './sales/exports';
-import { EXPORT_LIMIT } from './sales/exports';
 
 /**
  * Scheduled reports (issue 14, item 4; beyond the spec; README "Scheduled reports"). A seller (or a team member

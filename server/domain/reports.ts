@@ -5,9 +5,9 @@ import { type IdList, inIdList } from '../db/prepared';
 import type { OrderStatus } from '../db/schema';
 import { HttpError, MESSAGES } from '../http/errors';
 import { matchIdListOf } from './match-search';
-import type { CurrencyCode } from './sales/totals';
 import { sorted } from './sales/lists';
 import { orderListColumns, ordersQuery, type SalesOrder, type SalesSort, salesOrderOf } from './sales/orders';
+import type { CurrencyCode } from './sales/totals';
 
 export type ReportFigures = components['schemas']['ReportFigures'];
 export type ReportPoint = components['schemas']['ReportPoint'];
