@@ -1192,6 +1192,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sales/order-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept or decline many pending orders at once (the sales list's selection)
+         * @description Path chosen by us: the spec gives no call to accept or decline orders. The bulk form of POST /sales/order-action for the orders a seller selected in a sales list: `accept` confirms each, `decline` (with a `reason`, 422 on `/body/reason` without one) cancels each with the buyer refunded and the tickets back on the listing. Every id must be one of the caller's seller's orders: one that is not (another seller's, or none) answers 404 and changes nothing. Each order is then decided on its own by the order lifecycle, in the given order: one the lifecycle refuses (no longer pending, its acceptance time over) is left as it is and its result says why ('This order is confirmed: it cannot be accepted.'), the others go through; each changed order gets its log row. The answer lists one result per id, in the given order, and its `message` counts them. `x-idempotent`: a retried call with its key answers the first reply.
+         */
+        post: operations["salesOrderActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/my-listings": {
         parameters: {
             query?: never;
@@ -4749,6 +4769,11 @@ export interface components {
                     amount: components["schemas"]["MinorUnits"];
                     currency: components["schemas"]["CurrencyCode"];
                     ticket_type_id: number;
+                    /**
+                     * Format: date-time
+                     * @description When its tickets are due (the next deadline of an order awaiting delivery).
+                     */
+                    deliver_by: string | null;
                 }[];
             };
         };
@@ -5322,6 +5347,11 @@ export interface components {
             /** @description Per ticket, in `currency`. */
             price: components["schemas"]["MinorUnits"];
             currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: date
+             * @description The seller has the tickets from this day ('Tickets in hand from'); null when they are in hand now.
+             */
+            in_hand_date?: string | null;
         };
         TradeEventSearchResponse: {
             /** @constant */
@@ -5848,6 +5878,36 @@ export interface components {
             action: "accept" | "decline";
             /** @description Why the seller declines (required for decline; not read for accept). */
             reason?: string;
+        };
+        SalesOrderActionsInput: {
+            /** @description The orders to act on (each once), at most 100. */
+            booking_ids: components["schemas"]["Id"][];
+            /** @enum {string} */
+            action: "accept" | "decline";
+            /** @description Why the seller declines them (required for decline; not read for accept). */
+            reason?: string;
+        };
+        SalesOrderActionsResponse: {
+            /** @constant */
+            success: true;
+            /** @description What happened, counted: '3 orders accepted.', '2 orders accepted; 1 could not be.' */
+            message?: string;
+            data: {
+                /** @description How many orders the action changed. */
+                done: number;
+                /** @description How many the order lifecycle refused (left as they were). */
+                refused: number;
+                results: {
+                    booking_id: number;
+                    booking_no: string;
+                    /** @description The action went through. */
+                    ok: boolean;
+                    /** @description The order's status after the call. */
+                    status: components["schemas"]["OrderStatus"];
+                    /** @description 'Order accepted.', or why not ('This order is confirmed: it cannot be accepted.'). */
+                    message: string;
+                }[];
+            };
         };
         AdminOrderActionInput: {
             booking_id: components["schemas"]["Id"];
@@ -6510,6 +6570,11 @@ export interface components {
         /** @description Notes for the buyer; stored and shown exactly as written. */
         ListingNotes: string;
         /**
+         * Format: date
+         * @description Tickets in hand from this day (YYYY-MM-DD): the buyer sees it, and a sale's delivery is not due before the end of that day (nor after the kick-off). On or before the match's date (422 otherwise).
+         */
+        ListingInHandDate: string;
+        /**
          * @description A restriction or feature shown with the tickets.
          * @enum {string}
          */
@@ -6530,6 +6595,7 @@ export interface components {
             /** @description Each restriction at most once (422 otherwise). */
             restrictions?: components["schemas"]["ListingRestriction"][];
             notes?: components["schemas"]["ListingNotes"];
+            in_hand_date?: components["schemas"]["ListingInHandDate"];
             /** @description The seller's additional templates the listing carries, each once (another seller's id answers 422). */
             additional_template_ids?: components["schemas"]["Id"][];
             /** @default true */
@@ -6553,6 +6619,11 @@ export interface components {
             restrictions?: components["schemas"]["ListingRestriction"][];
             /** @description Notes for the buyer; null clears them. */
             notes?: string | null;
+            /**
+             * Format: date
+             * @description Tickets in hand from this day (as ListingInHandDate); null clears it.
+             */
+            in_hand_date?: string | null;
             /** @description The seller's additional templates the listing carries from now on, each once (422 otherwise), in place of the ones it had; empty for none. An id that is not one of the seller's templates answers 404 (Template not found.) and changes nothing. The listing's current ones are its `additional_template_ids`. */
             template_ids?: components["schemas"]["Id"][];
         };
@@ -6593,6 +6664,11 @@ export interface components {
             currency: components["schemas"]["CurrencyCode"];
             restrictions: components["schemas"]["ListingRestriction"][];
             notes: string | null;
+            /**
+             * Format: date
+             * @description Tickets in hand from this day (ListingInHandDate); null when none was given.
+             */
+            in_hand_date?: string | null;
             status: components["schemas"]["ListingStatus"];
             /** @description The additional templates the listing carries. */
             additional_template_ids: number[];
@@ -8850,6 +8926,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesOrderDetailsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    salesOrderActions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalesOrderActionsInput"];
+            };
+        };
+        responses: {
+            /** @description One result per order, in the order given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesOrderActionsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -11701,6 +11812,7 @@ export interface operations {
                     /** @description A comma list of ListingRestriction values (each at most once); empty for none. */
                     restrictions?: string;
                     notes?: components["schemas"]["ListingNotes"];
+                    in_hand_date?: components["schemas"]["ListingInHandDate"];
                     /** @description A comma list of the seller's additional template ids (each once, at most 10); empty for none. */
                     additional_template_ids?: string;
                     /**
@@ -13293,6 +13405,7 @@ export const salesOrderLogActionValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const orderActorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderActor"]> = ["seller", "admin", "system", "buyer"];
 export const salesExportColumnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesExportColumn"]> = ["Order number", "Status", "Order date", "Match", "Tournament", "Match date", "Match time", "Stadium", "City", "Category", "Block", "Row", "Seats", "Ticket type", "Quantity", "Delivered", "Currency", "Unit price", "Amount", "Deliver by"];
 export const salesOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderActionInput"]["action"]> = ["accept", "decline"];
+export const salesOrderActionsInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderActionsInput"]["action"]> = ["accept", "decline"];
 export const adminOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminOrderActionInput"]["action"]> = ["cancel", "replace"];
 export const confirmBookingRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["payment_method"]> = [1, 2];
 export const confirmBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["lang"]> = ["en"];

@@ -18,6 +18,10 @@ export const deleteSalesTicketBody = (m: Messages = defaultMessages) =>
 export const salesOrderActionBody = (m: Messages = defaultMessages) =>
   v.strictObject({ booking_id: v.pipe(v.number(m('booking_id', 'type')), v.integer(m('booking_id', 'integer')), v.minValue(1, m('booking_id', 'minimum', 1)), v.maxValue(2147483647, m('booking_id', 'maximum', 2147483647))), action: v.picklist(['accept','decline'], m('action', 'enum')), reason: v.optional(v.pipe(v.string(m('reason', 'type')), v.maxLength(500, m('reason', 'maxLength', 500)))) }, m('', 'type'));
 
+/** The application/json body of POST /sales/order-actions (salesOrderActions). */
+export const salesOrderActionsBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ booking_ids: v.pipe(v.array(v.pipe(v.number(m('booking_ids', 'type')), v.integer(m('booking_ids', 'integer')), v.minValue(1, m('booking_ids', 'minimum', 1)), v.maxValue(2147483647, m('booking_ids', 'maximum', 2147483647))), m('booking_ids', 'type')), v.minLength(1, m('booking_ids', 'minItems', 1)), v.maxLength(100, m('booking_ids', 'maxItems', 100)), v.check((a) => new Set(a.map((x) => JSON.stringify(x))).size === a.length, m('booking_ids', 'uniqueItems'))), action: v.picklist(['accept','decline'], m('action', 'enum')), reason: v.optional(v.pipe(v.string(m('reason', 'type')), v.maxLength(500, m('reason', 'maxLength', 500)))) }, m('', 'type'));
+
 /** The multipart/form-data body of POST /api/sales/upload-tickets (proxyUploadSalesTickets). */
 export const proxyUploadSalesTicketsBody = (m: Messages = defaultMessages) =>
   v.strictObject({ mode: v.optional(v.picklist(['per_ticket','split'], m('mode', 'enum'))), ticket_nos: v.optional(v.pipe(v.string(m('ticket_nos', 'type')), v.maxLength(400, m('ticket_nos', 'maxLength', 400)), v.regex(new RegExp('^[0-9]{1,3}(,[0-9]{1,3}){0,99}$', 'u'), m('ticket_nos', 'pattern')))), files: v.pipe(v.array(v.pipe(v.blob(m('files', 'type')), v.maxSize(5242880, m('files', 'maxBytes', 5242880))), m('files', 'type')), v.minLength(1, m('files', 'minItems', 1)), v.maxLength(20, m('files', 'maxItems', 20))) }, m('', 'type'));

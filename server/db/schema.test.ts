@@ -124,8 +124,9 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'restrictions',
       'notes',
       'updated_at',
+      'in_hand_date',
     ],
-    ['seats', 'face_value', 'notes', 'updated_at'],
+    ['seats', 'face_value', 'notes', 'updated_at', 'in_hand_date'],
   ),
   orders: table<Database['orders']>()(
     [
@@ -154,8 +155,9 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'ticket_block',
       'row',
       'seats',
+      'in_hand_date',
     ],
-    ['accept_by', 'deliver_by', 'notes', 'notes_updated_at', 'instruction_file_id', 'seats'],
+    ['accept_by', 'deliver_by', 'notes', 'notes_updated_at', 'instruction_file_id', 'seats', 'in_hand_date'],
   ),
   notifications: table<Database['notifications']>()(
     ['id', 'user_id', 'name', 'description', 'viewed', 'created_at', 'link'],
@@ -249,8 +251,9 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'ticket_type_id',
       'seller_unit_price',
       'seller_currency',
+      'in_hand_date',
     ],
-    ['seats'],
+    ['seats', 'in_hand_date'],
   ),
   bookings: table<Database['bookings']>()(
     [

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../auth/session';
 import type { Router } from '../contract/router';
+import { actOnOrders, bulkMessage } from '../domain/sales/bulk';
 import { expireUnaccepted, settleFinished } from '../domain/sales/clock';
 import {
   changeTicketType,
@@ -205,6 +206,23 @@ export function salesRoutes({ route }: Router, payments: Payments) {
         data: await orderDetails(db, after, 'seller'),
       },
     };
+  });
+
+  route('/sales/order-actions', 'post', async ({ user, body }, { db, clock }) => {
+    const reason = (body.reason ?? '').trim();
+    if (body.action === 'decline' && !reason) throw invalid('/body/reason', 'is required to decline orders');
+    const action =
+      body.action === 'accept' ? ({ action: 'accept' } as const) : ({ action: 'decline', reason } as const);
+    const data = await actOnOrders(
+      db,
+      sellerIdOf(user),
+      body.booking_ids,
+      action,
+      sellerWho(user),
+      clock.now(),
+      payments,
+    );
+    return { status: 200, body: { success: true, message: bulkMessage(body.action, data.done, data.refused), data } };
   });
 
   route('/admin/sales/order-action', 'post', async ({ user, body }, { db, clock }) => {

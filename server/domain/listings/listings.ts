@@ -78,6 +78,7 @@ const ownColumns = [
   'listings.currency',
   'listings.restrictions',
   'listings.notes',
+  'listings.in_hand_date',
   'listings.status',
   'listings.created_at',
   'listings.updated_at',
@@ -103,6 +104,7 @@ interface OwnRow {
   currency: string;
   restrictions: string;
   notes: string | null;
+  in_hand_date: string | null;
   status: string;
   created_at: string;
   updated_at: string | null;
@@ -279,6 +281,7 @@ function toMyListing(r: OwnRow, m: MatchRow, x: Extras, today: string): MyListin
     currency: r.currency as CurrencyCode,
     restrictions: restrictionsOf(r.restrictions),
     notes: r.notes,
+    in_hand_date: r.in_hand_date,
     status: r.status === 'published' ? 'published' : 'unpublished',
     files_count: x.files.get(r.id) ?? 0,
     additional_template_ids: x.templates.get(r.id) ?? [],
@@ -834,7 +837,7 @@ export async function checkNewListings(
     const date = dates.get(l.match_id);
     if (date === undefined) unknownMatch.push(i);
     else if (date < today) errors.push({ path: pathOf(i, 'match_id'), message: PAST_MATCH });
-    for (const p of listingProblems({ ...l, restrictions: l.restrictions }, '')) {
+    for (const p of listingProblems({ ...l, restrictions: l.restrictions, match_date: date }, '')) {
       errors.push({ path: pathOf(i, p.path.slice(1)), message: p.message });
     }
   }
@@ -873,6 +876,7 @@ export async function createListings(db: Db, actor: Actor, inputs: readonly NewL
             currency: l.currency,
             restrictions: (l.restrictions ?? []).join(','),
             notes: text(l.notes),
+            in_hand_date: l.in_hand_date ?? null,
             created_at: at,
             updated_at: at,
           };
@@ -960,6 +964,7 @@ export async function updateListing(db: Db, actor: Actor, id: number, update: Li
     currency: row.currency,
     restrictions: restrictionsOf(row.restrictions),
     notes: row.notes,
+    in_hand_date: row.in_hand_date,
   };
   const next = { ...current } as Record<keyof ColumnUpdate, unknown>;
   for (const f of fields) {
@@ -976,6 +981,8 @@ export async function updateListing(db: Db, actor: Actor, id: number, update: Li
       restrictions: changes.restrictions,
       ticket_block: changes.ticket_block,
       row: changes.row,
+      in_hand_date: next.in_hand_date as string | null,
+      match_date: row.event_date,
     },
     '/body',
   ).filter((e) => {

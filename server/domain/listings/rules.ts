@@ -54,6 +54,7 @@ export const STADIUM_LAYOUT: readonly { name: string; blocks: readonly string[] 
 export const CATEGORY_NAMES: ReadonlySet<string> = new Set(STADIUM_LAYOUT.map((c) => c.name));
 
 export const PAST_MATCH = 'The match has already taken place.';
+export const IN_HAND_AFTER_MATCH = 'The tickets must be in hand by the day of the match.';
 
 export const todayOf = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -72,6 +73,9 @@ export function listingProblems(
     restrictions?: readonly string[];
     ticket_block?: string;
     row?: string;
+    /** tickets in hand from (YYYY-MM-DD), checked against the match's date when both are given */
+    in_hand_date?: string | null;
+    match_date?: string;
   },
   base: string,
 ): FieldError[] {
@@ -97,6 +101,9 @@ export function listingProblems(
   for (const field of ['ticket_block', 'row'] as const) {
     const value = l[field];
     if (value !== undefined && value.trim() === '') problems.push({ path: `${base}/${field}`, message: 'is required' });
+  }
+  if (l.in_hand_date && l.match_date && l.in_hand_date > l.match_date) {
+    problems.push({ path: `${base}/in_hand_date`, message: IN_HAND_AFTER_MATCH });
   }
   return problems;
 }

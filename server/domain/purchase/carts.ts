@@ -54,6 +54,7 @@ type CartValues = {
   ticket_type_id: number;
   seller_unit_price: number;
   seller_currency: string;
+  in_hand_date: string | null;
   expires_at: string;
   at: string;
 };
@@ -76,6 +77,7 @@ const insertCart = prepared((db, $: CartValues) =>
       ticket_type_id: $.ticket_type_id,
       seller_unit_price: $.seller_unit_price,
       seller_currency: $.seller_currency,
+      in_hand_date: $.in_hand_date,
       status: 'held',
       hold_state: 'holding',
       expires_at: $.expires_at,
@@ -150,6 +152,7 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
     ticket_type_id: listing.ticket_type_id,
     seller_unit_price: listing.price,
     seller_currency: listing.currency,
+    in_hand_date: listing.in_hand_date,
     expires_at: expiresAt,
     at,
   });

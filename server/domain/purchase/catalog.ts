@@ -283,6 +283,7 @@ const listingColumns = [
   'listings.split_type',
   'listings.price',
   'listings.currency',
+  'listings.in_hand_date',
   ...eventColumns.filter((c) => c !== 'events.id'),
 ] as const;
 
@@ -298,6 +299,7 @@ export type ListingRow = {
   split_type: string;
   price: number;
   currency: string;
+  in_hand_date: string | null;
   name: string;
   event_date: string;
   event_time: string;
@@ -338,6 +340,7 @@ type OwnListing = Pick<
   | 'ticket_type_id'
   | 'price'
   | 'currency'
+  | 'in_hand_date'
 >;
 type ListingEvent = Pick<
   ListingRow,
@@ -369,6 +372,7 @@ function offeredListingOf(l: OwnListing, e: ListingEvent, currency: CurrencyCode
     ticket_type_id: l.ticket_type_id as PurchaseListing['ticket_type_id'],
     price: unitPriceOf(l, currency),
     currency,
+    in_hand_date: l.in_hand_date,
   };
 }
 
@@ -385,6 +389,7 @@ const ownColumns = [
   'split_type',
   'price',
   'currency',
+  'in_hand_date',
 ] as const;
 
 export type ListingFilters = { quantity?: number; ticket_type_id?: number; sort?: 'price_asc' | 'price_desc' };

@@ -41,6 +41,7 @@ const termsById = prepared((db, $: { id: number }) =>
       'ticket_block',
       'row',
       'seats',
+      'in_hand_date',
     ])
     .where('id', '=', $.id),
 );

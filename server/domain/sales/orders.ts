@@ -86,6 +86,7 @@ export const orderColumns = [
   'orders.notes_updated_at',
   'orders.instruction_file_id',
   'orders.guests',
+  'orders.in_hand_date',
   'listings.quantity as listing_quantity',
 ] as const;
 

@@ -57,7 +57,15 @@ export interface NewOrder {
   /** who bought (the log's first row) */
   buyer_user_id?: number | null;
   /** the seats and ticket type sold, as the buyer's cart held them; else the listing's of now (demo data) */
-  sold?: { category: string; ticket_block: string; row: string; seats: string | null; ticket_type_id: number };
+  sold?: {
+    category: string;
+    ticket_block: string;
+    row: string;
+    seats: string | null;
+    ticket_type_id: number;
+    /** tickets in hand from this day (the listing's when the cart held them) */
+    in_hand_date?: string | null;
+  };
 }
 
 /** Runs `work` in the caller's transaction, or in one of its own (retried on a Postgres conflict). */
@@ -226,6 +234,7 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
         'ticket_block',
         'row',
         'seats',
+        'in_hand_date',
       ])
       .expression((eb) =>
         eb
@@ -250,10 +259,11 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
             sold ? e.val(sold.ticket_block).as('ticket_block') : 'listings.ticket_block',
             sold ? e.val(sold.row).as('row') : 'listings.row',
             sold ? e.val(sold.seats).as('seats') : 'listings.seats',
+            sold ? e.val(sold.in_hand_date ?? null).as('in_hand_date') : 'listings.in_hand_date',
           ])
           .where('events.id', '=', order.event_id),
       )
-      .returning(['id', 'event_date', 'event_time'])
+      .returning(['id', 'event_date', 'event_time', 'in_hand_date'])
       .executeTakeFirst();
     if (!row) throw new Error(`recordOrder: there is no event ${order.event_id} or listing ${order.listing_id}`);
     await addShare(trx, { ...order, id: row.id }, 1);
@@ -295,6 +305,7 @@ type SaleValues = {
   ticket_block: string;
   row: string;
   seats: string | null;
+  in_hand_date: string | null;
   accept_by: string | null;
   deliver_by: string | null;
 };
@@ -320,6 +331,7 @@ const insertSale = prepared((db, $: SaleValues) =>
       ticket_block: $.ticket_block,
       row: $.row,
       seats: $.seats,
+      in_hand_date: $.in_hand_date,
       accept_by: $.accept_by,
       deliver_by: $.deliver_by,
     })
@@ -348,7 +360,8 @@ export async function recordSale(
   trx: Db,
   order: NewOrder & { sold: NonNullable<NewOrder['sold']>; event_date: string; event_time: string },
 ): Promise<{ id: number; accept_by: string | null; deliver_by: string | null }> {
-  const deadlines = deadlinesFor(order.status, order);
+  const inHand = order.sold.in_hand_date ?? null;
+  const deadlines = deadlinesFor(order.status, { ...order, in_hand_date: inHand });
   const row = await insertSale.takeFirst(trx, {
     booking_no: order.booking_no,
     listing_id: order.listing_id,
@@ -362,6 +375,7 @@ export async function recordSale(
     event_date: order.event_date,
     event_time: order.event_time,
     ...order.sold,
+    in_hand_date: inHand,
     ...deadlines,
   });
   if (!row) throw new Error(`recordSale: the order ${order.booking_no} was not written`);
@@ -542,6 +556,7 @@ const soonestConfirmed = prepared((db, $: { seller: number; currency: string }) 
       'orders.amount',
       'orders.currency',
       'orders.ticket_type_id',
+      'orders.deliver_by',
     ])
     .where('orders.seller_id', '=', $.seller)
     .where('orders.currency', '=', $.currency)
