@@ -146,6 +146,26 @@ export async function sendOrderAction(id: number, action: 'accept' | 'decline', 
   return order;
 }
 
+export type BulkOrderAction = 'accept' | 'decline';
+/** What POST /sales/order-actions answers: per order, whether it went through and why not. */
+export type BulkOrderResults = DataOf<'/sales/order-actions', 'post'> & { message: string };
+const bulkKeys = requestKeys();
+
+export async function sendBulkOrderAction(
+  ids: readonly number[],
+  action: BulkOrderAction,
+  reason: string,
+): Promise<BulkOrderResults> {
+  const body = action === 'decline' ? { booking_ids: [...ids], action, reason } : { booking_ids: [...ids], action };
+  const answer = await api.POST('/sales/order-actions', {
+    params: { header: { 'Idempotency-Key': bulkKeys.keyFor(body) } },
+    body,
+  });
+  const data = unwrap(answer);
+  bulkKeys.succeeded();
+  return { ...data, message: answer.data?.message ?? '' };
+}
+
 export async function saveOrderNotes(id: number, notes: string): Promise<SalesOrder> {
   unwrap(await api.POST('/sales/save-notes', { body: { booking_id: id, notes } }));
   return loadOrder(id);

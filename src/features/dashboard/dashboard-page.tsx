@@ -16,7 +16,6 @@ import { Link } from 'wouter';
 import {
   CURRENCIES,
   type Currency,
-  type CurrencyMemory,
   type DashboardContext,
   dashboardMachine,
 } from '../../../machines/dashboard.machine';
@@ -24,6 +23,7 @@ import { SALES_STATUSES } from '../../../machines/menu-counts.machine';
 import { notify } from '../../app/notify-bridge';
 import { Session } from '../../app/session';
 import { useMenuCounts } from '../../app/shell/shell-actors';
+import { deadlineTone } from '../../lib/deadline';
 import { activityTone, humanizeName } from '../../lib/feed-format';
 import { inspectFlows } from '../../lib/flows-live';
 import { formatDate } from '../../lib/format-date';
@@ -32,9 +32,11 @@ import { useNearViewport } from '../../lib/use-near-viewport';
 import { href, paths } from '../../routes';
 import { BarChart } from '../../ui/bar-chart';
 import { Button } from '../../ui/button';
+import { Deadline, deadlineEdge } from '../../ui/deadline';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { ToneBadge } from '../../ui/tone-badge';
+import { localCurrencyMemory } from './currency-memory';
 
 const Dashboard = createActorContext(dashboardMachine);
 
@@ -43,15 +45,6 @@ const CURRENCY_OPTIONS: Option<Currency>[] = CURRENCIES.map((c) => ({ label: c, 
 const AWAITING_ROWS = 10;
 /** The most rows the top events, notifications and activity widgets show. */
 const LATEST_ROWS = 5;
-
-/** The dashboard's currency, kept in local storage per user (cleared with the rest of it at logout). */
-export function localCurrencyMemory(userId: number): CurrencyMemory {
-  const key = `sb.dashboard-currency.${userId}`;
-  return {
-    read: () => globalThis.localStorage?.getItem(key) ?? null,
-    write: (currency) => globalThis.localStorage?.setItem(key, currency),
-  };
-}
 
 export default function DashboardPage() {
   const currency = Session.useSelector((s) => s.context.account?.currency);
@@ -418,6 +411,7 @@ function AwaitingSkeleton() {
 
 function AwaitingDeliveryCard() {
   const currency = Dashboard.useSelector((s) => s.context.currency);
+  const now = Date.now();
   return (
     <Card region="awaiting" title={`Awaiting delivery (${currency})`} skeleton={<AwaitingSkeleton />}>
       {(a) =>
@@ -427,7 +421,7 @@ function AwaitingDeliveryCard() {
           <>
             <ul className={rowList}>
               {a.orders.map((o) => (
-                <li key={o.order_id} className={row}>
+                <li key={o.order_id} className={cx(row, deadlineEdge(deadlineTone(o.deliver_by, now)))}>
                   <span className={rowText}>
                     <span className={cx(nameLine, medium)} title={o.event_name}>
                       {o.event_name}
@@ -437,8 +431,9 @@ function AwaitingDeliveryCard() {
                       {o.quantity === 1 ? 'ticket' : 'tickets'}
                     </span>
                   </span>
-                  <span className={css({ whiteSpace: 'nowrap' })}>
+                  <span className={css({ display: 'grid', justifyItems: 'end', whiteSpace: 'nowrap' })}>
                     {formatMoney({ minor: o.amount, currency: o.currency })}
+                    <Deadline kind="deliver" at={o.deliver_by} now={now} compact />
                   </span>
                 </li>
               ))}

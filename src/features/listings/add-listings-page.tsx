@@ -31,6 +31,7 @@ import { CurrencyInput, NumericInput } from '../../ui/numeric-input';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES, TicketTypeIcon } from '../../ui/ticket-type-icon';
+import { InHandDateField } from './in-hand-date-field';
 import { matchWhen, money, SPLIT_OPTIONS } from './listing-format';
 import { card, choice, fieldGrid, muted, sectionTitle, stack } from './listing-styles';
 import { TemplatePicker, type TemplatesStatus } from './template-picker';
@@ -436,6 +437,11 @@ function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
         value={values.notes ?? ''}
         onChange={(notes) => set('notes', notes)}
         error={showErrors ? err('notes') : null}
+      />
+      <InHandDateField
+        value={values.in_hand_date}
+        onChange={(d) => set('in_hand_date', d ?? undefined)}
+        error={err('in_hand_date')}
       />
       <TemplatePicker
         status={templatesStatus}

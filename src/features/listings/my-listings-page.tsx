@@ -43,6 +43,7 @@ import { CurrencyInput, NumericInput } from '../../ui/numeric-input';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
+import { InHandDateField } from './in-hand-date-field';
 import { matchWhen, money, SPLIT_LABELS, STATUS_LABELS, STATUS_OPTIONS, TICKET_TYPE_OPTIONS } from './listing-format';
 import { card, muted, sectionTitle, stack } from './listing-styles';
 import { TemplatePicker, type TemplatesStatus } from './template-picker';
@@ -689,6 +690,7 @@ function EditDialog({
   const [seats, setSeats] = useState(l.seats ?? '');
   const [quantity, setQuantity] = useState(String(l.quantity));
   const [notes, setNotes] = useState(l.notes ?? '');
+  const [inHand, setInHand] = useState(l.in_hand_date ?? null);
   const [templateIds, setTemplateIds] = useState<number[]>(l.additional_template_ids);
   const templatesStatus = useSelector(inventory, (s) => (s.value as { templates: TemplatesStatus }).templates);
   const templates = useSelector(inventory, (s) => s.context.templates);
@@ -698,6 +700,7 @@ function EditDialog({
     ...(seats.trim() !== (l.seats ?? '') ? { seats: seats.trim() || null } : {}),
     ...(quantity !== '' && Number(quantity) !== l.quantity ? { quantity: Number(quantity) } : {}),
     ...(notes !== (l.notes ?? '') ? { notes: notes || null } : {}),
+    ...(inHand !== (l.in_hand_date ?? null) ? { in_hand_date: inHand } : {}),
     ...(sameIds(templateIds, l.additional_template_ids) ? {} : { template_ids: templateIds }),
   };
   const valid = Object.keys(edit).length > 0 && block.trim() !== '' && row.trim() !== '' && quantity !== '';
@@ -746,6 +749,7 @@ function EditDialog({
           value={notes}
           onChange={(e) => setNotes(e.currentTarget.value)}
         />
+        <InHandDateField value={inHand} matchDate={l.match_date} onChange={setInHand} />
         <TemplatePicker
           status={templatesStatus}
           templates={templates}

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { Delivery, PdfMode, SalesOrder } from '../../../machines/sales-api';
 import { SALES_STATUS_LABELS } from '../../../machines/sales-statuses';
+import { deadlineText } from '../../lib/deadline';
 import { checkFile, type FileRules } from '../../lib/file-rules';
 import { orderLogTitle } from '../../lib/order-log';
 import { saveFile } from '../../lib/save-file';
@@ -14,7 +15,6 @@ import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES } from '../../ui/ticket-type-icon';
 import { UploadProgress } from '../../ui/upload-progress';
-import { deadlineText } from './deadline';
 import { type DrawerRef, Section, useDrawer } from './sales-context';
 import { dateTime, matchWhen, money, TONE_COLOURS, toneOf } from './sales-format';
 

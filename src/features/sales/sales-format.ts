@@ -1,7 +1,7 @@
 import { css } from 'styled-system/css';
+import { type DeadlineTone, deadlineTone } from '../../lib/deadline';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
-import { type DeadlineTone, deadlineTone } from './deadline';
 
 export const money = (minor: number, currency: string) => formatMoney({ minor, currency });
 
@@ -11,11 +11,10 @@ export const dateTime = (iso: string | null | undefined) =>
 
 export const matchWhen = (date: string, time?: string | null) => `${formatDate(date)}${time ? `, ${time}` : ''}`;
 
-/** The colours of the deadline rule: red when overdue or due within 24 h, amber within 72 h. */
+/** The colours of the deadline rule: red when overdue, amber when due within 24 h. */
 export const TONE_COLOURS: Readonly<Record<DeadlineTone, string>> = {
   overdue: css({ color: 'error', fontWeight: 'semibold' }),
-  urgent: css({ color: 'error', fontWeight: 'semibold' }),
-  soon: css({ color: 'warning', fontWeight: 'semibold' }),
+  urgent: css({ color: 'warning', fontWeight: 'semibold' }),
   later: css({ color: 'fg' }),
   none: css({ color: 'fg.muted' }),
 };

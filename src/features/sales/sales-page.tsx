@@ -1,12 +1,10 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { css, cx } from 'styled-system/css';
+import { css } from 'styled-system/css';
 import { useLocation, useSearch } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import {
-  type deliveryCockpitMachine,
   type SalesFilters,
-  type SalesOrderRow,
   type SalesSort,
   salesMachine,
   type salesOrdersMachine,
@@ -15,20 +13,21 @@ import { SALES_STATUS_LABELS, type SalesStatus } from '../../../machines/sales-s
 import { matchRoute } from '../../app/route-access';
 import { useViewActor } from '../../app/view-actor';
 import { saveFile } from '../../lib/save-file';
-import { blockText } from '../../lib/seats';
-import { Button, button } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES } from '../../ui/ticket-type-icon';
-import { byDeadline, deadlineText } from './deadline';
-import { OrderDrawer, PDF_RULES, refusalOf } from './order-drawer';
+import { BulkOrders } from './bulk-actions';
+import { Cockpit } from './cockpit';
+import { OrderDrawer } from './order-drawer';
+import { OrderTable, Pager } from './order-table';
 import { SalesContext, useDrawer, useSales } from './sales-context';
-import { dateTime, matchWhen, money, TONE_COLOURS, toneOf } from './sales-format';
+import { money } from './sales-format';
+import { card, heading, muted, Retry } from './sales-parts';
 
 type OrdersRef = ActorRefFrom<typeof salesOrdersMachine>;
-type CockpitRef = ActorRefFrom<typeof deliveryCockpitMachine>;
 
 /** What an empty list says, per status. */
 export const EMPTY_TEXTS: Readonly<Record<SalesStatus, string>> = {
@@ -54,18 +53,6 @@ const TICKET_TYPE_OPTIONS: Option<number>[] = Object.entries(TICKET_TYPES).map((
   value: Number(id),
   label,
 }));
-
-const card = css({
-  bg: 'bg',
-  borderRadius: 'lg',
-  p: { base: '4', desktop: '5' },
-  display: 'grid',
-  gridTemplateColumns: 'minmax(0, 1fr)',
-  gap: '3',
-  minWidth: 0,
-});
-const muted = css({ color: 'fg.muted', fontSize: 'sm', overflowWrap: 'anywhere' });
-const heading = css({ fontSize: 'md', fontWeight: 'bold' });
 
 const statusOf = (location: string): SalesStatus => {
   const match = matchRoute(location);
@@ -109,17 +96,6 @@ function OpenFromLink() {
     if (drawer && Number.isInteger(order) && order > 0) drawer.send({ type: 'order.opened', id: order });
   }, [drawer, order]);
   return null;
-}
-
-function Retry({ onRetry }: { onRetry: () => void }) {
-  return (
-    <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-      <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
-      <Button tone="secondary" onClick={onRetry}>
-        Retry
-      </Button>
-    </div>
-  );
 }
 
 function Overview({ status }: { status: SalesStatus }) {
@@ -186,142 +162,6 @@ function Overview({ status }: { status: SalesStatus }) {
     </section>
   );
 }
-
-/** The delivery cockpit: orders awaiting delivery by deadline, red within 24 h, amber within 72 h. */
-function Cockpit() {
-  const sales = useSales();
-  const cockpit = useSelector(sales, (s) => s.children.cockpit) as CockpitRef | undefined;
-  const items = useSelector(cockpit, (s) => s?.context.items ?? []);
-  const loading = useSelector(cockpit, (s) => s?.hasTag('loadingFirst') ?? true);
-  const failed = useSelector(cockpit, (s) => s?.matches('failed') ?? false);
-  const drawer = useDrawer();
-  const now = Date.now();
-  return (
-    <section aria-labelledby="delivery-cockpit" className={card}>
-      <h2 id="delivery-cockpit" className={heading}>
-        Delivery cockpit
-      </h2>
-      {failed ? (
-        <Retry onRetry={() => cockpit?.send({ type: 'list.retried' })} />
-      ) : loading ? (
-        <Loading label="Loading the delivery cockpit">
-          {[1, 2].map((i) => (
-            <Skeleton key={i} height="40px" />
-          ))}
-        </Loading>
-      ) : items.length === 0 ? (
-        <p className={muted}>Nothing to deliver.</p>
-      ) : (
-        <ol
-          aria-label="Orders by delivery deadline"
-          className={css({ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: '2' })}
-        >
-          {byDeadline(items.map((o) => ({ ...o, id: o.booking_id, deadline: o.deliver_by }))).map((o) => {
-            const tone = toneOf(o.deliver_by, now);
-            return (
-              <li
-                key={o.booking_id}
-                data-testid={`cockpit-${o.booking_no}`}
-                data-tone={tone}
-                className={css({
-                  display: 'flex',
-                  flexWrap: 'wrap',
-                  alignItems: 'center',
-                  gap: '3',
-                  justifyContent: 'space-between',
-                  // longhands: with the `borderLeft` shorthand, its currentColor won over `borderColor` in the
-                  // stylesheet, so no deadline was ever red or amber in a browser (the e2e caught it; jsdom cannot)
-                  borderLeftWidth: '4px',
-                  borderLeftStyle: 'solid',
-                  borderLeftColor:
-                    tone === 'soon' ? 'warning' : tone === 'later' || tone === 'none' ? 'border' : 'error',
-                  pl: '3',
-                  py: '1',
-                })}
-              >
-                <span className={css({ display: 'grid', minWidth: 0, overflowWrap: 'anywhere' })}>
-                  <span className={css({ fontWeight: 'semibold' })}>
-                    {o.booking_no} · {o.match_name}
-                  </span>
-                  <span className={TONE_COLOURS[tone]}>
-                    {deadlineText(o.deliver_by, now)} (
-                    <time dateTime={o.deliver_by ?? undefined}>{dateTime(o.deliver_by)}</time>) · {o.delivered} of{' '}
-                    {o.quantity} delivered
-                  </span>
-                </span>
-                {o.delivery_method === 'pdf' ? (
-                  <PdfPicker
-                    bookingNo={o.booking_no}
-                    onPicked={(files) =>
-                      drawer?.send({
-                        type: 'order.opened',
-                        id: o.booking_id,
-                        // one file for several tickets is read as a page per ticket, as the drawer offers
-                        delivery: {
-                          kind: 'pdf',
-                          files,
-                          mode: files.length === 1 && o.quantity - o.delivered > 1 ? 'split' : 'per_ticket',
-                        },
-                      })
-                    }
-                  />
-                ) : (
-                  <Button
-                    aria-label={`Upload tickets for ${o.booking_no}`}
-                    onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
-                  >
-                    Upload
-                  </Button>
-                )}
-              </li>
-            );
-          })}
-        </ol>
-      )}
-    </section>
-  );
-}
-
-/**
- * The cockpit's one-click upload of PDF e-tickets: the button is the file picker, and the files picked go out at
- * once in the order's drawer, which shows their progress and the server's answer. A file the rules refuse (not a
- * PDF, over 5 MB) is named here and nothing is sent. Other delivery methods open the drawer instead.
- */
-function PdfPicker({ bookingNo, onPicked }: { bookingNo: string; onPicked: (files: File[]) => void }) {
-  const [problem, setProblem] = useState<string | null>(null);
-  return (
-    <span className={css({ display: 'grid', justifyItems: 'end', gap: '1' })}>
-      <label className={pickerButton}>
-        Upload
-        <input
-          type="file"
-          accept=".pdf,application/pdf"
-          multiple
-          aria-label={`Upload tickets for ${bookingNo}`}
-          className={css({ srOnly: true })}
-          onChange={(e) => {
-            const files = [...(e.currentTarget.files ?? [])];
-            e.currentTarget.value = '';
-            const refusal = refusalOf(files, PDF_RULES);
-            setProblem(refusal);
-            if (!refusal && files.length > 0) onPicked(files);
-          }}
-        />
-      </label>
-      {problem ? (
-        <span role="alert" className={css({ color: 'error', fontSize: 'sm', overflowWrap: 'anywhere' })}>
-          {problem}
-        </span>
-      ) : null}
-    </span>
-  );
-}
-
-// the kit's primary button, on the label that opens the picker (an input's own button cannot be styled so)
-const pickerButton = cx(
-  button(),
-  css({ _focusWithin: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '2px' } }),
-);
 
 /** '1 order', '2 orders'. */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -428,22 +268,6 @@ function Filters() {
   );
 }
 
-const table = css({
-  width: '100%',
-  borderCollapse: 'collapse',
-  fontSize: 'sm',
-  '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
-  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top', overflowWrap: 'anywhere' },
-  // on a phone each order is a card of its cells
-  _phone: {
-    '& thead': { srOnly: true },
-    '& tbody, & tr, & td': { display: 'block' },
-    '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
-    '& td': { border: 'none', py: '0.5', px: '0' },
-  },
-});
-const phoneLabel = css({ display: 'none', _phone: { display: 'inline', color: 'fg.muted' } });
-
 function Orders({ status }: { status: SalesStatus }) {
   const sales = useSales();
   const list = useSelector(sales, (s) => s.children.orders) as OrdersRef | undefined;
@@ -477,9 +301,13 @@ function Orders({ status }: { status: SalesStatus }) {
         <p className={muted}>{filtered ? NO_MATCH : EMPTY_TEXTS[status]}</p>
       ) : (
         <>
-          <div className={css({ overflowX: 'auto' })}>
-            <OrderTable items={items} open={open} />
-          </div>
+          {status === 'pending' ? (
+            <BulkOrders items={items} />
+          ) : (
+            <div className={css({ overflowX: 'auto' })}>
+              <OrderTable items={items} open={open} />
+            </div>
+          )}
           <Pager page={page} lastPage={lastPage} onPage={(p) => list?.send({ type: 'page.requested', page: p })} />
         </>
       )}
@@ -496,99 +324,3 @@ const EMPTY_FILTERS: SalesFilters = {
   ticket_type_id: null,
   currency: null,
 };
-
-function OrderTable({ items, open }: { items: readonly SalesOrderRow[]; open: boolean }) {
-  const drawer = useDrawer();
-  const now = Date.now();
-  return (
-    <table className={table}>
-      <thead>
-        <tr>
-          <th>Order</th>
-          <th>Match</th>
-          <th>Tickets</th>
-          <th>Amount</th>
-          {open ? <th>Deadline</th> : <th>Updated</th>}
-          <th>
-            <span className={css({ srOnly: true })}>Details</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((o) => {
-          const tone = toneOf(o.deliver_by, now);
-          return (
-            <tr key={o.booking_id} data-testid={`order-${o.booking_no}`}>
-              <td>
-                <span className={css({ fontWeight: 'semibold' })}>{o.booking_no}</span>
-                <div className={muted}>{dateTime(o.created_at)}</div>
-              </td>
-              <td>
-                {o.match_name}
-                <div className={muted}>{matchWhen(o.match_date, o.match_time)}</div>
-              </td>
-              <td>
-                <span className={phoneLabel}>Tickets: </span>
-                {o.quantity} × {o.category}, {blockText(o.ticket_block)}, row {o.row}
-                {o.seats ? `, seats ${o.seats}` : ''}
-                <div className={muted}>
-                  {o.ticket_type} · {o.delivered} of {o.quantity} delivered
-                </div>
-              </td>
-              <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
-                <span className={phoneLabel}>Amount: </span>
-                {money(o.amount, o.currency)}
-              </td>
-              {open ? (
-                <td data-tone={tone} className={TONE_COLOURS[tone]}>
-                  <span className={phoneLabel}>Deadline: </span>
-                  {o.deliver_by ? (
-                    <>
-                      {deadlineText(o.deliver_by, now)}
-                      <div className={muted}>{dateTime(o.deliver_by)}</div>
-                    </>
-                  ) : (
-                    '-'
-                  )}
-                </td>
-              ) : (
-                <td>
-                  <span className={phoneLabel}>Updated: </span>
-                  {dateTime(o.updated_at)}
-                </td>
-              )}
-              <td>
-                <Button
-                  tone="ghost"
-                  aria-label={`Details of order ${o.booking_no}`}
-                  onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
-                >
-                  Details
-                </Button>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
-function Pager({ page, lastPage, onPage }: { page: number; lastPage: number; onPage: (p: number) => void }) {
-  return (
-    <nav
-      aria-label="Order pages"
-      className={css({ display: 'flex', alignItems: 'center', gap: '2', justifyContent: 'flex-end' })}
-    >
-      <Button tone="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </Button>
-      <span className={css({ fontSize: 'sm' })}>
-        Page {Math.max(page, 1)} of {lastPage}
-      </span>
-      <Button tone="secondary" disabled={page >= lastPage} onClick={() => onPage(page + 1)}>
-        Next
-      </Button>
-    </nav>
-  );
-}

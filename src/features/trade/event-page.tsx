@@ -118,6 +118,7 @@ function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: Pur
               <span className={muted}>
                 {t.quantity} available · buy {t.split_list.join(', ')}
               </span>
+              {t.in_hand_date ? <span className={muted}>Tickets in hand from {formatDate(t.in_hand_date)}</span> : null}
             </div>
             <div className={css({ display: 'grid', gap: '1', justifyItems: 'end' })}>
               <strong>{formatMoney({ minor: t.price, currency: t.currency })}</strong>

@@ -226,6 +226,11 @@ function ReviewPurchase({ purchase }: { purchase: PurchaseRef }) {
             {listing.Category} · {blockText(listing.ticket_block, true)} · Row {listing.row} · {listing.Ticket_type}
           </span>
         </span>
+        {listing.in_hand_date ? (
+          <span className={muted}>
+            Tickets in hand from {formatDate(listing.in_hand_date)}: the seller sends them from that day.
+          </span>
+        ) : null}
       </div>
       <Dropdown
         label="Quantity"

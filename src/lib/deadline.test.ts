@@ -1,19 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { byDeadline, deadlineText, deadlineTone } from './deadline';
+import { byDeadline, deadlineText, deadlineTone, nextDeadline } from './deadline';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const inHours = (h: number) => new Date(NOW + h * 3_600_000).toISOString();
 
-describe('the delivery deadline colour rule', () => {
-  it('is red within 24 hours and once overdue, amber within 72, plain after', () => {
+describe('the deadline urgency rule', () => {
+  it('is overdue once past, urgent within 24 hours, later after that', () => {
     expect(deadlineTone(inHours(-1), NOW)).toBe('overdue');
     expect(deadlineTone(inHours(0), NOW)).toBe('urgent');
     expect(deadlineTone(inHours(23.9), NOW)).toBe('urgent');
     expect(deadlineTone(inHours(24), NOW)).toBe('urgent');
-    expect(deadlineTone(inHours(24.01), NOW)).toBe('soon');
-    expect(deadlineTone(inHours(72), NOW)).toBe('soon');
-    expect(deadlineTone(inHours(72.01), NOW)).toBe('later');
+    expect(deadlineTone(inHours(24.01), NOW)).toBe('later');
+    expect(deadlineTone(inHours(72), NOW)).toBe('later');
     expect(deadlineTone(inHours(24 * 30), NOW)).toBe('later');
+  });
+
+  it("takes a pending order's acceptance, an order awaiting delivery its delivery, a closed order none", () => {
+    const at = { accept_by: inHours(5), deliver_by: inHours(20) };
+    expect(nextDeadline({ status: 'pending', ...at })).toEqual({ kind: 'accept', at: at.accept_by });
+    expect(nextDeadline({ status: 'confirmed', accept_by: null, deliver_by: at.deliver_by })).toEqual({
+      kind: 'deliver',
+      at: at.deliver_by,
+    });
+    expect(nextDeadline({ status: 'delivered', accept_by: null, deliver_by: null })).toBeNull();
   });
 
   it('has no colour without a readable deadline', () => {

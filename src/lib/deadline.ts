@@ -1,14 +1,12 @@
-/** An open order due this soon shows red in the delivery cockpit and the lists. */
+/** An open order due this soon is urgent (amber); past its deadline it is overdue (red). */
 export const URGENT_MS = 24 * 60 * 60 * 1000;
-/** …and this soon, amber. */
-export const SOON_MS = 72 * 60 * 60 * 1000;
 
-/** How pressing an order's delivery deadline is: `overdue` and `urgent` show red, `soon` amber. */
-export type DeadlineTone = 'overdue' | 'urgent' | 'soon' | 'later' | 'none';
+/** How pressing an order's next deadline is: overdue, due within 24 hours (urgent), or later. */
+export type DeadlineTone = 'overdue' | 'urgent' | 'later' | 'none';
 
 /**
- * The cockpit's colour rule: past the deadline (overdue) or due within 24 hours (urgent) is red, within 72
- * hours amber (soon), anything later plain. No deadline, or one that cannot be read, is `none`.
+ * The urgency rule of the sales lists, the delivery cockpit, the drawer and the dashboard: past the deadline is
+ * overdue, within 24 hours urgent, anything after that later. No deadline, or one that cannot be read, is `none`.
  */
 export function deadlineTone(deadline: string | null | undefined, now: number): DeadlineTone {
   if (!deadline) return 'none';
@@ -17,9 +15,15 @@ export function deadlineTone(deadline: string | null | undefined, now: number): 
   const left = due - now;
   if (left < 0) return 'overdue';
   if (left <= URGENT_MS) return 'urgent';
-  if (left <= SOON_MS) return 'soon';
   return 'later';
 }
+
+/** The urgency in words, beside its colour (colour is never the only signal). */
+export const URGENCY_LABELS: Readonly<Record<Exclude<DeadlineTone, 'none'>, string>> = {
+  overdue: 'Overdue',
+  urgent: 'Due within 24 h',
+  later: 'On track',
+};
 
 /** What a deadline says in words: 'Overdue by 3 h', 'Due in 5 h', 'Due in 2 days'. */
 export function deadlineText(deadline: string | null | undefined, now: number): string {
@@ -30,6 +34,18 @@ export function deadlineText(deadline: string | null | undefined, now: number): 
   const span = hours < 48 ? `${Math.max(hours, 0)} h` : `${Math.floor(hours / 24)} days`;
   if (due < now) return `Overdue by ${hours < 1 ? 'less than 1 h' : span}`;
   return `Due in ${hours < 1 ? 'less than 1 h' : span}`;
+}
+
+/** An order's next deadline: accepting it while pending, delivering it while awaiting delivery; else none. */
+export function nextDeadline(o: {
+  status: string;
+  accept_by?: string | null;
+  deliver_by?: string | null;
+}): { kind: 'accept' | 'deliver'; at: string } | null {
+  if (o.status === 'pending' && o.accept_by) return { kind: 'accept', at: o.accept_by };
+  if ((o.status === 'pending' || o.status === 'confirmed') && o.deliver_by)
+    return { kind: 'deliver', at: o.deliver_by };
+  return null;
 }
 
 /** Open orders by their deadline, soonest first; orders without one last, then by id for a stable order. */
