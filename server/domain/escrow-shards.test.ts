@@ -12,7 +12,8 @@ import {
   purchaseEscrowAccount,
   walletAccount,
 } from './ledger';
-import { figuresByStatus, recordOrder, TOTAL_SHARDS } from './sales/totals';
+import { figuresByStatus } from './sales/figures';
+import { recordOrder, TOTAL_SHARDS } from './sales/totals';
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 

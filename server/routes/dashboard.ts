@@ -1,6 +1,7 @@
 import type { Router } from '../contract/router';
 import { DASHBOARD_LATEST, feedCountsOf, listActivity, listNotifications } from '../domain/notifications';
-import { awaitingDelivery, currencyFor, figuresByStatus, sellerIdOf, topSellingEvents } from '../domain/sales/totals';
+import { awaitingDelivery, figuresByStatus, topSellingEvents } from '../domain/sales/figures';
+import { currencyFor, sellerIdOf } from '../domain/sales/totals';
 
 /**
  * The dashboard widgets. Sales figures are those of the seller the caller sells for, counting only the orders

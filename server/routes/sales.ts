@@ -12,12 +12,13 @@ import {
 } from '../domain/sales/delivery';
 import { orderDetails, ticketDetails } from '../domain/sales/details';
 import { EXPORT_COLUMNS, EXPORT_LIMIT, exportFile } from '../domain/sales/exports';
+import { figuresByStatus } from '../domain/sales/figures';
 import { applyOrderEvent } from '../domain/sales/lifecycle';
 import { type SalesFilters, salesOverview, salesPage, salesRows } from '../domain/sales/lists';
 import { orderLogPage, type Who, writeLog } from '../domain/sales/logs';
 import { DELIVERY_METHOD, findOrder, lockOrder, ORDER_NOT_FOUND, ticketTypeName } from '../domain/sales/orders';
 import { ticketZip } from '../domain/sales/ticket-zip';
-import { figuresByStatus, sellerIdOf } from '../domain/sales/totals';
+import { sellerIdOf } from '../domain/sales/totals';
 import { registerPrune } from '../housekeeping';
 import { HttpError, MESSAGES } from '../http/errors';
 import type { Payments } from '../payments/port';

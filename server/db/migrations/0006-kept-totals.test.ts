@@ -1,7 +1,8 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedCountsOf } from '../../domain/notifications';
-import { figuresByStatus, TOTAL_SHARDS, topSellingEvents } from '../../domain/sales/totals';
+import { figuresByStatus, topSellingEvents } from '../../domain/sales/figures';
+import { TOTAL_SHARDS } from '../../domain/sales/totals';
 import { type FreshDatabase, freshDatabase } from '../../test-support';
 import { MIGRATION_NAMES, migrateToLatest } from '../migrate';
 

@@ -5,15 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
 import { freshServer } from '../../test-support';
-import {
-  awaitingDelivery,
-  type CurrencyCode,
-  changeOrderStatus,
-  figuresByStatus,
-  recordOrder,
-  recountOrderTotals,
-  topSellingEvents,
-} from './totals';
+import { awaitingDelivery, figuresByStatus, topSellingEvents } from './figures';
+import { type CurrencyCode, changeOrderStatus, recordOrder, recountOrderTotals } from './totals';
 
 type Server = Awaited<ReturnType<typeof freshServer>>;
 const WRITER = fileURLToPath(new URL('../testing/order-writes-child.ts', import.meta.url));
