@@ -38,6 +38,7 @@ try {
   await seedHeldMember(db);
   await seedWalletSeller(db);
   await seedEuroSeller(db);
+  await seedWorkSeller(db);
 } finally {
   await db.destroy();
 }
@@ -227,6 +228,74 @@ async function seedWalletSeller(database: Db) {
       team_owner_id: null,
       created_at: new Date().toISOString(),
     });
+  });
+}
+
+/**
+ * A seller working through its sales (e2e/sales-work.spec.ts): three pending orders to accept from the list, and
+ * three awaiting delivery whose deadlines are overdue, due within 24 hours and days away.
+ */
+async function seedWorkSeller(database: Db) {
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await database.transaction().execute(async (trx) => {
+    const sellerId = await insertAccount(trx, {
+      email: 'workseller@e2e.test',
+      first_name: 'Wes',
+      last_name: 'Work',
+      user_type: 'sellers',
+      team_owner_id: null,
+      created_at: iso(now - 60 * 86_400_000),
+    });
+    const event = await trx
+      .selectFrom('events')
+      .select('id')
+      .where('event_date', '>', iso(now + 20 * 86_400_000).slice(0, 10))
+      .orderBy('event_date')
+      .executeTakeFirstOrThrow();
+    const { id: listingId } = await trx
+      .insertInto('listings')
+      .values({
+        seller_id: sellerId,
+        event_id: event.id,
+        category: 'Longside Lower Tier',
+        ticket_block: 'Block 7',
+        row: '12',
+        ticket_type_id: 1,
+        quantity: 20,
+        available: 14,
+        price: 12_000,
+        currency: 'GBP',
+        created_at: iso(now - 10 * 86_400_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const order = (n: string, status: 'pending' | 'confirmed', hoursAgo: number) =>
+      recordOrder(trx, {
+        booking_no: `SB-WORK-${n}`,
+        listing_id: listingId,
+        seller_id: sellerId,
+        event_id: event.id,
+        quantity: 1,
+        amount: 12_000,
+        currency: 'GBP',
+        status,
+        created_at: iso(now - hoursAgo * 3_600_000),
+      });
+    for (const [i, n] of ['P1', 'P2', 'P3'].entries()) await order(n, 'pending', i + 1);
+    // a delivery deadline overdue, one within 24 hours, one days away (the rule's own dates are weeks away)
+    for (const [n, dueInHours] of [
+      ['LATE', -3],
+      ['SOON', 5],
+      ['LATER', 6 * 24 + 6],
+    ] as const) {
+      const { id } = await order(n, 'confirmed', 30);
+      await trx
+        .updateTable('orders')
+        .set({ deliver_by: iso(now + dueInHours * 3_600_000) })
+        .where('id', '=', id)
+        .execute();
+    }
   });
 }
 

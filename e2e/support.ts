@@ -19,6 +19,8 @@ export const ACCOUNTS = {
   heldmember: { email: HELD_MEMBER_EMAIL, lands: "Your seller's identity verification (KYC) is not complete yet." },
   // the wallet's round trip (e2e/wallet.spec.ts), seeded by e2e/server.ts
   wallet: { email: 'walletseller@e2e.test', lands: 'Welcome Wanda' },
+  // working through sales (e2e/sales-work.spec.ts), seeded by e2e/server.ts
+  work: { email: 'workseller@e2e.test', lands: 'Welcome Wes' },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

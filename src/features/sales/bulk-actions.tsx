@@ -20,9 +20,10 @@ export const bulkConsequence = (action: 'accept' | 'decline', n: number) =>
 
 /**
  * The pending orders with a box to tick each, and what to do with the ticked ones: accept or decline them all
- * (a decline with a reason), after a confirmation that says what will happen; then each order's result.
+ * (a decline with a reason), after a confirmation that says what will happen; then each order's result, which
+ * stays while the list reloads without the orders that changed (`shown` is false while it has none to show).
  */
-export function BulkOrders({ items }: { items: readonly SalesOrderRow[] }) {
+export function BulkOrders({ items, shown }: { items: readonly SalesOrderRow[]; shown: boolean }) {
   const bulk = useViewActor(salesBulkMachine, 'sales-bulk', undefined, { systemId: 'salesBulk' });
   const all = useSelector(bulk, (s) => s?.context.selected ?? []);
   const confirming = useSelector(bulk, (s) => s?.matches('confirming') || s?.matches('sending') || false);
@@ -40,32 +41,34 @@ export function BulkOrders({ items }: { items: readonly SalesOrderRow[] }) {
   };
   return (
     <>
-      <div
-        role="toolbar"
-        aria-label="Selected orders"
-        className={css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })}
-      >
-        <span className={muted} aria-live="polite">
-          {selected.length === 0
-            ? 'Tick orders to accept or decline several at once.'
-            : `${orders(selected.length)} selected`}
-        </span>
-        <Button
-          disabled={selected.length === 0}
-          title={selected.length === 0 ? 'Tick the orders to accept first' : undefined}
-          onClick={() => bulk?.send({ type: 'bulk.requested', action: 'accept', ids: selected })}
+      {shown ? (
+        <div
+          role="toolbar"
+          aria-label="Selected orders"
+          className={css({ display: 'flex', flexWrap: 'wrap', gap: '2', alignItems: 'center' })}
         >
-          Accept selected
-        </Button>
-        <Button
-          tone="secondary"
-          disabled={selected.length === 0}
-          title={selected.length === 0 ? 'Tick the orders to decline first' : undefined}
-          onClick={() => bulk?.send({ type: 'bulk.requested', action: 'decline', ids: selected })}
-        >
-          Decline selected
-        </Button>
-      </div>
+          <span className={muted} aria-live="polite">
+            {selected.length === 0
+              ? 'Tick orders to accept or decline several at once.'
+              : `${orders(selected.length)} selected`}
+          </span>
+          <Button
+            disabled={selected.length === 0}
+            title={selected.length === 0 ? 'Tick the orders to accept first' : undefined}
+            onClick={() => bulk?.send({ type: 'bulk.requested', action: 'accept', ids: selected })}
+          >
+            Accept selected
+          </Button>
+          <Button
+            tone="secondary"
+            disabled={selected.length === 0}
+            title={selected.length === 0 ? 'Tick the orders to decline first' : undefined}
+            onClick={() => bulk?.send({ type: 'bulk.requested', action: 'decline', ids: selected })}
+          >
+            Decline selected
+          </Button>
+        </div>
+      ) : null}
       {results ? (
         <section
           role="status"
@@ -93,17 +96,19 @@ export function BulkOrders({ items }: { items: readonly SalesOrderRow[] }) {
           </div>
         </section>
       ) : null}
-      <div className={css({ overflowX: 'auto' })}>
-        <OrderTable
-          items={items}
-          open
-          selection={{
-            selected,
-            onToggle: (id) => bulk?.send({ type: 'selection.toggled', id }),
-            onToggleAll: (ids) => bulk?.send({ type: 'selection.allToggled', ids }),
-          }}
-        />
-      </div>
+      {shown ? (
+        <div className={css({ overflowX: 'auto' })}>
+          <OrderTable
+            items={items}
+            open
+            selection={{
+              selected,
+              onToggle: (id) => bulk?.send({ type: 'selection.toggled', id }),
+              onToggleAll: (ids) => bulk?.send({ type: 'selection.allToggled', ids }),
+            }}
+          />
+        </div>
+      ) : null}
       <Modal
         open={confirming}
         title={`${action === 'accept' ? 'Accept' : 'Decline'} ${orders(selected.length)}?`}

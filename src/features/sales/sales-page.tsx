@@ -289,6 +289,7 @@ function Orders({ status }: { status: SalesStatus }) {
         {SALES_STATUS_LABELS[status]} orders{total !== null && view === 'shown' ? ` (${total})` : ''}
       </h2>
       <Filters />
+      {status === 'pending' ? <BulkOrders items={items} shown={view === 'shown'} /> : null}
       {view === 'loading' ? (
         <Loading label="Loading the orders">
           {[1, 2, 3].map((i) => (
@@ -301,9 +302,7 @@ function Orders({ status }: { status: SalesStatus }) {
         <p className={muted}>{filtered ? NO_MATCH : EMPTY_TEXTS[status]}</p>
       ) : (
         <>
-          {status === 'pending' ? (
-            <BulkOrders items={items} />
-          ) : (
+          {status === 'pending' ? null : (
             <div className={css({ overflowX: 'auto' })}>
               <OrderTable items={items} open={open} />
             </div>
