@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SalesOrder, SalesOrderRow } from '../../../machines/sales-api';
 import { renderSignedIn } from '../../app/testing/render-signed-in';
-import { type FakeCall, fakeApi } from '../../lib/testing/fake-api';
+import { type FakeCall, fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
 import SalesPage from './sales-page';
 
@@ -142,6 +142,68 @@ describe('the Sales pages', () => {
     const list = await screen.findByTestId('order-BK000002');
     expect(list.dataset.tone).toBe('urgent');
     expect(within(list).getByText('Due within 24 h')).toBeVisible();
+  });
+
+  it('Pending: ticked orders are declined together after a confirmation that asks the reason, each with its result', async () => {
+    const pending = [51, 52, 53].map((id) =>
+      row(id, {
+        status: 'pending',
+        status_label: 'Pending',
+        accept_by: inHours(-1 + (id - 51) * 3),
+        deliver_by: inHours(90),
+      }),
+    );
+    fakeApi.on('GET /sales/overview-all-currency', () => overview('pending', 3));
+    fakeApi.on('GET /sales/history-all-currency', () => ({
+      orders: pending,
+      meta: { current_page: 1, last_page: 1, per_page: 20, total: 3 },
+    }));
+    fakeApi.on('POST /sales/order-actions', () =>
+      reply(200, {
+        success: true,
+        message: '1 order declined; 1 could not be.',
+        data: {
+          done: 1,
+          refused: 1,
+          results: [
+            { booking_id: 51, booking_no: 'BK000051', ok: true, status: 'cancelled', message: 'Order declined.' },
+            {
+              booking_id: 53,
+              booking_no: 'BK000053',
+              ok: false,
+              status: 'confirmed',
+              message: 'This order is confirmed: it cannot be declined.',
+            },
+          ],
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt('/sales/pending');
+    const first = await screen.findByTestId('order-BK000051', {}, WAIT);
+    // the next deadline of a pending order is its acceptance, said in words beside its colour
+    expect(first.dataset.tone).toBe('overdue');
+    expect(within(first).getByText('Overdue')).toBeVisible();
+    expect(within(screen.getByTestId('order-BK000052')).getByText('Due within 24 h')).toBeVisible();
+    const toolbar = screen.getByRole('toolbar', { name: 'Selected orders' });
+    expect(within(toolbar).getByRole('button', { name: 'Decline selected' })).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select order BK000051' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select order BK000053' }));
+    expect(within(toolbar).getByText('2 orders selected')).toBeVisible();
+    await user.click(within(toolbar).getByRole('button', { name: 'Decline selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Decline 2 orders?' });
+    expect(within(dialog).getByText(/Each buyer is refunded in full/)).toBeVisible();
+    const send = within(dialog).getByRole('button', { name: 'Decline 2 orders' });
+    expect(send).toBeDisabled();
+    await user.type(within(dialog).getByRole('textbox', { name: /Reason for declining/ }), 'Sold elsewhere');
+    await user.click(send);
+    const results = await screen.findByRole('status', { name: 'Results' });
+    expect(within(results).getByText('1 order declined; 1 could not be.')).toBeVisible();
+    expect(
+      within(results).getByText('Not changed: BK000053: This order is confirmed: it cannot be declined.'),
+    ).toBeVisible();
+    const sent = fakeApi.calls.find((c) => c.path === '/sales/order-actions');
+    expect(sent?.body).toEqual({ booking_ids: [51, 53], action: 'decline', reason: 'Sold elsewhere' });
   });
 
   it('going from one list to another in the app (the menu) loads the other status, with its own empty filters', async () => {
