@@ -131,6 +131,7 @@ test('a held seller sends its KYC; rejected with a reason, it sends again; appro
     await back.reload();
     await expect(row).toContainText('passport-sharp.png');
     await row.getByRole('button', { name: `Approve KYC of ${email}` }).click();
+    await back.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
     await expect(back.getByText('KYC of Kira Kyc approved')).toBeVisible();
     await expect(row).toHaveCount(0);
     await admin.close();

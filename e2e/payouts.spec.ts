@@ -44,6 +44,8 @@ async function decideAsAdmin(browser: Browser, reference: string, decision: { fa
     await expect(row).toBeVisible();
     if (decision === 'sent') {
       await row.getByRole('button', { name: `Mark sent ${reference}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Mark payout ${reference} sent?` });
+      await dialog.getByRole('button', { name: /^Mark .* sent$/ }).click();
     } else {
       await row.getByRole('button', { name: `Mark failed ${reference}` }).click();
       const dialog = page.getByRole('dialog', { name: 'Mark payout failed' });

@@ -72,7 +72,7 @@ test.describe('the money round trip', () => {
       await expect(gbp).toHaveText('£0.00');
     });
 
-    await test.step('an admin opens the proof and approves it (a double click approves once)', async () => {
+    await test.step('an admin opens the proof and approves it after its confirmation (a double click approves once)', async () => {
       const admin = await browser.newContext({ storageState: stateFile('admin') });
       const back = await admin.newPage();
       await back.goto('/admin/deposits');
@@ -80,7 +80,8 @@ test.describe('the money round trip', () => {
       const row = back.getByRole('row').filter({ hasText: 'walletseller@e2e.test' });
       await expect(row).toHaveCount(1);
       await expectOpensInNewTab(back, () => row.getByRole('button', { name: /^View proof/ }).click());
-      await row.getByRole('button', { name: /^Approve deposit/ }).dblclick();
+      await row.getByRole('button', { name: /^Approve deposit/ }).click();
+      await back.getByRole('dialog').getByRole('button', { name: 'Credit £125.50' }).dblclick();
       await expect(back.getByText(/^Deposit #\d+ approved$/)).toBeVisible();
       await expect(row).toHaveCount(0);
       await admin.close();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, setup } from 'xstate';
-import { adminDepositsMachine } from './admin-deposits.machine';
+import { type AdminDeposit, depositQueueMachine } from './admin/queues';
 import { depositMachine } from './deposit.machine';
 import { sellerPanelMachine } from './seller-panel.machine';
 import { PROOF_ADDED, WALLET_POLL_MS, type WalletDeposit, type WalletDetails, walletMachine } from './wallet.machine';
@@ -104,13 +104,15 @@ describe('the wallet: live while a deposit is pending', () => {
   });
 });
 
+const deposit3 = { id: 3 } as AdminDeposit;
+
 describe('the back office: one decision at a time', () => {
-  it('a double click on Approve sends one approval, then reloads the queue', async () => {
+  it('a double click on Approve opens one confirmation; Confirm sends one approval, then reloads the queue', async () => {
     const heard: string[] = [];
     let approvals = 0;
     let finish = () => {};
     const actor = createActor(
-      adminDepositsMachine.provide({
+      depositQueueMachine.provide({
         actors: {
           queue: recorder(heard, 'queue'),
           approve: fromPromise(() => {
@@ -122,9 +124,12 @@ describe('the back office: one decision at a time', () => {
         },
       }),
     ).start();
-    actor.send({ type: 'deposit.approved', id: 3 });
-    actor.send({ type: 'deposit.approved', id: 3 });
-    actor.send({ type: 'reject.started', id: 3 });
+    actor.send({ type: 'approve.started', item: deposit3 });
+    actor.send({ type: 'approve.started', item: deposit3 });
+    actor.send({ type: 'reject.started', item: deposit3 });
+    expect(approvals).toBe(0);
+    actor.send({ type: 'approve.confirmed' });
+    actor.send({ type: 'approve.confirmed' });
     expect(approvals).toBe(1);
     expect(actor.getSnapshot().hasTag('deciding')).toBe(true);
     finish();
@@ -134,8 +139,8 @@ describe('the back office: one decision at a time', () => {
   });
 
   it('a rejection needs a reason', () => {
-    const actor = createActor(adminDepositsMachine.provide({ actors: { queue: recorder([], 'queue') } })).start();
-    actor.send({ type: 'reject.started', id: 4 });
+    const actor = createActor(depositQueueMachine.provide({ actors: { queue: recorder([], 'queue') } })).start();
+    actor.send({ type: 'reject.started', item: { id: 4 } as AdminDeposit });
     expect(actor.getSnapshot().can({ type: 'reject.confirmed' })).toBe(false);
     actor.send({ type: 'reason.changed', reason: '   ' });
     expect(actor.getSnapshot().can({ type: 'reject.confirmed' })).toBe(false);

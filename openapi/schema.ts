@@ -3922,6 +3922,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The back office's queues and what waits in each
+         * @description Path chosen by us. The back office's home: each queue (deposits, KYC submissions, payouts, event requests, erasure requests, orders needing action) with how many items wait in it and when the oldest arrived, the queue whose oldest item has waited longest first; queues with nothing waiting come last.
+         */
+        get: operations["getAdminQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders needing the back office's action
+         * @description Path chosen by us. Confirmed orders whose delivery deadline has passed with tickets still undelivered, the oldest deadline first: the back office cancels them (the buyer refunded) through POST /admin/sales/order-action.
+         */
+        get: operations["listAdminOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The back office's audit log
+         * @description Path chosen by us. Every action the back office took (who, what, which record, the amount it moved, when), newest first, 50 a page by default; filtered by action, by operator (email) and by day (UTC, inclusive). Each row was written in the transaction of its action, and none is ever changed or removed.
+         */
+        get: operations["listAdminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5191,6 +5251,90 @@ export interface components {
             message?: string;
             data: {
                 deposit_list: components["schemas"]["AdminDeposit"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        /**
+         * @description A queue of the back office.
+         * @enum {string}
+         */
+        AdminQueueName: "deposits" | "kyc" | "payouts" | "event_requests" | "erasures" | "orders";
+        AdminQueue: {
+            queue: components["schemas"]["AdminQueueName"];
+            /** @description How many items wait in it. */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When the oldest waiting item arrived (for orders, its passed delivery deadline); null when none.
+             */
+            oldest_at: string | null;
+        };
+        AdminQueuesResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                queues: components["schemas"]["AdminQueue"][];
+            };
+        };
+        AdminOrder: {
+            /** @description The order (its booking_id for POST /admin/sales/order-action). */
+            id: number;
+            booking_no: string;
+            seller_id: number;
+            seller_name: string;
+            seller_email: string;
+            match_name: string;
+            quantity: number;
+            /** @description How many of its tickets are delivered. */
+            delivered: number;
+            /** @description What the buyer paid, in minor units of `currency` (refunded if the order is cancelled). */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: date-time
+             * @description The delivery deadline, passed.
+             */
+            deliver_by: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminOrderListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                orders: components["schemas"]["AdminOrder"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        /**
+         * @description An action of the back office.
+         * @enum {string}
+         */
+        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced";
+        AdminAuditEntry: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            operator_id: number;
+            operator_email: string;
+            action: components["schemas"]["AdminAuditAction"];
+            /** @description What the action was done to (deposit, payout, kyc, event_request, erasure, order). */
+            record_type: string;
+            record_id: number;
+            /** @description The money the action was about (credited, sent, refunded, or refused), in minor units of `currency`; null when none. */
+            amount: number | null;
+            currency: string | null;
+            /** @description The reason given, when one was. */
+            detail: string | null;
+        };
+        AdminAuditLogResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                entries: components["schemas"]["AdminAuditEntry"][];
                 meta: components["schemas"]["PageMeta"];
             };
         };
@@ -13339,6 +13483,92 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getAdminQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queues. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminQueuesResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listAdminOrders: {
+        parameters: {
+            query?: {
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOrderListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listAdminAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only this action. */
+                action?: components["schemas"]["AdminAuditAction"];
+                /** @description Only the actions of the operator with this email (any case). */
+                operator?: string;
+                /** @description The first day (UTC), inclusive. */
+                date_from?: string;
+                /** @description The last day (UTC), inclusive. */
+                date_to?: string;
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAuditLogResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -13381,6 +13611,8 @@ export const walletTransactionTypeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutStatus"]> = ["requested", "sent", "failed"];
 export const payoutOrderStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutOrderState"]> = ["unpaid", "in_flight", "part_paid", "paid"];
 export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Deposit"]["status_label"]> = ["pending admin approval", "approved", "rejected"];
+export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders"];
+export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced"];
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
 export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];

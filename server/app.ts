@@ -28,6 +28,7 @@ import { accountRoutes } from './routes/account';
 import { accountDataRoutes } from './routes/account-data';
 import { accountFlowRoutes } from './routes/account-flows';
 import { adminRoutes } from './routes/admin';
+import { adminHomeRoutes } from './routes/admin-home';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { kycRoutes } from './routes/kyc';
@@ -188,6 +189,7 @@ export function createApp(options: AppOptions) {
     uiSettingsRoutes(router);
     walletRoutes(router);
     adminRoutes(router);
+    adminHomeRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);

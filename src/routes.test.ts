@@ -56,21 +56,27 @@ describe('the route registry', () => {
       ['Payouts', 'lmt-pay'],
       ['Search Tickets', 'lmt-trade'],
       // the back office's entry: admin accounts only (adminOnly)
+      ['Back office', 'dashboard'],
       ['Deposit requests', 'lmt-pay'],
       ['Payout requests', 'lmt-pay'],
       ['KYC submissions', 'settings'],
       ['Event requests', 'event'],
+      ['Orders needing action', 'sales'],
       ['Erasure requests', 'settings'],
       ['System', 'dashboard'],
+      ['Audit log', 'dashboard'],
       ['Flows', 'dashboard'],
     ]);
     expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual([
+      'adminHome',
       'adminDeposits',
       'adminPayouts',
       'adminKyc',
       'adminEventRequests',
+      'adminOrders',
       'adminErasures',
       'adminSystem',
+      'adminAuditLog',
       'flows',
     ]);
   });

@@ -225,6 +225,12 @@ export const routes = {
     access: 'lmt-trade',
     activeEntry: 'tradeHome',
   }),
+  adminHome: route({
+    pattern: '/admin',
+    title: 'Back office',
+    access: 'admin',
+    menu: { label: 'Back office', icon: 'dashboard', order: 105, permission: 'dashboard', adminOnly: true },
+  }),
   adminDeposits: route({
     pattern: '/admin/deposits',
     title: 'Deposit requests',
@@ -248,6 +254,18 @@ export const routes = {
     title: 'Event requests',
     access: 'admin',
     menu: { label: 'Event requests', icon: 'add', order: 112, permission: 'event', adminOnly: true },
+  }),
+  adminOrders: route({
+    pattern: '/admin/orders',
+    title: 'Orders needing action',
+    access: 'admin',
+    menu: { label: 'Orders needing action', icon: 'sales', order: 112.5, permission: 'sales', adminOnly: true },
+  }),
+  adminAuditLog: route({
+    pattern: '/admin/audit-log',
+    title: 'Audit log',
+    access: 'admin',
+    menu: { label: 'Audit log', icon: 'reports', order: 114, permission: 'dashboard', adminOnly: true },
   }),
   adminKyc: route({
     pattern: '/admin/kyc',
@@ -302,6 +320,9 @@ export const PUBLIC_ROUTE_KEYS: readonly PublicRouteKey[] = [
 ];
 type Routes = typeof routes;
 export type RouteParams<K extends RouteKey> = Routes[K] extends Route<string, infer Params> ? Params : never;
+
+/** Where a session lands (after login, at '/'): the back office's home for its operators, the dashboard for sellers. */
+export const homeHref = (isAdmin: boolean) => (isAdmin ? routes.adminHome.href({}) : routes.dashboard.href({}));
 
 /** The path without its query or hash, and without a trailing slash ('/sales/pending/' is '/sales/pending'). */
 export function pathPart(path: string): string {

@@ -63,8 +63,10 @@ export interface MachineEntry {
 
 /** Every machine the files of machines/ export, with the JSDoc comment above its export as its description. */
 export async function findMachines(): Promise<MachineEntry[]> {
-  const files = readdirSync(MACHINES_DIR)
-    .filter((f) => f.endsWith('.machine.ts'))
+  // machines/ and its area folders (machines/admin/...)
+  const files = readdirSync(MACHINES_DIR, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split('\\').join('/'))
+    .filter((f) => f.endsWith('.machine.ts') && !f.startsWith('testing/'))
     .sort();
   const found: MachineEntry[] = [];
   for (const file of files) {

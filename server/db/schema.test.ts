@@ -521,6 +521,21 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['id', 'seller_id', 'status', 'requested_at', 'rejection_reason', 'decided_by', 'decided_at'],
     ['rejection_reason', 'decided_by', 'decided_at'],
   ),
+  admin_audit_log: table<Database['admin_audit_log']>()(
+    [
+      'id',
+      'created_at',
+      'actor_id',
+      'actor_email',
+      'action',
+      'record_type',
+      'record_id',
+      'amount',
+      'currency',
+      'detail',
+    ],
+    ['amount', 'currency', 'detail'],
+  ),
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { components } from '../../openapi/schema';
+import type { AdminAuditLogTable, ErasureRequestTable } from './schema-admin';
 import type {
   LoginClientFailureTable,
   LoginDeviceFailureTable,
@@ -95,6 +96,7 @@ export interface Database {
   mail_outbox_attachments: MailOutboxAttachmentTable;
   ops_jobs: OpsJobTable;
   erasure_requests: ErasureRequestTable;
+  admin_audit_log: AdminAuditLogTable;
 }
 
 export interface CurrencyTable {
@@ -841,15 +843,4 @@ export interface OpsJobTable {
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
   /** What the last good run left (a backup: its file and size, as JSON). */
   detail: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/** An account's request to be erased (migration 0037): only the account's id, never its name or address. */
-export interface ErasureRequestTable {
-  id: Generated<number>;
-  seller_id: number;
-  status: 'requested' | 'erased' | 'rejected';
-  requested_at: string;
-  rejection_reason: string | null;
-  decided_by: number | null;
-  decided_at: string | null;
 }

@@ -14,6 +14,7 @@ import {
   unlinkFiles,
 } from '../domain/account-data/erasure';
 import { exportAccountData } from '../domain/account-data/export';
+import { recordAdminAction } from '../domain/admin/audit';
 import { confirmPassword } from '../domain/bank-accounts';
 import { metaOf } from '../domain/paging';
 import { MESSAGES } from '../http/errors';
@@ -99,7 +100,14 @@ export function accountDataRoutes({ route }: Router) {
   });
 
   route('/admin/erasure-requests/{id}/approve', 'post', async ({ params, user }, { db, clock, dataDir }) => {
-    const outcome = await inTransaction(db, (trx) => approveErasure(trx, clock, params.id, user.id));
+    const outcome = await inTransaction(db, async (trx) => {
+      const done = await approveErasure(trx, clock, params.id, user.id);
+      // files come back only when this call erased the account
+      if (done.kind === 'done' && done.files) {
+        await recordAdminAction(trx, user, 'erasure.approved', { type: 'erasure', id: params.id }, clock.now());
+      }
+      return done;
+    });
     if (outcome.kind === 'missing') return NOT_FOUND;
     if (outcome.kind === 'conflict') return conflict(outcome.message);
     if (outcome.files) await unlinkFiles(dataDir, outcome.files);
@@ -113,6 +121,10 @@ export function accountDataRoutes({ route }: Router) {
     const reason = body.reason.trim();
     if (!reason) return invalid('/body/reason', 'must not be blank');
     const outcome = await rejectErasure(db, clock, params.id, user.id, reason);
+    if (outcome.kind === 'done' && outcome.changed) {
+      const record = { type: 'erasure', id: params.id, detail: reason } as const;
+      await recordAdminAction(db, user, 'erasure.rejected', record, clock.now());
+    }
     if (outcome.kind === 'missing') return NOT_FOUND;
     if (outcome.kind === 'conflict') return conflict(outcome.message);
     return { status: 200, body: { success: true, data: await adminErasureView(db, outcome.row) } };

@@ -1,4 +1,5 @@
 import type { Router } from '../contract/router';
+import { recordAdminAction } from '../domain/admin/audit';
 import { adminRequestPage, decideRequest, type RequestOutcome } from '../domain/listings/requests';
 import { metaOf } from '../domain/paging';
 import { MESSAGES } from '../http/errors';
@@ -23,11 +24,16 @@ export function eventRequestAdminRoutes({ route }: Router) {
     };
   });
 
-  route('/admin/event-requests/{id}/approve', 'post', async ({ params, body }, { db, clock }) =>
-    answer(await decideRequest(db, params.id, { kind: 'approve', ...(body ?? {}) }, clock.now()), 'approved'),
-  );
+  route('/admin/event-requests/{id}/approve', 'post', async ({ user, params, body }, { db, clock }) => {
+    const now = clock.now();
+    const outcome = await decideRequest(db, params.id, { kind: 'approve', ...(body ?? {}) }, now);
+    if (outcome.kind === 'decided') {
+      await recordAdminAction(db, user, 'event_request.approved', { type: 'event_request', id: params.id }, now);
+    }
+    return answer(outcome, 'approved');
+  });
 
-  route('/admin/event-requests/{id}/reject', 'post', async ({ params, body }, { db, clock }) => {
+  route('/admin/event-requests/{id}/reject', 'post', async ({ user, params, body }, { db, clock }) => {
     const reason = body.reason.trim();
     if (!reason) {
       return {
@@ -39,7 +45,13 @@ export function eventRequestAdminRoutes({ route }: Router) {
         },
       };
     }
-    return answer(await decideRequest(db, params.id, { kind: 'reject', reason }, clock.now()), 'rejected');
+    const now = clock.now();
+    const outcome = await decideRequest(db, params.id, { kind: 'reject', reason }, now);
+    if (outcome.kind === 'decided') {
+      const record = { type: 'event_request', id: params.id, detail: reason } as const;
+      await recordAdminAction(db, user, 'event_request.rejected', record, now);
+    }
+    return answer(outcome, 'rejected');
   });
 }
 

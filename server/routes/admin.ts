@@ -1,4 +1,5 @@
 import type { Router } from '../contract/router';
+import { recordAdminAction } from '../domain/admin/audit';
 import { metaOf } from '../domain/paging';
 import { adminDepositPage, type DecisionOutcome, decideDeposit, depositProof } from '../domain/wallet';
 import { MESSAGES } from '../http/errors';
@@ -39,9 +40,11 @@ export function adminRoutes({ route }: Router) {
   });
 
   route('/admin/deposits/{id}/approve', 'post', async ({ user, params, c }, { db, clock }) => {
-    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'approve' }, clock.now());
+    const now = clock.now();
+    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'approve' }, now);
     if (outcome.kind === 'decided') {
       const d = outcome.deposit;
+      await recordAdminAction(db, user, 'deposit.approved', depositRecord(d), now);
       noteMoney(c.get('facts'), {
         action: 'deposit_approved',
         amount: d.amount,
@@ -65,12 +68,20 @@ export function adminRoutes({ route }: Router) {
         },
       };
     }
-    return answerDecision(
-      await decideDeposit(db, params.id, user.id, { kind: 'reject', reason }, clock.now()),
-      'rejected',
-    );
+    const now = clock.now();
+    const outcome = await decideDeposit(db, params.id, user.id, { kind: 'reject', reason }, now);
+    if (outcome.kind === 'decided') {
+      await recordAdminAction(db, user, 'deposit.rejected', { ...depositRecord(outcome.deposit), detail: reason }, now);
+    }
+    return answerDecision(outcome, 'rejected');
   });
 }
+
+const depositRecord = (d: { deposit_id: number; amount: number; currency: string }) => ({
+  type: 'deposit' as const,
+  id: d.deposit_id,
+  amount: { minor: d.amount, currency: d.currency },
+});
 
 /** The answer to an approval or a rejection: the request as decided, again for a replay, 409 for the other way. */
 function answerDecision(outcome: DecisionOutcome, done: 'approved' | 'rejected') {

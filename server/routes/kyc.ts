@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { AuthUser } from '../auth/session';
 import type { Router } from '../contract/router';
+import { recordAdminAction } from '../domain/admin/audit';
 import {
   adminSubmissionPage,
   decideKyc,
@@ -243,14 +244,23 @@ export function kycRoutes({ route }: Router, { esign, appUrl }: KycRouteOptions)
     };
   });
 
-  route('/admin/kyc/{id}/approve', 'post', async ({ user, params }, { db, clock }) =>
-    answerDecision(await decideKyc(db, params.id, user.id, { kind: 'approve' }, clock.now()), 'approved'),
-  );
+  route('/admin/kyc/{id}/approve', 'post', async ({ user, params }, { db, clock }) => {
+    const now = clock.now();
+    const outcome = await decideKyc(db, params.id, user.id, { kind: 'approve' }, now);
+    if (outcome.kind === 'decided')
+      await recordAdminAction(db, user, 'kyc.approved', { type: 'kyc', id: params.id }, now);
+    return answerDecision(outcome, 'approved');
+  });
 
   route('/admin/kyc/{id}/reject', 'post', async ({ user, params, body }, { db, clock }) => {
     const reason = body.reason.trim();
     if (!reason) return invalid('/body/reason', 'must not be blank');
-    return answerDecision(await decideKyc(db, params.id, user.id, { kind: 'reject', reason }, clock.now()), 'rejected');
+    const now = clock.now();
+    const outcome = await decideKyc(db, params.id, user.id, { kind: 'reject', reason }, now);
+    if (outcome.kind === 'decided') {
+      await recordAdminAction(db, user, 'kyc.rejected', { type: 'kyc', id: params.id, detail: reason }, now);
+    }
+    return answerDecision(outcome, 'rejected');
   });
 }
 

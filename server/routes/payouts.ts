@@ -4,6 +4,7 @@ import { BUSY_MESSAGE, lockMessage } from '../auth/session';
 import type { AppEnv, Router } from '../contract/router';
 import type { Db } from '../db/database';
 import { inTransaction } from '../db/transaction';
+import { recordAdminAction } from '../domain/admin/audit';
 import {
   type AccountChange,
   addBankAccount,
@@ -321,14 +322,35 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
     return { status: 200, body: { success: true, data: { payout_list: rows, meta: metaOf(page, total) } } };
   });
 
-  route('/admin/payouts/{id}/sent', 'post', async ({ user, params, c }, { db, clock }) =>
-    decisionReply(noted(c, await decidePayout(db, params.id, user.id, { kind: 'sent' }, clock.now()), 'sent'), 'sent'),
-  );
+  route('/admin/payouts/{id}/sent', 'post', async ({ user, params, c }, { db, clock }) => {
+    const now = clock.now();
+    const outcome = await decidePayout(db, params.id, user.id, { kind: 'sent' }, now);
+    if (outcome.kind === 'decided') {
+      // what left for the seller's bank: the payout less its fee
+      const p = outcome.payout;
+      const record = { type: 'payout', id: p.payout_id, amount: { minor: p.net, currency: p.currency } } as const;
+      await recordAdminAction(db, user, 'payout.sent', record, now);
+    }
+    return decisionReply(noted(c, outcome, 'sent'), 'sent');
+  });
 
   route('/admin/payouts/{id}/failed', 'post', async ({ user, params, body, c }, { db, clock }) => {
     const reason = body.reason.trim();
     if (!reason) return invalid([{ path: '/body/reason', message: 'must not be blank' }]);
-    const outcome = await decidePayout(db, params.id, user.id, { kind: 'failed', reason }, clock.now());
+    const now = clock.now();
+    const outcome = await decidePayout(db, params.id, user.id, { kind: 'failed', reason }, now);
+    if (outcome.kind === 'decided') {
+      // the whole amount goes back to the seller's balance
+      const p = outcome.payout;
+      const amount = { minor: p.amount, currency: p.currency };
+      await recordAdminAction(
+        db,
+        user,
+        'payout.failed',
+        { type: 'payout', id: p.payout_id, amount, detail: reason },
+        now,
+      );
+    }
     return decisionReply(noted(c, outcome, 'failed'), 'failed');
   });
 }

@@ -1,5 +1,6 @@
 import type { AuthUser } from '../auth/session';
 import type { Router } from '../contract/router';
+import { recordAdminAction } from '../domain/admin/audit';
 import { actOnOrders, bulkMessage } from '../domain/sales/bulk';
 import { expireUnaccepted, settleFinished } from '../domain/sales/clock';
 import {
@@ -236,6 +237,10 @@ export function salesRoutes({ route }: Router, payments: Payments) {
         ? ({ type: 'order.cancel', by: 'admin', reason } as const)
         : ({ type: 'order.replace', by: 'admin', reason } as const);
     const status = await applyOrderEvent(db, o, event, { actor: 'admin', userId: user.id }, now, payments);
+    // a cancellation refunds the buyer the whole order
+    const amount = status === 'cancelled' ? { minor: Number(o.amount), currency: o.currency } : null;
+    const action = status === 'cancelled' ? 'order.cancelled' : 'order.replaced';
+    await recordAdminAction(db, user, action, { type: 'order', id: o.id, amount, detail: reason }, now);
     const after = await findOrder(db, null, o.id);
     if (!after) throw new HttpError(404, ORDER_NOT_FOUND);
     return {

@@ -152,7 +152,9 @@ function LoginRoute() {
   const loggedIn = Session.useSelector((s) => s.matches('loggedIn'));
   const profileFailed = Session.useSelector((s) => s.matches('profileFailed'));
   const loadingProfile = Session.useSelector((s) => s.matches('loadingProfile'));
-  const next = safeNext(new URLSearchParams(search).get('next')) ?? paths.dashboard;
+  const isAdmin = Session.useSelector((s) => s.context.account?.user_type === 'admin');
+  const next =
+    safeNext(new URLSearchParams(search).get('next')) ?? (isAdmin ? routes.adminHome.href({}) : paths.dashboard);
   // the login was accepted: the next page's chunks load beside the profile calls
   useEffect(() => {
     if (loadingProfile) preloadRoute(next);

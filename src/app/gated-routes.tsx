@@ -4,7 +4,7 @@ import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { selectAllowedPermissions } from '../../machines/session.machine';
 import { AccessDenied } from '../features/access/access-denied';
 import { SettingsLayout } from '../features/settings/settings-layout';
-import { href, type PublicRouteKey, type RouteKey, routes } from '../routes';
+import { homeHref, href, type PublicRouteKey, type RouteKey, routes } from '../routes';
 import { FullPageLoader } from '../ui/full-page-loader';
 import { lazyLoaded } from './lazy-loaded';
 import { pageModules } from './page-modules';
@@ -30,6 +30,9 @@ const ReferralsPage = lazyLoaded(pageModules.referrals);
 const SellerContactsPage = lazyLoaded(pageModules.sellerContacts);
 const PartnerSettingsPage = lazyLoaded(pageModules.partnerSettings);
 const RequestFeaturePage = lazyLoaded(pageModules.requestFeature);
+const AdminHomePage = lazyLoaded(pageModules.adminHome);
+const AdminOrdersPage = lazyLoaded(pageModules.adminOrders);
+const AdminAuditLogPage = lazyLoaded(pageModules.adminAuditLog);
 const AdminDepositsPage = lazyLoaded(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazyLoaded(pageModules.adminEventRequests);
 const AdminKycPage = lazyLoaded(pageModules.adminKyc);
@@ -73,6 +76,9 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   tradeHome: TradeHomePage,
   tradeEvent: TradeEventPage,
   tradePurchase: TradePurchasePage,
+  adminHome: AdminHomePage,
+  adminOrders: AdminOrdersPage,
+  adminAuditLog: AdminAuditLogPage,
   adminDeposits: AdminDepositsPage,
   adminPayouts: AdminPayoutsPage,
   adminErasures: AdminErasuresPage,
@@ -98,13 +104,13 @@ export default function GatedRoutes() {
 
   const onKycHandle = matchRoute(location)?.key === 'kyc' && new URLSearchParams(search).get('handle') === 'true';
   if (gate !== 'open' && !onKycHandle) return <Redirect to={href.kycHandle()} replace />;
-  if (location === '/') return <Redirect to={routes.dashboard.href({})} replace />;
+  if (location === '/') return <Redirect to={homeHref(isAdmin)} replace />;
 
   const access = pageAccess(location, permissions, isAdmin);
   if (access.kind === 'notFound') return <NotFound />;
   if (access.kind === 'denied') return <AccessDenied />;
-  if (access.match.key === 'login') return <Redirect to={routes.dashboard.href({})} replace />;
-  if (access.match.route.access === 'public') return <Redirect to={routes.dashboard.href({})} replace />;
+  if (access.match.key === 'login') return <Redirect to={homeHref(isAdmin)} replace />;
+  if (access.match.route.access === 'public') return <Redirect to={homeHref(isAdmin)} replace />;
   const Page = PAGES[access.match.key as Exclude<RouteKey, PublicRouteKey>];
   const page = (
     <Suspense fallback={<FullPageLoader />}>

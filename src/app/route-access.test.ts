@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { settingsMenuLinks } from '../features/settings/settings-menu';
+import { homeHref } from '../routes';
 import {
   ALWAYS_ALLOWED,
   canOpen,
   firstSegment,
   headerTitle,
+  menuEntries,
   pageAccess,
   pageTitle,
   SEGMENTS_BY_PERMISSION,
+  shownInMenu,
 } from './route-access';
 
 describe('route access', () => {
@@ -118,5 +121,37 @@ describe('route access', () => {
     expect(pageTitle('/settings/kyc?handle=true')).toBe('Identity verification (KYC)');
     expect(pageTitle('/trade/purchase?success=true&booking_no=SB-1')).toBe('Purchase');
     expect(pageTitle('/nowhere')).toBe('Page not found');
+  });
+
+  it('gives the operator the back office, not the seller’s workbench, and lands it on /admin', () => {
+    const every = [
+      'settings',
+      'dashboard',
+      'notification',
+      'sales',
+      'event',
+      'reports',
+      'lmt-pay',
+      'lmt-trade',
+    ] as const;
+    const operator = menuEntries.filter((e) => shownInMenu(e, every, true)).map((e) => e.label);
+    expect(operator).toEqual([
+      'My account',
+      'Back office',
+      'Deposit requests',
+      'Payout requests',
+      'KYC submissions',
+      'Event requests',
+      'Orders needing action',
+      'Erasure requests',
+      'System',
+      'Audit log',
+      'Flows',
+    ]);
+    const seller = menuEntries.filter((e) => shownInMenu(e, every, false)).map((e) => e.label);
+    expect(seller).toContain('My Listings');
+    expect(seller.some((l) => operator.includes(l) && l !== 'My account')).toBe(false);
+    expect(homeHref(true)).toBe('/admin');
+    expect(homeHref(false)).toBe('/dashboard');
   });
 });

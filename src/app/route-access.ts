@@ -43,6 +43,15 @@ export const menuEntries: ReadonlyArray<MenuEntry & { key: RouteKey; to: string 
   .flatMap(([key, r]) => (r.menu ? [{ ...r.menu, key, to: r.pattern.includes(':') ? null : r.href({}) }] : []))
   .sort((a, b) => a.order - b.order);
 
+/**
+ * Whether the side menu shows an entry: a seller sees the entries its permissions allow; the back office's
+ * operator sees its own (adminOnly) entries and its account, not the seller's workbench.
+ */
+export function shownInMenu(entry: MenuEntry, permissions: readonly PermissionName[], isAdmin: boolean): boolean {
+  if (!permissions.includes(entry.permission)) return false;
+  return isAdmin ? entry.adminOnly === true || entry.kind === 'account' : !entry.adminOnly;
+}
+
 /** The first segment of a path: what the spec's gating reads ('sales' for /sales/pending). */
 export function firstSegment(path: string): string {
   return (

@@ -118,16 +118,17 @@ export type DecideOutcome =
 
 /** The back office rejects, with a reason the owner reads; an erased account cannot be un-erased (409). */
 export async function rejectErasure(db: Db, clock: Clock, id: number, adminId: number, reason: string) {
-  await db
+  const taken = await db
     .updateTable('erasure_requests')
     .set({ status: 'rejected', rejection_reason: reason, decided_by: adminId, decided_at: clock.now().toISOString() })
     .where('id', '=', id)
     .where('status', '=', 'requested')
-    .execute();
+    .executeTakeFirst();
   const row = await findErasure(db, id);
   if (!row) return { kind: 'missing' } as const;
   if (row.status === 'erased') return { kind: 'conflict', message: 'This account was erased already.' } as const;
-  return { kind: 'done', row } as const;
+  // changed: this call rejected it (not a second click on a rejected one)
+  return { kind: 'done', row, changed: Number(taken.numUpdatedRows) > 0 } as const;
 }
 
 /**

@@ -3,8 +3,8 @@ import { css, cx } from 'styled-system/css';
 import { Link, useLocation } from 'wouter';
 import { badgeText, SALES_STATUSES, salesLandingStatus } from '../../../machines/menu-counts.machine';
 import { selectAllowedPermissions, selectKycStatus } from '../../../machines/session.machine';
-import { href, type MenuIcon, type RouteKey, routes } from '../../routes';
-import { matchRoute, menuEntries } from '../route-access';
+import { homeHref, href, type MenuIcon, type RouteKey, routes } from '../../routes';
+import { matchRoute, menuEntries, shownInMenu } from '../route-access';
 import { Session } from '../session';
 import { icons } from './icons';
 import { SellerPanelEntry } from './seller-panel-entry';
@@ -107,6 +107,7 @@ const badgeOpen = css({
  */
 export function Logo({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
   const kycApproved = Session.useSelector((s) => selectKycStatus(s) === 1);
+  const isAdmin = Session.useSelector((s) => s.context.account?.user_type === 'admin');
   const mark = (
     <>
       <span
@@ -132,9 +133,9 @@ export function Logo({ collapsed = false, onNavigate }: { collapsed?: boolean; o
   const box = css({ display: 'flex', alignItems: 'center', gap: '2', textDecoration: 'none', minHeight: '40px' });
   return kycApproved ? (
     <Link
-      href={routes.dashboard.href({})}
+      href={homeHref(isAdmin)}
       className={box}
-      aria-label="SB Portal, go to the dashboard"
+      aria-label={isAdmin ? 'SB Portal, go to the back office' : 'SB Portal, go to the dashboard'}
       onClick={onNavigate}
     >
       {mark}
@@ -166,7 +167,7 @@ export function MenuNav({ variant, onNavigate }: { variant: 'sidebar' | 'drawer'
   const unread = useMenuCounts((s) => s?.context.notifications?.unread_count ?? 0);
   const held = gate !== 'open';
   const isAdmin = Session.useSelector((s) => s.context.account?.user_type === 'admin');
-  const visible = menuEntries.filter((e) => permissions.includes(e.permission) && (!e.adminOnly || isAdmin));
+  const visible = menuEntries.filter((e) => shownInMenu(e, permissions, isAdmin));
   const active = activeEntryOf(location);
   const item = cx(itemClass, collapsed && collapsedItem);
 

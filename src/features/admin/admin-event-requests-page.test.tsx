@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdminEventRequest } from '../../../machines/admin-event-requests.machine';
+import type { AdminEventRequest } from '../../../machines/admin/queues';
 import { renderSignedIn } from '../../app/testing/render-signed-in';
 import { fakeApi, reply } from '../../lib/testing/fake-api';
 import { fakeProfile } from '../../lib/testing/fake-profile';
@@ -59,19 +59,12 @@ describe('/admin/event-requests', () => {
   });
   afterEach(() => fakeApi.reset());
 
-  it('approves with the kick-off time given: the server’s refusals under the time, or above the form for the city', async () => {
+  it('approves with the kick-off time given: no time is refused in the dialog, the server’s refusal shows there', async () => {
     const user = userEvent.setup();
     let answers = 0;
     fakeApi.on('POST /admin/event-requests/{id}/approve', ({ body }) => {
       answers++;
       if (answers === 1) {
-        return reply(422, {
-          success: false,
-          message: 'Validation failed',
-          errors: [{ path: '/body/match_time', message: 'is required: the request gives no kick-off time' }],
-        });
-      }
-      if (answers === 2) {
         return reply(422, {
           success: false,
           message: 'Validation failed',
@@ -91,8 +84,9 @@ describe('/admin/event-requests', () => {
     const time = within(dialog).getByLabelText(/^Kick-off time/);
     expect(time).toHaveValue('');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    // no time: the server says so under the field
-    expect(await within(dialog).findByText('is required: the request gives no kick-off time')).toBeVisible();
+    // no time: the dialog says so, and nothing is sent
+    expect(await within(dialog).findByText('Enter the kick-off time as HH:MM.')).toBeVisible();
+    expect(fakeApi.calls.filter((c) => c.path.endsWith('/approve'))).toEqual([]);
     await user.type(time, '19:45');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
@@ -101,7 +95,6 @@ describe('/admin/event-requests', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(screen.queryByRole('row', { name: 'Hearts vs Hibs' })).toBeNull(), WAIT);
     expect(fakeApi.calls.filter((c) => c.path.endsWith('/approve')).map((c) => c.body)).toEqual([
-      {},
       { match_time: '19:45' },
       { match_time: '19:45' },
     ]);
