@@ -42,8 +42,6 @@ export const PURCHASE_TEXT = {
   holdExpired: 'Your hold on these tickets has run out: they have been released.',
 } as const;
 
-export const paymentFailedText = (reason: string) => `Payment failed: ${reason}`;
-
 /** The billing form (spec section 3), for the 'other' address. */
 export interface BillingValues {
   first_name: string;
@@ -983,10 +981,8 @@ export const purchaseMachine = setup({
                 actions: [
                   { type: 'storeOutcome', params: ({ event }) => event.output },
                   { type: 'renewKey', params: 'pay' },
-                  {
-                    type: 'toast',
-                    params: ({ event }) => paymentFailedText(event.output.result.message),
-                  },
+                  // the server's reason is already the spec's 'Payment failed: {reason}' (the contract)
+                  { type: 'toast', params: ({ event }) => event.output.result.message },
                 ],
               },
             ],
