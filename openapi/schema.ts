@@ -2404,7 +2404,7 @@ export interface paths {
         };
         /**
          * Search events to buy tickets for
-         * @description The spec writes "events search" with a space; we use events-search. Upcoming events (today, UTC, or later) by name, team, competition, city and date range, soonest first, paged. Every filter is a case-insensitive part of the text it names. Each event says how many tickets other sellers offer and the lowest price in the chosen currency: the caller's own listings (those of the seller it works for) are never counted or offered. `recently_viewed` lists the caller's last 10 viewed events (addRecentlyViewed), newest first. Prices are converted from the listing's currency at the fixed demo rates named in PriceBreakdown. Defaults: currency GBP, lang en, page 1.
+         * @description The spec writes "events search" with a space; we use events-search. Upcoming events (today, UTC, or later) by name, team, competition, city and date range, soonest first, paged. Every filter is a case-insensitive part of the text it names. Each event says how many tickets other sellers offer and its "from" price, all in (min_price: one ticket's total with the fees, as the booking prices it) in the chosen currency: the caller's own listings (those of the seller it works for) are never counted or offered. `recently_viewed` lists the caller's last 10 viewed events (addRecentlyViewed), newest first. Prices are converted from the listing's currency at the fixed demo rates named in PriceBreakdown. Defaults: currency GBP, lang en, page 1.
          */
         get: operations["searchTradeEvents"];
         put?: never;
@@ -2424,7 +2424,7 @@ export interface paths {
         };
         /**
          * One event in the trade area, with the tickets other sellers offer
-         * @description The spec's events/{id}; the id is the match id. The event and a page of the tickets on sale for it, cheapest first by default: only listings with tickets available, never the caller's own (those of the seller it works for). Each ticket is the spec's purchase listing data with its price per ticket in the chosen currency. `quantity` keeps the listings whose split_list offers that many. An unknown match answers 404. Defaults: currency GBP, lang en, client_country IN, page 1.
+         * @description The spec's events/{id}; the id is the match id. The event and a page of the tickets on sale for it, cheapest first by default: only listings with tickets available, never the caller's own (those of the seller it works for). Each ticket is the spec's purchase listing data with its all-in price first (all_in_price: what the buyer pays for all_in_quantity tickets, fees included, priced by the code that prices the booking), its face value, seats and restrictions. `quantity` keeps the listings whose split_list offers that many and prices each for that many. The order and `max_price` read the all-in price per ticket (all_in_price / all_in_quantity), on the server, over every offered listing of the event. An unknown match answers 404. Defaults: currency GBP, lang en, client_country IN, page 1.
          */
         get: operations["getTradeEvent"];
         put?: never;
@@ -5259,7 +5259,7 @@ export interface components {
          * @enum {string}
          */
         GuestField: "first_name" | "last_name" | "contact_email" | "contact_phone" | "date_of_birth" | "passport_number" | "gender" | "country_of_residence" | "street_name" | "additional_street_name" | "province" | "city" | "zip";
-        /** @description purchase.price_breakdown. Every amount is an integer of minor units of `currency` (the browser shows it divided by 100 with two decimals, '0.00' for zero). Fee schedule (server/domain/purchase/pricing.ts): ticket_price is the listing's price per ticket converted from the listing's currency at fixed demo rates per 1 GBP (GBP 1, EUR 1.17, USD 1.27, AED 4.66; rounded half up to the minor unit); sub_total = ticket_price x ticket_quantity; service_fee = 10% of sub_total (SERVICE_FEE_BPS 1000); shipping_fee = 15.00 GBP (converted) per booking for the physical ticket types 3 and 4 (SHIPPING_FEE_GBP 1500), 0 otherwise; tax = 20% VAT on the service fee (TAX_ON_SERVICE_FEE_BPS 2000); grand_total = sub_total + service_fee + shipping_fee + tax; payment_fee by method on grand_total: 1 SB Pay 0 (SB Pay 0 bps), 2 card 2.5% (CARD_FEE_BPS 250), 3 stored card 1.5% (STORED_CARD_FEE_BPS 150); total_with_payment_fee = grand_total + payment_fee, which is the amount charged (the payment intent's amount, the wallet's debit). Each percentage is rounded half up to the minor unit; a conversion never makes a positive price 0 (at least 1 minor unit). The minimum charge: grand_total is at least `x-minimum-charge` of its currency (the least a card gateway charges: GBP 0.30, EUR 0.50, USD 0.50, AED 2.00); a purchase below it, or of a listing asking less than ListingPrice's minimum (one stored before that rule), cannot be priced: its quote, add-to-cart and payment answer 422 and no booking is confirmed. */
+        /** @description purchase.price_breakdown. Every amount is an integer of minor units of `currency` (the browser shows it divided by 100 with two decimals, '0.00' for zero). Fee schedule (server/domain/purchase/pricing.ts): ticket_price is the listing's price per ticket converted from the listing's currency at fixed demo rates per 1 GBP (GBP 1, EUR 1.17, USD 1.27, AED 4.66; rounded half up to the minor unit); sub_total = ticket_price x ticket_quantity; service_fee = 10% of sub_total (SERVICE_FEE_BPS 1000); shipping_fee = 15.00 GBP (converted) per booking for the physical ticket types 3 and 4 (SHIPPING_FEE_GBP 1500), 0 otherwise; tax = 20% VAT on the service fee (TAX_ON_SERVICE_FEE_BPS 2000); grand_total = sub_total + service_fee + shipping_fee + tax; payment_fee is 0 for every method (PAYMENT_FEE_BPS 0): no payment-method surcharge, the price is the same by SB Pay, a new card or a stored card; the service fee covers the cost of payment (docs/decisions/no-payment-surcharge.md). The field stays for the spec's breakdown. total_with_payment_fee = grand_total + payment_fee (so equal to grand_total), which is the amount charged (the payment intent's amount, the wallet's debit). Each percentage is rounded half up to the minor unit; a conversion never makes a positive price 0 (at least 1 minor unit). The minimum charge: grand_total is at least `x-minimum-charge` of its currency (the least a card gateway charges: GBP 0.30, EUR 0.50, USD 0.50, AED 2.00); a purchase below it, or of a listing asking less than ListingPrice's minimum (one stored before that rule), cannot be priced: its quote, add-to-cart and payment answer 422 and no booking is confirmed. */
         PriceBreakdown: {
             currency: components["schemas"]["CurrencyCode"];
             ticket_quantity: number;
@@ -5269,8 +5269,9 @@ export interface components {
             shipping_fee: components["schemas"]["MinorUnits"];
             tax: components["schemas"]["MinorUnits"];
             payment_method: components["schemas"]["PaymentMethodCode"];
+            /** @description Always 0: no payment-method surcharge (the spec's 2.5% card and 1.5% stored-card fees are not charged). */
             payment_fee: components["schemas"]["MinorUnits"];
-            /** @description What is charged for this method. */
+            /** @description What is charged, the same for every method (the all-in price). */
             total_with_payment_fee: components["schemas"]["MinorUnits"];
             /** @description The total before the payment method's fee. */
             grand_total: components["schemas"]["MinorUnits"];
@@ -5292,11 +5293,11 @@ export interface components {
             /** @description Tickets other sellers offer for it now (never the caller's own). */
             tickets_available: number;
             listings_count: number;
-            /** @description The lowest price per ticket in `currency` (minor units); null when none is offered. */
+            /** @description The "from" price, all in: the least a buyer pays for one ticket of the cheapest offer (its all-in price for one ticket, service fee, tax and delivery included, priced by the code that prices the booking), in `currency` (minor units); null when none is offered. */
             min_price: number | null;
             currency: components["schemas"]["CurrencyCode"];
         };
-        /** @description The spec's purchase listing data, with the spec's spellings (sNo, matchId, Category, Ticket_type), and sell_ticket_id / match_id the same ids under the names the cart takes. `quantity` is what is available now; split_list the quantities one purchase may take (empty when none is left). */
+        /** @description The spec's purchase listing data, with the spec's spellings (sNo, matchId, Category, Ticket_type), and sell_ticket_id / match_id the same ids under the names the cart takes. `quantity` is what is available now; split_list the quantities one purchase may take (empty when none is left). The all-in price comes first wherever a buyer sees a price (all_in_price, all_in_prices): the total the buyer pays, fees included, priced by the code that prices the booking (PriceBreakdown's total_with_payment_fee, the same by every method); `price` is the ticket's own price, the breakdown's ticket_price. Face value, seats and restrictions are the seller's, shown beside the listing (the law of resale asks for them). */
         PurchaseListing: {
             /** @description The sell ticket id. */
             sNo: number;
@@ -5319,9 +5320,23 @@ export interface components {
             /** @description The ticket type's name. */
             Ticket_type: string;
             ticket_type_id: components["schemas"]["TicketTypeId"];
-            /** @description Per ticket, in `currency`. */
+            /** @description The ticket's own price per ticket before fees, in `currency` (the breakdown's ticket_price). */
             price: components["schemas"]["MinorUnits"];
             currency: components["schemas"]["CurrencyCode"];
+            /** @description How many tickets all_in_price is for: the page's `quantity` when given, otherwise the least this listing sells (split_list's first). */
+            all_in_quantity: number;
+            /** @description What the buyer pays for all_in_quantity tickets, fees included (service fee, tax, delivery): the first price to show. The same as the Confirm Purchase panel's total to pay for that quantity. */
+            all_in_price: components["schemas"]["MinorUnits"];
+            /** @description The all-in price of each quantity of split_list, in the same order (the quantity picker). */
+            all_in_prices: components["schemas"]["MinorUnits"][];
+            /** @description The face value printed on each ticket, minor units of face_value_currency; null when not given. */
+            face_value: number | null;
+            /** @description The listing's own currency, the one its face value is in. */
+            face_value_currency: components["schemas"]["CurrencyCode"];
+            /** @description Seat numbers as the seller wrote them; null when not given. */
+            seats: string | null;
+            /** @description The restrictions and features of the tickets. */
+            restrictions: components["schemas"]["ListingRestriction"][];
         };
         TradeEventSearchResponse: {
             /** @constant */
@@ -6135,7 +6150,7 @@ export interface components {
             payment_method: components["schemas"]["PaymentMethodCode"];
             /** @enum {string} */
             name: "SB Pay" | "Card" | "Stored card";
-            /** @description The payment fee in basis points of grand_total (see PriceBreakdown). */
+            /** @description The payment fee in basis points of grand_total: 0 for every method (no payment-method surcharge, see PriceBreakdown). */
             fee_bps: number;
             /**
              * @description 0 for stored cards when the caller has none.
@@ -10731,8 +10746,10 @@ export interface operations {
                 quantity?: number;
                 /** @description Only listings of this ticket type. */
                 ticket_type_id?: components["schemas"]["TicketTypeId"];
-                /** @description Price per ticket, cheapest first (price_asc, the default) or dearest first. */
+                /** @description The all-in price per ticket (fees included), cheapest first (price_asc, the default) or dearest first; equal prices by listing id. */
                 sort?: "price_asc" | "price_desc";
+                /** @description Only listings whose all-in price per ticket (all_in_price / all_in_quantity, fees included) is at most this, in minor units of `currency`. */
+                max_price?: number;
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many tickets a page holds. */
