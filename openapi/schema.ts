@@ -3842,6 +3842,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/price-caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resale price caps (back office)
+         * @description Path chosen by us. Every cap the operator set, per country (the market of the events held there) or per event, active or not: a ticket's price at most its face value plus markup_bps (0: face value).
+         */
+        get: operations["listPriceCaps"];
+        /**
+         * Set the resale price cap of a country or an event (back office)
+         * @description Path chosen by us. Sets the cap of one country or one event (exactly one of country_id and event_id, 422 otherwise): created, or changed in place (one cap per country and per event). `active` 0 keeps it written down without applying it. An active cap refuses new listings, edits and price changes over it (422 saying the cap); listings already on sale are not changed. An unknown country or event answers 404.
+         */
+        put: operations["setPriceCap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/erasure-requests": {
         parameters: {
             query?: never;
@@ -3950,6 +3974,60 @@ export interface components {
             success: true;
             message?: string;
             data: components["schemas"]["AdminErasure"];
+        };
+        /** @description The cap of one country or one event (exactly one of country_id and event_id). */
+        PriceCapInput: {
+            country_id?: components["schemas"]["Id"];
+            event_id?: components["schemas"]["Id"];
+            /** @description How far over face value a ticket may go, in basis points (0 face value, 1000 face value plus 10%). */
+            markup_bps: number;
+            /**
+             * @description 1 applies the cap; 0 keeps it written down only.
+             * @default 1
+             * @enum {integer}
+             */
+            active: 0 | 1;
+        };
+        PriceCap: {
+            id: number;
+            /** @enum {string} */
+            scope: "country" | "event";
+            country_id: number | null;
+            event_id: number | null;
+            /** @description The country's or the event's name. */
+            market: string;
+            markup_bps: number;
+            /** @description The cap in words: 'face value' or 'face value plus 10%'. */
+            rule: string;
+            /** @enum {integer} */
+            active: 0 | 1;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One active cap that applies to a listing's event (its country's or its own), checked against the price and face value given: `limit` is the most a ticket may ask (null without a face value), `within` whether the price is within it (null without a price or a face value); `message` says it in words. */
+        PriceCapCheck: {
+            /** @enum {string} */
+            scope: "country" | "event";
+            market: string;
+            markup_bps: number;
+            rule: string;
+            limit: number | null;
+            within: boolean | null;
+            message: string;
+        };
+        PriceCapListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                caps: components["schemas"]["PriceCap"][];
+            };
+        };
+        PriceCapResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["PriceCap"];
         };
         AdminErasureListResponse: {
             /** @constant */
@@ -6759,6 +6837,8 @@ export interface components {
                 seller_receives: components["schemas"]["MinorUnits"];
                 buyer_pays: components["schemas"]["PriceBreakdown"];
             };
+            /** @description The active resale caps of the match (its country's, its own), each checked against `price` and `face_value` in the listing's `currency`: a listing over one is refused. */
+            price_caps: components["schemas"]["PriceCapCheck"][];
         };
         MarketInsightsResponse: {
             /** @constant */
@@ -9026,6 +9106,8 @@ export interface operations {
                 price?: components["schemas"]["ListingPrice"];
                 /** @description The currency of `price` and of the answer; default GBP. */
                 currency?: components["schemas"]["CurrencyCode"];
+                /** @description The tickets' face value, minor units of `currency` (the resale caps are checked against it). */
+                face_value?: components["schemas"]["ListingFaceValue"];
                 /** @description How many tickets the payout is worked out for (default 1). */
                 quantity?: components["schemas"]["ListingQuantity"];
                 /** @description The ticket type the buyer's shipping fee depends on (default 1). */
@@ -13139,6 +13221,59 @@ export interface operations {
             503: components["responses"]["HashingBusy"];
         };
     };
+    listPriceCaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caps, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceCapListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    setPriceCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceCapInput"];
+            };
+        };
+        responses: {
+            /** @description The cap as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceCapResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listAdminErasureRequests: {
         parameters: {
             query?: {
@@ -13261,6 +13396,10 @@ export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangVal
 export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
 export const erasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErasureStatus"]> = ["requested", "erased", "rejected"];
 export const accountErasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccountErasure"]["status"]> = ["none", "requested", "rejected"];
+export const priceCapInputActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCapInput"]["active"]> = [0, 1];
+export const priceCapScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCap"]["scope"]> = ["country", "event"];
+export const priceCapActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCap"]["active"]> = [0, 1];
+export const priceCapCheckScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCapCheck"]["scope"]> = ["country", "event"];
 export const reportScheduleFrequencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportScheduleFrequency"]> = ["off", "weekly", "monthly"];
 export const reportPeriodPresetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportPeriodPreset"]> = ["this_month", "last_month", "this_quarter", "year_to_date"];
 export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["period"]> = ["this_month", "last_month", "this_quarter", "year_to_date", "custom"];

@@ -27,7 +27,7 @@ import { QUOTAS, type Quotas } from './quotas/limits';
 import { accountRoutes } from './routes/account';
 import { accountDataRoutes } from './routes/account-data';
 import { accountFlowRoutes } from './routes/account-flows';
-import { adminRoutes } from './routes/admin';
+import { adminPriceCapRoutes, adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { kycRoutes } from './routes/kyc';
@@ -188,6 +188,7 @@ export function createApp(options: AppOptions) {
     uiSettingsRoutes(router);
     walletRoutes(router);
     adminRoutes(router);
+    adminPriceCapRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);

@@ -39,6 +39,7 @@ import * as m0038 from './migrations/0038-seller-total-shards';
 import * as m0039 from './migrations/0039-account-erasure';
 import * as m0040 from './migrations/0040-event-versions';
 import * as m0041 from './migrations/0041-feed-count-shards';
+import * as m0042 from './migrations/0042-price-caps';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '0039-account-erasure': m0039,
   '0040-event-versions': m0040,
   '0041-feed-count-shards': m0041,
+  '0042-price-caps': m0042,
 };
 
 /** The migrations' names in the order they apply. */

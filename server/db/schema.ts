@@ -28,6 +28,7 @@ export interface Database {
   activity_log: ActivityTable;
   events: EventTable;
   listings: ListingTable;
+  price_caps: PriceCapTable;
   orders: OrderTable;
   notifications: NotificationTable;
   seed_fixtures: SeedFixtureTable;
@@ -220,6 +221,18 @@ export interface ListingTable {
   restrictions: ColumnType<string, string | undefined, string>;
   notes: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A resale price cap (migration 0042): per country or per event, at most face value plus `markup_bps`. */
+export interface PriceCapTable {
+  id: Generated<number>;
+  country_id: number | null;
+  event_id: number | null;
+  markup_bps: number;
+  /** 1 applies it, 0 keeps it written down only */
+  active: number;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The contract's order statuses, in the order of the sales sub-pages (generated into openapi/schema.ts). */

@@ -1,4 +1,5 @@
 import type { Router } from '../contract/router';
+import { listCaps, setCap } from '../domain/listings/price-caps';
 import { metaOf } from '../domain/paging';
 import { adminDepositPage, type DecisionOutcome, decideDeposit, depositProof } from '../domain/wallet';
 import { MESSAGES } from '../http/errors';
@@ -91,4 +92,17 @@ function answerDecision(outcome: DecisionOutcome, done: 'approved' | 'rejected')
     case 'decided':
       return { status: 200, body: { success: true, message: `Deposit ${done}.`, data: outcome.deposit } } as const;
   }
+}
+
+/** The operator's resale price caps, per country or per event (docs/decisions/resale-price-caps.md). */
+export function adminPriceCapRoutes({ route }: Router) {
+  route('/admin/price-caps', 'get', async (_, { db }) => ({
+    status: 200,
+    body: { success: true, data: { caps: await listCaps(db) } },
+  }));
+
+  route('/admin/price-caps', 'put', async ({ body }, { db, clock }) => ({
+    status: 200,
+    body: { success: true, message: 'Price cap saved.', data: await setCap(db, body, clock.now()) },
+  }));
 }
