@@ -69,7 +69,9 @@ test.describe('purchase as the demo seller', () => {
   }) => {
     const panel = await openPanel(page, 'Premier League');
     await panel.getByRole('radio', { name: /^Card/ }).check();
-    await expect(panel.getByText('Payment fee').locator('xpath=following-sibling::dd[1]')).not.toHaveText('GBP 0.00');
+    // no card surcharge: the payment fee stays 0.00 by card
+    await expect(panel.getByText('Same price by SB Pay or card: no card surcharge')).toBeVisible();
+    await expect(panel.getByText('Payment fee').locator('xpath=following-sibling::dd[1]')).toHaveText('GBP 0.00');
     await panel.getByRole('button', { name: 'Confirm Purchase' }).click();
     const card = panel.getByRole('region', { name: 'Card payment' });
 
@@ -114,7 +116,8 @@ test.describe('purchase as the demo seller', () => {
       await panel.getByRole('combobox', { name: 'Stored card' }).click();
       await page.getByRole('option', { name: /0002/ }).click();
       await panel.getByRole('button', { name: 'Confirm Purchase' }).click();
-      await expect(page.getByText(/^Payment failed: /).first()).toBeVisible();
+      await expect(page.getByText('Payment failed: Your card was declined.', { exact: true }).first()).toBeVisible();
+      await expect(page.getByText(/Payment failed: Payment failed/)).toHaveCount(0);
       await expect(panel.getByRole('button', { name: 'Pay now' })).toBeEnabled();
     });
     await test.step('switching to the Visa **** 4242 pays the same booking', async () => {

@@ -121,7 +121,7 @@ export type AddListingEvent =
   | { type: 'request.closed' }
   | { type: 'templates.retried' };
 
-const INSIGHT_FIELDS = new Set(['category', 'price', 'quantity', 'currency']);
+const INSIGHT_FIELDS = new Set(['category', 'price', 'quantity', 'currency', 'face_value']);
 
 /** What the market is asked for the form's values, or null while category or price is missing. */
 export function insightQueryOf(match: CatalogueMatch | null, values: Record<string, unknown>): InsightQuery | null {
@@ -134,6 +134,8 @@ export function insightQueryOf(match: CatalogueMatch | null, values: Record<stri
     price,
     currency: (values.currency as CurrencyCode | undefined) ?? 'GBP',
     ...(typeof values.quantity === 'number' && values.quantity > 0 ? { quantity: values.quantity } : {}),
+    // the resale caps are checked against it
+    ...(typeof values.face_value === 'number' && values.face_value > 0 ? { face_value: values.face_value } : {}),
   };
 }
 

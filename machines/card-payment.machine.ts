@@ -1,6 +1,6 @@
 import type { Stripe, StripeCardElement } from '@stripe/stripe-js';
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { api, type DataOf, messageOf, unwrap } from '../openapi/client';
+import { ApiError, api, type DataOf, messageOf, unwrap } from '../openapi/client';
 import type { components } from '../openapi/schema';
 import { type NotifyEvent, notifyError } from './notify';
 
@@ -19,10 +19,14 @@ export const CARD_TEXT = {
   formNotReady: 'Payment form is not ready',
   intentFailed: 'Failed to create payment intent',
   paymentError: 'An error occurred during payment',
+  unexpected: 'An unexpected error occurred. Please try again later.',
 } as const;
 
 /** 'Payment failed: {reason}' (spec section 8). */
 export const paymentFailedText = (reason: string) => `Payment failed: ${reason}`;
+
+/** A refusal (4xx) is the server's answer, with a reason for the person; a network failure or 5xx is not. */
+const isRefusal = (error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /** The card as typed into the sandbox's plain form (the sandbox gateway needs no Stripe.js). */
 export interface SandboxCard {
@@ -70,6 +74,7 @@ export interface CardPaymentContext extends Omit<CardPaymentInput, 'makeKey'> {
 }
 
 export type CardPaymentEvent =
+  | { type: 'card.viewReady' }
   | { type: 'card.elementReady'; element: StripeCardElement | null }
   | { type: 'card.changed'; complete: boolean; error: string | null }
   | { type: 'sandbox.changed'; field: keyof SandboxCard; value: string }
@@ -210,7 +215,8 @@ export const cardPaymentMachine = setup({
     storeDecline: assign((_, result: CardResult) => ({
       failure: result.error?.message ?? CARD_TEXT.paymentError,
     })),
-    storeError: assign((_, error: unknown) => ({ failure: messageOf(error, CARD_TEXT.paymentError) })),
+    // a refusal's reason goes under the form; a network failure or a 5xx says nothing a person can act on there
+    storeError: assign((_, error: unknown) => ({ failure: isRefusal(error) ? messageOf(error) : null })),
     // a new attempt is a new action; the intent (one per booking and amount) is asked for again under it
     renewKeys: assign(({ context }) => ({ keys: { intent: context.makeKey(), confirm: context.makeKey() } })),
     toastLoadFailed: emit(notifyError(CARD_TEXT.loadFailed)),
@@ -218,7 +224,9 @@ export const cardPaymentMachine = setup({
     toastDecline: emit((_, result: CardResult) =>
       notifyError(paymentFailedText(result.error?.message ?? result.status)),
     ),
-    toastPaymentError: emit(notifyError(CARD_TEXT.paymentError)),
+    toastPaymentError: emit((_, error: unknown) =>
+      notifyError(isRefusal(error) ? CARD_TEXT.paymentError : CARD_TEXT.unexpected),
+    ),
   },
 }).createMachine({
   id: 'cardPayment',
@@ -242,8 +250,14 @@ export const cardPaymentMachine = setup({
       keys: { intent: makeKey(), confirm: makeKey() },
     };
   },
-  initial: 'loadingConfig',
+  initial: 'awaitingView',
   states: {
+    awaitingView: {
+      description:
+        "The card form's view is loading: it listens for the step's toasts before anything is asked, so that a failure that comes at once is still said.",
+      tags: ['loading'],
+      on: { 'card.viewReady': 'loadingConfig', 'card.cancelled': 'cancelled' },
+    },
     loadingConfig: {
       description: 'Which gateway takes the card, and the publishable key of the booking currency.',
       tags: ['loading'],
@@ -345,7 +359,7 @@ export const cardPaymentMachine = setup({
               target: '#cardPayment.failed',
               actions: [
                 { type: 'storeError', params: ({ event }: { event: { error: unknown } }) => event.error },
-                'toastPaymentError',
+                { type: 'toastPaymentError', params: ({ event }: { event: { error: unknown } }) => event.error },
               ],
             },
           },

@@ -38,6 +38,7 @@ const declined: CardResult = {
 };
 
 const events = [
+  { type: 'card.viewReady' },
   { type: 'xstate.done.actor.loadConfig', output: config('stripe') },
   { type: 'xstate.done.actor.loadConfig', output: config('sandbox') },
   { type: 'xstate.error.actor.loadConfig', error: new ApiError(0, 'offline') },
@@ -49,6 +50,7 @@ const events = [
   { type: 'xstate.done.actor.confirmCard', output: succeeded },
   { type: 'xstate.done.actor.confirmCard', output: declined },
   { type: 'xstate.error.actor.confirmCard', error: new ApiError(0, 'offline') },
+  { type: 'xstate.error.actor.confirmCard', error: new ApiError(409, 'The 15-minute hold ended before payment.') },
   { type: 'card.elementReady', element: fakeElement },
   { type: 'card.changed', complete: true, error: null },
   { type: 'sandbox.changed', field: 'number', value: '4242 4242 4242 4242' },
@@ -123,7 +125,15 @@ describe('card payment statechart, model-based', () => {
               expect(context.failure).toBe('Your card was declined.');
             }
             if (lastEvent === 'xstate.error.actor.createIntent') expect(toasts.at(-1)).toBe(CARD_TEXT.intentFailed);
-            if (lastEvent === 'xstate.error.actor.confirmCard') expect(toasts.at(-1)).toBe(CARD_TEXT.paymentError);
+            if (lastEvent === 'xstate.error.actor.confirmCard') {
+              // a refusal says why under the form; a network failure or a 5xx is a toast only
+              if (context.failure === null) expect(toasts.at(-1)).toBe(CARD_TEXT.unexpected);
+              else {
+                expect(toasts.at(-1)).toBe(CARD_TEXT.paymentError);
+                expect(context.failure).toBe('The 15-minute hold ended before payment.');
+              }
+            }
+            if (real.matches('awaitingView')) expect(control.isPending('loadConfig')).toBe(false);
           }
           if (real.matches('succeeded')) expect(real.output).toEqual({ status: 'succeeded', paymentIntentId: 'pi_1' });
           if (real.matches('cancelled')) expect(real.output).toEqual({ status: 'cancelled' });
@@ -138,6 +148,7 @@ describe('card payment statechart, model-based', () => {
     const actor = createActor(cardPaymentMachine.provide({ actors: control.actors }), {
       input: { ...input, makeKey: () => `key-${++keys}` },
     }).start();
+    actor.send({ type: 'card.viewReady' });
     await control.settle({ type: 'xstate.done.actor.loadConfig', output: config('sandbox') });
     actor.send({ type: 'sandbox.changed', field: 'number', value: '4000 0000 0000 0002' });
     actor.send({ type: 'sandbox.changed', field: 'expiry', value: '12/34' });

@@ -51,6 +51,7 @@ export interface InsightQuery {
   price: number;
   currency: CurrencyCode;
   quantity?: number;
+  face_value?: number;
 }
 export type DetailKind = 'history' | 'logs' | 'insights';
 export type ListingDetail =
@@ -335,6 +336,7 @@ export async function loadListingDetail(
           currency: listing.currency,
           quantity: Math.max(1, listing.quantity - listing.sold),
           ticket_type_id: listing.ticket_type_id,
+          face_value: listing.face_value ?? undefined,
         },
       },
       signal,

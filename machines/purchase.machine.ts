@@ -42,8 +42,6 @@ export const PURCHASE_TEXT = {
   holdExpired: 'Your hold on these tickets has run out: they have been released.',
 } as const;
 
-export const paymentFailedText = (reason: string) => `Payment failed: ${reason}`;
-
 /** The billing form (spec section 3), for the 'other' address. */
 export interface BillingValues {
   first_name: string;
@@ -179,6 +177,8 @@ export interface PurchaseInput {
   sellTicketId: number;
   matchId: number;
   currency: CurrencyCode;
+  /** The quantity the listing was shown for (its all-in price), one of its split_list; default the least it sells. */
+  quantity?: number;
   /** Makes an Idempotency-Key; default crypto.randomUUID. */
   makeKey?: () => string;
 }
@@ -339,26 +339,34 @@ export const purchaseMachine = setup({
     output: {} as PurchaseOutput,
   },
   actors: {
-    loadPanel: fromPromise<PanelData, { sellTicketId: number; currency: CurrencyCode }>(async ({ input, signal }) => {
-      const [ticket, addresses, methods] = await Promise.all([
-        api.GET('/purchase/lmt-trade/tickets/{sell_ticket_id}', {
-          params: {
-            path: { sell_ticket_id: input.sellTicketId },
-            query: { currency: input.currency, payment_method: 1, client_country: CLIENT_COUNTRY, lang: LANG },
-          },
-          signal,
-        }),
-        api.GET('/settings/address-book', { signal }),
-        api.GET('/purchase/lmt-trade/payment-methods', { params: { query: { currency: input.currency } }, signal }),
-      ]);
-      const data = unwrap(ticket);
-      return {
-        listing: data.listing,
-        breakdown: data.purchase.price_breakdown,
-        addresses: unwrap(addresses),
-        paymentMethods: unwrap(methods).payment_methods,
-      };
-    }),
+    loadPanel: fromPromise<PanelData, { sellTicketId: number; currency: CurrencyCode; quantity?: number }>(
+      async ({ input, signal }) => {
+        const [ticket, addresses, methods] = await Promise.all([
+          api.GET('/purchase/lmt-trade/tickets/{sell_ticket_id}', {
+            params: {
+              path: { sell_ticket_id: input.sellTicketId },
+              query: {
+                currency: input.currency,
+                quantity: input.quantity || undefined,
+                payment_method: 1,
+                client_country: CLIENT_COUNTRY,
+                lang: LANG,
+              },
+            },
+            signal,
+          }),
+          api.GET('/settings/address-book', { signal }),
+          api.GET('/purchase/lmt-trade/payment-methods', { params: { query: { currency: input.currency } }, signal }),
+        ]);
+        const data = unwrap(ticket);
+        return {
+          listing: data.listing,
+          breakdown: data.purchase.price_breakdown,
+          addresses: unwrap(addresses),
+          paymentMethods: unwrap(methods).payment_methods,
+        };
+      },
+    ),
     recalculate,
     // the booking's own total for another method: priced from the booking (its hold has taken the listing's
     // tickets, so the listing's quote of that quantity would answer 'not found' when it held them all)
@@ -615,7 +623,8 @@ export const purchaseMachine = setup({
       makeKey,
       keys: { cart: makeKey(), booking: makeKey(), guests: makeKey(), pay: makeKey(), cancel: makeKey() },
       listing: null,
-      quantity: 1,
+      // 0 until the listing is read: the server then prices the least it sells
+      quantity: input.quantity ?? 0,
       breakdown: null,
       addresses: [],
       addressChoice: null,
@@ -644,7 +653,11 @@ export const purchaseMachine = setup({
       invoke: {
         id: 'loadPanel',
         src: 'loadPanel',
-        input: ({ context }) => ({ sellTicketId: context.sellTicketId, currency: context.currency }),
+        input: ({ context }) => ({
+          sellTicketId: context.sellTicketId,
+          currency: context.currency,
+          quantity: context.quantity,
+        }),
         onDone: { target: 'editing', actions: { type: 'storePanel', params: ({ event }) => event.output } },
         onError: { target: 'loadFailed', actions: { type: 'toast', params: PURCHASE_TEXT.loadFailed } },
       },
@@ -983,10 +996,8 @@ export const purchaseMachine = setup({
                 actions: [
                   { type: 'storeOutcome', params: ({ event }) => event.output },
                   { type: 'renewKey', params: 'pay' },
-                  {
-                    type: 'toast',
-                    params: ({ event }) => paymentFailedText(event.output.result.message),
-                  },
+                  // the server's reason is already the spec's 'Payment failed: {reason}' (the contract)
+                  { type: 'toast', params: ({ event }) => event.output.result.message },
                 ],
               },
             ],

@@ -7,7 +7,6 @@ import {
   latestBirthDate,
   PURCHASE_TEXT,
   type PurchaseContext,
-  paymentFailedText,
   purchaseMachine,
 } from './purchase.machine';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
@@ -178,7 +177,10 @@ const events = [
   { type: 'xstate.done.actor.confirmCardBooking', output: outcome(false, 'hold_expired', 'The hold ended') },
   { type: 'xstate.error.actor.confirmCardBooking', error: new ApiError(500, 'boom') },
   { type: 'xstate.done.actor.payStoredCard', output: outcome(true) },
-  { type: 'xstate.done.actor.payStoredCard', output: outcome(false, 'card_declined', 'card_declined') },
+  {
+    type: 'xstate.done.actor.payStoredCard',
+    output: outcome(false, 'card_declined', 'Payment failed: Your card was declined.'),
+  },
   { type: 'xstate.done.actor.payStoredCard', output: outcome(false, 'booking_cancelled', 'Cancelled') },
   { type: 'xstate.error.actor.payStoredCard', error: new ApiError(502, 'gateway down') },
   { type: 'payment.started' },
@@ -308,7 +310,8 @@ describe('purchase statechart, model-based', () => {
             expect(context.holdDeadline).not.toBeNull();
             expect(context.booking?.status).not.toBe('confirmed');
             if (last === 'xstate.done.actor.payStoredCard')
-              expect(toasts.at(-1)).toBe(paymentFailedText('card_declined'));
+              // the server's reason already reads 'Payment failed: {reason}': shown once, not prefixed again
+              expect(toasts.at(-1)).toBe('Payment failed: Your card was declined.');
             if (last === 'xstate.done.actor.confirmSbPay') expect(toasts.at(-1)).toBe('Insufficient SB Pay balance');
             if (last === 'xstate.error.actor.payStoredCard') expect(toasts.at(-1)).toBe(PURCHASE_TEXT.processingFailed);
             if (last.startsWith('xstate.error.actor.confirm'))

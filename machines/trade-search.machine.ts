@@ -70,9 +70,13 @@ export interface EventTicketsFilters {
   matchId: number;
   currency: CurrencyCode;
   quantity: number | null;
+  /** By the all-in price per ticket: cheapest first (the server's default) or dearest first. */
+  sort?: 'price_asc' | 'price_desc';
+  /** The most a ticket may cost all in, minor units of `currency`. */
+  maxPrice?: number | null;
 }
 
-/** The tickets other sellers offer for one event, cheapest first, numbered pages. */
+/** The tickets other sellers offer for one event, cheapest all in first (ordered and filtered by the server). */
 export const eventTicketsMachine = createListMachine<PurchaseListing, EventTicketsFilters>({
   id: 'eventTickets',
   fetchPage: async ({ page, filters }, signal) => {
@@ -80,7 +84,14 @@ export const eventTicketsMachine = createListMachine<PurchaseListing, EventTicke
       await api.GET('/purchase/lmt-trade/events/{match_id}', {
         params: {
           path: { match_id: filters.matchId },
-          query: { currency: filters.currency, quantity: filters.quantity ?? undefined, page, per_page: 20 },
+          query: {
+            currency: filters.currency,
+            quantity: filters.quantity ?? undefined,
+            sort: filters.sort,
+            max_price: filters.maxPrice ?? undefined,
+            page,
+            per_page: 20,
+          },
         },
         signal,
       }),

@@ -2424,7 +2424,7 @@ export interface paths {
         };
         /**
          * Search events to buy tickets for
-         * @description The spec writes "events search" with a space; we use events-search. Upcoming events (today, UTC, or later) by name, team, competition, city and date range, soonest first, paged. Every filter is a case-insensitive part of the text it names. Each event says how many tickets other sellers offer and the lowest price in the chosen currency: the caller's own listings (those of the seller it works for) are never counted or offered. `recently_viewed` lists the caller's last 10 viewed events (addRecentlyViewed), newest first. Prices are converted from the listing's currency at the fixed demo rates named in PriceBreakdown. Defaults: currency GBP, lang en, page 1.
+         * @description The spec writes "events search" with a space; we use events-search. Upcoming events (today, UTC, or later) by name, team, competition, city and date range, soonest first, paged. Every filter is a case-insensitive part of the text it names. Each event says how many tickets other sellers offer and its "from" price, all in (min_price: one ticket's total with the fees, as the booking prices it) in the chosen currency: the caller's own listings (those of the seller it works for) are never counted or offered. `recently_viewed` lists the caller's last 10 viewed events (addRecentlyViewed), newest first. Prices are converted from the listing's currency at the fixed demo rates named in PriceBreakdown. Defaults: currency GBP, lang en, page 1.
          */
         get: operations["searchTradeEvents"];
         put?: never;
@@ -2444,7 +2444,7 @@ export interface paths {
         };
         /**
          * One event in the trade area, with the tickets other sellers offer
-         * @description The spec's events/{id}; the id is the match id. The event and a page of the tickets on sale for it, cheapest first by default: only listings with tickets available, never the caller's own (those of the seller it works for). Each ticket is the spec's purchase listing data with its price per ticket in the chosen currency. `quantity` keeps the listings whose split_list offers that many. An unknown match answers 404. Defaults: currency GBP, lang en, client_country IN, page 1.
+         * @description The spec's events/{id}; the id is the match id. The event and a page of the tickets on sale for it, cheapest first by default: only listings with tickets available, never the caller's own (those of the seller it works for). Each ticket is the spec's purchase listing data with its all-in price first (all_in_price: what the buyer pays for all_in_quantity tickets, fees included, priced by the code that prices the booking), its face value, seats and restrictions. `quantity` keeps the listings whose split_list offers that many and prices each for that many. The order and `max_price` read the all-in price per ticket (all_in_price / all_in_quantity), on the server, over every offered listing of the event. An unknown match answers 404. Defaults: currency GBP, lang en, client_country IN, page 1.
          */
         get: operations["getTradeEvent"];
         put?: never;
@@ -3862,6 +3862,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/price-caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The resale price caps (back office)
+         * @description Path chosen by us. Every cap the operator set, per country (the market of the events held there) or per event, active or not: a ticket's price at most its face value plus markup_bps (0: face value).
+         */
+        get: operations["listPriceCaps"];
+        /**
+         * Set the resale price cap of a country or an event (back office)
+         * @description Path chosen by us. Sets the cap of one country or one event (exactly one of country_id and event_id, 422 otherwise): created, or changed in place (one cap per country and per event). `active` 0 keeps it written down without applying it. An active cap refuses new listings, edits and price changes over it (422 saying the cap); listings already on sale are not changed. An unknown country or event answers 404.
+         */
+        put: operations["setPriceCap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/erasure-requests": {
         parameters: {
             query?: never;
@@ -4030,6 +4054,60 @@ export interface components {
             success: true;
             message?: string;
             data: components["schemas"]["AdminErasure"];
+        };
+        /** @description The cap of one country or one event (exactly one of country_id and event_id). */
+        PriceCapInput: {
+            country_id?: components["schemas"]["Id"];
+            event_id?: components["schemas"]["Id"];
+            /** @description How far over face value a ticket may go, in basis points (0 face value, 1000 face value plus 10%). */
+            markup_bps: number;
+            /**
+             * @description 1 applies the cap; 0 keeps it written down only.
+             * @default 1
+             * @enum {integer}
+             */
+            active: 0 | 1;
+        };
+        PriceCap: {
+            id: number;
+            /** @enum {string} */
+            scope: "country" | "event";
+            country_id: number | null;
+            event_id: number | null;
+            /** @description The country's or the event's name. */
+            market: string;
+            markup_bps: number;
+            /** @description The cap in words: 'face value' or 'face value plus 10%'. */
+            rule: string;
+            /** @enum {integer} */
+            active: 0 | 1;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One active cap that applies to a listing's event (its country's or its own), checked against the price and face value given: `limit` is the most a ticket may ask (null without a face value), `within` whether the price is within it (null without a price or a face value); `message` says it in words. */
+        PriceCapCheck: {
+            /** @enum {string} */
+            scope: "country" | "event";
+            market: string;
+            markup_bps: number;
+            rule: string;
+            limit: number | null;
+            within: boolean | null;
+            message: string;
+        };
+        PriceCapListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                caps: components["schemas"]["PriceCap"][];
+            };
+        };
+        PriceCapResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["PriceCap"];
         };
         AdminErasureListResponse: {
             /** @constant */
@@ -5312,7 +5390,7 @@ export interface components {
          * @description An action of the back office.
          * @enum {string}
          */
-        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced";
+        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved";
         AdminAuditEntry: {
             id: number;
             /** Format: date-time */
@@ -5320,7 +5398,7 @@ export interface components {
             operator_id: number;
             operator_email: string;
             action: components["schemas"]["AdminAuditAction"];
-            /** @description What the action was done to (deposit, payout, kyc, event_request, erasure, order). */
+            /** @description What the action was done to (deposit, payout, kyc, event_request, erasure, order, price_cap). */
             record_type: string;
             record_id: number;
             /** @description The money the action was about (credited, sent, refunded, or refused), in minor units of `currency`; null when none. */
@@ -5428,7 +5506,7 @@ export interface components {
          * @enum {string}
          */
         GuestField: "first_name" | "last_name" | "contact_email" | "contact_phone" | "date_of_birth" | "passport_number" | "gender" | "country_of_residence" | "street_name" | "additional_street_name" | "province" | "city" | "zip";
-        /** @description purchase.price_breakdown. Every amount is an integer of minor units of `currency` (the browser shows it divided by 100 with two decimals, '0.00' for zero). Fee schedule (server/domain/purchase/pricing.ts): ticket_price is the listing's price per ticket converted from the listing's currency at fixed demo rates per 1 GBP (GBP 1, EUR 1.17, USD 1.27, AED 4.66; rounded half up to the minor unit); sub_total = ticket_price x ticket_quantity; service_fee = 10% of sub_total (SERVICE_FEE_BPS 1000); shipping_fee = 15.00 GBP (converted) per booking for the physical ticket types 3 and 4 (SHIPPING_FEE_GBP 1500), 0 otherwise; tax = 20% VAT on the service fee (TAX_ON_SERVICE_FEE_BPS 2000); grand_total = sub_total + service_fee + shipping_fee + tax; payment_fee by method on grand_total: 1 SB Pay 0 (SB Pay 0 bps), 2 card 2.5% (CARD_FEE_BPS 250), 3 stored card 1.5% (STORED_CARD_FEE_BPS 150); total_with_payment_fee = grand_total + payment_fee, which is the amount charged (the payment intent's amount, the wallet's debit). Each percentage is rounded half up to the minor unit; a conversion never makes a positive price 0 (at least 1 minor unit). The minimum charge: grand_total is at least `x-minimum-charge` of its currency (the least a card gateway charges: GBP 0.30, EUR 0.50, USD 0.50, AED 2.00); a purchase below it, or of a listing asking less than ListingPrice's minimum (one stored before that rule), cannot be priced: its quote, add-to-cart and payment answer 422 and no booking is confirmed. */
+        /** @description purchase.price_breakdown. Every amount is an integer of minor units of `currency` (the browser shows it divided by 100 with two decimals, '0.00' for zero). Fee schedule (server/domain/purchase/pricing.ts): ticket_price is the listing's price per ticket converted from the listing's currency at fixed demo rates per 1 GBP (GBP 1, EUR 1.17, USD 1.27, AED 4.66; rounded half up to the minor unit); sub_total = ticket_price x ticket_quantity; service_fee = 10% of sub_total (SERVICE_FEE_BPS 1000); shipping_fee = 15.00 GBP (converted) per booking for the physical ticket types 3 and 4 (SHIPPING_FEE_GBP 1500), 0 otherwise; tax = 20% VAT on the service fee (TAX_ON_SERVICE_FEE_BPS 2000); grand_total = sub_total + service_fee + shipping_fee + tax; payment_fee is 0 for every method (PAYMENT_FEE_BPS 0): no payment-method surcharge, the price is the same by SB Pay, a new card or a stored card; the service fee covers the cost of payment (docs/decisions/no-payment-surcharge.md). The field stays for the spec's breakdown. total_with_payment_fee = grand_total + payment_fee (so equal to grand_total), which is the amount charged (the payment intent's amount, the wallet's debit). Each percentage is rounded half up to the minor unit; a conversion never makes a positive price 0 (at least 1 minor unit). The minimum charge: grand_total is at least `x-minimum-charge` of its currency (the least a card gateway charges: GBP 0.30, EUR 0.50, USD 0.50, AED 2.00); a purchase below it, or of a listing asking less than ListingPrice's minimum (one stored before that rule), cannot be priced: its quote, add-to-cart and payment answer 422 and no booking is confirmed. */
         PriceBreakdown: {
             currency: components["schemas"]["CurrencyCode"];
             ticket_quantity: number;
@@ -5438,8 +5516,9 @@ export interface components {
             shipping_fee: components["schemas"]["MinorUnits"];
             tax: components["schemas"]["MinorUnits"];
             payment_method: components["schemas"]["PaymentMethodCode"];
+            /** @description Always 0: no payment-method surcharge (the spec's 2.5% card and 1.5% stored-card fees are not charged). */
             payment_fee: components["schemas"]["MinorUnits"];
-            /** @description What is charged for this method. */
+            /** @description What is charged, the same for every method (the all-in price). */
             total_with_payment_fee: components["schemas"]["MinorUnits"];
             /** @description The total before the payment method's fee. */
             grand_total: components["schemas"]["MinorUnits"];
@@ -5461,11 +5540,11 @@ export interface components {
             /** @description Tickets other sellers offer for it now (never the caller's own). */
             tickets_available: number;
             listings_count: number;
-            /** @description The lowest price per ticket in `currency` (minor units); null when none is offered. */
+            /** @description The "from" price, all in: the least a buyer pays for one ticket of the cheapest offer (its all-in price for one ticket, service fee, tax and delivery included, priced by the code that prices the booking), in `currency` (minor units); null when none is offered. */
             min_price: number | null;
             currency: components["schemas"]["CurrencyCode"];
         };
-        /** @description The spec's purchase listing data, with the spec's spellings (sNo, matchId, Category, Ticket_type), and sell_ticket_id / match_id the same ids under the names the cart takes. `quantity` is what is available now; split_list the quantities one purchase may take (empty when none is left). */
+        /** @description The spec's purchase listing data, with the spec's spellings (sNo, matchId, Category, Ticket_type), and sell_ticket_id / match_id the same ids under the names the cart takes. `quantity` is what is available now; split_list the quantities one purchase may take (empty when none is left). The all-in price comes first wherever a buyer sees a price (all_in_price, all_in_prices): the total the buyer pays, fees included, priced by the code that prices the booking (PriceBreakdown's total_with_payment_fee, the same by every method); `price` is the ticket's own price, the breakdown's ticket_price. Face value, seats and restrictions are the seller's, shown beside the listing (the law of resale asks for them). */
         PurchaseListing: {
             /** @description The sell ticket id. */
             sNo: number;
@@ -5488,7 +5567,7 @@ export interface components {
             /** @description The ticket type's name. */
             Ticket_type: string;
             ticket_type_id: components["schemas"]["TicketTypeId"];
-            /** @description Per ticket, in `currency`. */
+            /** @description The ticket's own price per ticket before fees, in `currency` (the breakdown's ticket_price). */
             price: components["schemas"]["MinorUnits"];
             currency: components["schemas"]["CurrencyCode"];
             /**
@@ -5496,6 +5575,20 @@ export interface components {
              * @description The seller has the tickets from this day ('Tickets in hand from'); null when they are in hand now.
              */
             in_hand_date?: string | null;
+            /** @description How many tickets all_in_price is for: the page's `quantity` when given, otherwise the least this listing sells (split_list's first). */
+            all_in_quantity: number;
+            /** @description What the buyer pays for all_in_quantity tickets, fees included (service fee, tax, delivery): the first price to show. The same as the Confirm Purchase panel's total to pay for that quantity. */
+            all_in_price: components["schemas"]["MinorUnits"];
+            /** @description The all-in price of each quantity of split_list, in the same order (the quantity picker). */
+            all_in_prices: components["schemas"]["MinorUnits"][];
+            /** @description The face value printed on each ticket, minor units of face_value_currency; null when not given. */
+            face_value: number | null;
+            /** @description The listing's own currency, the one its face value is in. */
+            face_value_currency: components["schemas"]["CurrencyCode"];
+            /** @description Seat numbers as the seller wrote them; null when not given. */
+            seats: string | null;
+            /** @description The restrictions and features of the tickets. */
+            restrictions: components["schemas"]["ListingRestriction"][];
         };
         TradeEventSearchResponse: {
             /** @constant */
@@ -6339,7 +6432,7 @@ export interface components {
             payment_method: components["schemas"]["PaymentMethodCode"];
             /** @enum {string} */
             name: "SB Pay" | "Card" | "Stored card";
-            /** @description The payment fee in basis points of grand_total (see PriceBreakdown). */
+            /** @description The payment fee in basis points of grand_total: 0 for every method (no payment-method surcharge, see PriceBreakdown). */
             fee_bps: number;
             /**
              * @description 0 for stored cards when the caller has none.
@@ -6964,6 +7057,8 @@ export interface components {
                 seller_receives: components["schemas"]["MinorUnits"];
                 buyer_pays: components["schemas"]["PriceBreakdown"];
             };
+            /** @description The active resale caps of the match (its country's, its own), each checked against `price` and `face_value` in the listing's `currency`: a listing over one is refused. */
+            price_caps: components["schemas"]["PriceCapCheck"][];
         };
         MarketInsightsResponse: {
             /** @constant */
@@ -9266,6 +9361,8 @@ export interface operations {
                 price?: components["schemas"]["ListingPrice"];
                 /** @description The currency of `price` and of the answer; default GBP. */
                 currency?: components["schemas"]["CurrencyCode"];
+                /** @description The tickets' face value, minor units of `currency` (the resale caps are checked against it). */
+                face_value?: components["schemas"]["ListingFaceValue"];
                 /** @description How many tickets the payout is worked out for (default 1). */
                 quantity?: components["schemas"]["ListingQuantity"];
                 /** @description The ticket type the buyer's shipping fee depends on (default 1). */
@@ -10986,8 +11083,10 @@ export interface operations {
                 quantity?: number;
                 /** @description Only listings of this ticket type. */
                 ticket_type_id?: components["schemas"]["TicketTypeId"];
-                /** @description Price per ticket, cheapest first (price_asc, the default) or dearest first. */
+                /** @description The all-in price per ticket (fees included), cheapest first (price_asc, the default) or dearest first; equal prices by listing id. */
                 sort?: "price_asc" | "price_desc";
+                /** @description Only listings whose all-in price per ticket (all_in_price / all_in_quantity, fees included) is at most this, in minor units of `currency`. */
+                max_price?: number;
                 /** @description The page to answer, from 1. */
                 page?: number;
                 /** @description How many tickets a page holds. */
@@ -13378,6 +13477,59 @@ export interface operations {
             503: components["responses"]["HashingBusy"];
         };
     };
+    listPriceCaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caps, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceCapListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    setPriceCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceCapInput"];
+            };
+        };
+        responses: {
+            /** @description The cap as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceCapResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listAdminErasureRequests: {
         parameters: {
             query?: {
@@ -13586,6 +13738,10 @@ export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangVal
 export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
 export const erasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErasureStatus"]> = ["requested", "erased", "rejected"];
 export const accountErasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccountErasure"]["status"]> = ["none", "requested", "rejected"];
+export const priceCapInputActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCapInput"]["active"]> = [0, 1];
+export const priceCapScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCap"]["scope"]> = ["country", "event"];
+export const priceCapActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCap"]["active"]> = [0, 1];
+export const priceCapCheckScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCapCheck"]["scope"]> = ["country", "event"];
 export const reportScheduleFrequencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportScheduleFrequency"]> = ["off", "weekly", "monthly"];
 export const reportPeriodPresetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportPeriodPreset"]> = ["this_month", "last_month", "this_quarter", "year_to_date"];
 export const reportOverviewResponseDataPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReportOverviewResponse"]["data"]["period"]> = ["this_month", "last_month", "this_quarter", "year_to_date", "custom"];
@@ -13612,7 +13768,7 @@ export const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const payoutOrderStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutOrderState"]> = ["unpaid", "in_flight", "part_paid", "paid"];
 export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Deposit"]["status_label"]> = ["pending admin approval", "approved", "rejected"];
 export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders"];
-export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced"];
+export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved"];
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
 export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];

@@ -27,7 +27,7 @@ import { QUOTAS, type Quotas } from './quotas/limits';
 import { accountRoutes } from './routes/account';
 import { accountDataRoutes } from './routes/account-data';
 import { accountFlowRoutes } from './routes/account-flows';
-import { adminRoutes } from './routes/admin';
+import { adminPriceCapRoutes, adminRoutes } from './routes/admin';
 import { adminHomeRoutes } from './routes/admin-home';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
@@ -190,6 +190,7 @@ export function createApp(options: AppOptions) {
     walletRoutes(router);
     adminRoutes(router);
     adminHomeRoutes(router);
+    adminPriceCapRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);

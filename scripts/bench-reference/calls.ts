@@ -13,7 +13,7 @@ export const HOLD_EXPIRED_MESSAGE = 'Your hold on these tickets has expired. Ple
 const NO_LONGER_AVAILABLE = 'These tickets are no longer available.';
 
 /** The contract's fee schedule for e-tickets: 10% service fee, 20% VAT on it, the payment method's fee. */
-const PAYMENT_FEE_BPS: Record<number, number> = { 1: 0, 2: 250, 3: 150 };
+const PAYMENT_FEE_BPS: Record<number, number> = { 1: 0, 2: 0, 3: 0 };
 const percent = (amount: number, bps: number) => Math.floor((amount * bps + 5_000) / 10_000);
 function breakdown(currency: string, unitPrice: number, quantity: number, method: number) {
   const sub_total = unitPrice * quantity;

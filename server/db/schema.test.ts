@@ -102,6 +102,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ],
     [],
   ),
+  price_caps: table<Database['price_caps']>()(
+    ['id', 'country_id', 'event_id', 'markup_bps', 'active', 'created_at', 'updated_at'],
+    ['country_id', 'event_id'],
+  ),
   listings: table<Database['listings']>()(
     [
       'id',

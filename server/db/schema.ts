@@ -39,6 +39,7 @@ export interface Database {
   activity_log: ActivityTable;
   events: EventTable;
   listings: ListingTable;
+  price_caps: PriceCapTable;
   orders: OrderTable;
   notifications: NotificationTable;
   seed_fixtures: SeedFixtureTable;
@@ -234,6 +235,18 @@ export interface ListingTable {
   updated_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** the day the seller has the tickets from (YYYY-MM-DD; migration 0042): delivery is not due before it */
   in_hand_date: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A resale price cap (migration 0044): per country or per event, at most face value plus `markup_bps`. */
+export interface PriceCapTable {
+  id: Generated<number>;
+  country_id: number | null;
+  event_id: number | null;
+  markup_bps: number;
+  /** 1 applies it, 0 keeps it written down only */
+  active: number;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The match catalogue's version, moved by every change of `events` (migration 0031): one row, id 1. */

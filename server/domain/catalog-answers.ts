@@ -2,14 +2,16 @@ import { type SqlBool, sql } from 'kysely';
 import { type Db, directSqlite } from '../db/database';
 import { idList, inIdList, prepared } from '../db/prepared';
 import {
+  type Cheapest,
+  cheapestOf,
   containsPattern,
   type EventRow,
   type EventSearch,
   eventById,
-  eventListings,
   type FoundEvent,
+  fromPrice,
   guestFieldsOf,
-  type ListingFilters,
+  lower,
   type PurchaseListing,
   recentlyViewed,
   recentRows,
@@ -24,7 +26,8 @@ import {
   todayOf,
   tradeEventOf,
 } from './purchase/catalog';
-import { type CurrencyCode, convert } from './purchase/pricing';
+import { eventListings, type ListingFilters } from './purchase/event-listings';
+import type { CurrencyCode } from './purchase/pricing';
 
 /**
  * The trade search and the event page from answers shared by every buyer, kept per database in this process
@@ -128,7 +131,7 @@ class Kept<T> {
   }
 }
 
-type StockRow = { currency: CurrencyCode; tickets: number; listings: number; min: number | null };
+type StockRow = Cheapest & { tickets: number; listings: number };
 interface Shared {
   searches: Kept<{ rows: EventRow[]; total: number }>;
   stock: Kept<StockRow[]>;
@@ -165,26 +168,18 @@ async function allSellersStock(db: Db, ids: number[], versions: Versions) {
   for (const id of stale) stock.set(id, []);
   const rows = await stockRows.execute(db, { events: idList(db, stale), buyer: NOBODY });
   for (const r of rows)
-    stock.get(r.event_id)?.push({
-      currency: r.currency as CurrencyCode,
-      tickets: Number(r.tickets),
-      listings: Number(r.listings),
-      min: r.min_price === null ? null : Number(r.min_price),
-    });
+    stock.get(r.event_id)?.push({ ...cheapestOf(r), tickets: Number(r.tickets), listings: Number(r.listings) });
   for (const id of stale) s.stock.set(String(id), versions.of(id), stock.get(id) ?? []);
   return stock;
 }
 
 const inCurrency = (rows: StockRow[], currency: CurrencyCode): Stock =>
   rows.reduce<Stock>(
-    (s, r) => {
-      const min = r.min === null ? null : convert(r.min, r.currency, currency);
-      return {
-        tickets: s.tickets + r.tickets,
-        listings: s.listings + r.listings,
-        min: min === null ? s.min : s.min === null ? min : Math.min(s.min, min),
-      };
-    },
+    (s, r) => ({
+      tickets: s.tickets + r.tickets,
+      listings: s.listings + r.listings,
+      min: lower(s.min, fromPrice(r, currency)),
+    }),
     { tickets: 0, listings: 0, min: null },
   );
 
@@ -277,7 +272,15 @@ export async function eventPage(
   const s = sharedOf(db);
   const versions = shared ? await versionsOf(db, [eventId], buyer) : undefined;
   const reader = !versions || versions.sells(eventId) ? buyer : NOBODY;
-  const key = JSON.stringify([eventId, currency, filters.quantity, filters.ticket_type_id, filters.sort, page]);
+  const key = JSON.stringify([
+    eventId,
+    currency,
+    filters.quantity,
+    filters.ticket_type_id,
+    filters.sort,
+    filters.max_price,
+    page,
+  ]);
   const version = versions?.of(eventId) ?? '';
   const kept = reader === NOBODY ? s.pages.get(key, version) : undefined;
   if (kept) {

@@ -1,5 +1,6 @@
 import type { Router } from '../contract/router';
 import { recordAdminAction } from '../domain/admin/audit';
+import { listCaps, setCap } from '../domain/listings/price-caps';
 import { metaOf } from '../domain/paging';
 import { adminDepositPage, type DecisionOutcome, decideDeposit, depositProof } from '../domain/wallet';
 import { MESSAGES } from '../http/errors';
@@ -102,4 +103,21 @@ function answerDecision(outcome: DecisionOutcome, done: 'approved' | 'rejected')
     case 'decided':
       return { status: 200, body: { success: true, message: `Deposit ${done}.`, data: outcome.deposit } } as const;
   }
+}
+
+/** The operator's resale price caps, per country or per event (docs/decisions/resale-price-caps.md). */
+export function adminPriceCapRoutes({ route }: Router) {
+  route('/admin/price-caps', 'get', async (_, { db }) => ({
+    status: 200,
+    body: { success: true, data: { caps: await listCaps(db) } },
+  }));
+
+  route('/admin/price-caps', 'put', async ({ user, body }, { db, clock }) => {
+    const now = clock.now();
+    const cap = await setCap(db, body, now);
+    // in the route's transaction: the cap and its audit row land together
+    const detail = `${cap.market} (${cap.scope}): ${cap.rule}, ${cap.active ? 'active' : 'inactive'}`;
+    await recordAdminAction(db, user, 'price_cap.saved', { type: 'price_cap', id: cap.id, detail }, now);
+    return { status: 200, body: { success: true, message: 'Price cap saved.', data: cap } };
+  });
 }

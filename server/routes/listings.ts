@@ -30,8 +30,9 @@ import {
   searchListingEvents,
   setStatus,
   updateListing,
-  updatePrices,
 } from '../domain/listings/listings';
+import { capMessageIn } from '../domain/listings/price-caps';
+import { updatePrices } from '../domain/listings/prices';
 import { fieldSettings, requestEvent, requestPage, saveFieldSettings, stadiums } from '../domain/listings/requests';
 import { type ListingRestriction, RESTRICTIONS, STADIUM_LAYOUT } from '../domain/listings/rules';
 import { checkListingTemplates } from '../domain/listings/templates';
@@ -213,7 +214,8 @@ export function listingsRoutes(router: Router) {
     const { errors, unknownMatch } = await checkNewListings(db, inputs, now, pathOf);
     if (unknownMatch.length > 0) throw new HttpError(404, MATCH_NOT_FOUND);
     errors.push(...(await checkListingTemplates(db, actor.sellerId, inputs, pathOf)));
-    if (errors.length > 0) throw invalid(errors);
+    // a listing over a resale cap says the cap, not only 'invalid'
+    if (errors.length > 0) throw new HttpError(422, capMessageIn(errors) ?? MESSAGES.validation, errors);
     const ids = await createListings(db, actor, inputs, now);
     return { actor, ids };
   }

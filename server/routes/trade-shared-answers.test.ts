@@ -57,7 +57,8 @@ describe('shared answers of the trade search and the event page', () => {
     const before = misses();
     expect(offered(await eventPage(b.token))).toBe(2);
     await eventPage(b.token, other);
-    expect((await search(b.token))?.min_price).toBe(500);
+    // all in: 5.00 + 10% service fee + 20% VAT on it
+    expect((await search(b.token))?.min_price).toBe(560);
     expect(misses()).toBe(before);
   });
 
@@ -87,7 +88,7 @@ describe('shared answers of the trade search and the event page', () => {
       price: 600,
     });
     expect(priced.status).toBe(200);
-    expect((await search(b.token))?.min_price).toBe(600);
+    expect((await search(b.token))?.min_price).toBe(672);
     // an admin's edit of the event
     await s.db.updateTable('events').set({ name: 'Renamed match' }).where('id', '=', listing.event_id).execute();
     expect((await eventPage(b.token)).event.match_name).toBe('Renamed match');

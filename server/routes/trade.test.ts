@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, payFromWallet, walletBalances } from '../domain/ledger';
-import { type CurrencyCode, convert, HOLD_MS } from '../domain/purchase/pricing';
+import { type CurrencyCode, convert, HOLD_MS, priceBreakdown } from '../domain/purchase/pricing';
 import { paymentsFrom } from '../payments';
 import { freshServer } from '../test-support';
 import { type Answer, book, call, newKey, openListing, type Server, userId } from './trade-testing';
@@ -105,12 +105,22 @@ describe('trade and purchase (server)', () => {
     const expected = async (callerId: number, eventId: number, currency: CurrencyCode) => {
       const rows = await s.db
         .selectFrom('listings')
-        .select(['currency', 'available', 'price'])
+        .select(['currency', 'available', 'price', 'ticket_type_id'])
         .where('event_id', '=', eventId)
         .where('available', '>', 0)
         .where('seller_id', '<>', callerId)
         .execute();
-      const prices = rows.map((r) => convert(r.price, r.currency as CurrencyCode, currency));
+      // the "from" price is all in: one ticket with its fees, as the booking prices it
+      const prices = rows.map(
+        (r) =>
+          priceBreakdown({
+            currency,
+            unitPrice: convert(r.price, r.currency as CurrencyCode, currency),
+            quantity: 1,
+            ticketTypeId: r.ticket_type_id,
+            method: 1,
+          }).total_with_payment_fee,
+      );
       return {
         tickets_available: rows.reduce((n, r) => n + r.available, 0),
         listings_count: rows.length,
@@ -539,8 +549,9 @@ describe('trade and purchase (server)', () => {
         .data as unknown as Priced;
     const byCard = (await priced(3)).price_breakdown;
     expect(byCard.payment_method).toBe(3);
-    expect(byCard.payment_fee).toBeGreaterThan(0);
-    expect(byCard.total_with_payment_fee).toBe(booking.price_breakdown.total_with_payment_fee + byCard.payment_fee);
+    // no payment surcharge: the stored card's total is the SB Pay total
+    expect(byCard.payment_fee).toBe(0);
+    expect(byCard.total_with_payment_fee).toBe(booking.price_breakdown.total_with_payment_fee);
     expect((await priced(1)).price_breakdown.total_with_payment_fee).toBe(
       booking.price_breakdown.total_with_payment_fee,
     );

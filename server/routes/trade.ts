@@ -162,7 +162,7 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     });
     const problem = pricingProblem(listing, breakdown, { listing: '/path/sell_ticket_id', quantity: quantityPath });
     if (problem) throw new HttpError(422, problem.message, [problem.error]);
-    return { listing: purchaseListingOf(listing, currency), purchase: { price_breakdown: breakdown } };
+    return { listing: purchaseListingOf(listing, currency, quantity), purchase: { price_breakdown: breakdown } };
   }
 
   route('/purchase/lmt-trade/tickets/{sell_ticket_id}', 'get', async ({ user, query, params }, { db, clock }) => ({

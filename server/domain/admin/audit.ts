@@ -12,7 +12,7 @@ export interface Operator {
 
 /** What an action was done to, and the money it was about (credited, sent, refunded or refused; none for KYC). */
 export interface AuditedRecord {
-  type: 'deposit' | 'payout' | 'kyc' | 'event_request' | 'erasure' | 'order';
+  type: 'deposit' | 'payout' | 'kyc' | 'event_request' | 'erasure' | 'order' | 'price_cap';
   id: number;
   amount?: { minor: number; currency: string } | null;
   /** The reason given, when one was. */

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { convert, type PaymentMethod, priceBreakdown } from '../purchase/pricing';
 import { MATCH_NOT_FOUND } from './listings';
+import { capsOfEvents, checkCaps } from './price-caps';
 import type { CurrencyCode } from './rules';
 
 type MarketInsights = components['schemas']['MarketInsights'];
@@ -17,6 +18,7 @@ export interface InsightAsk {
   match_id: number;
   category: string;
   price?: number;
+  face_value?: number;
   currency?: CurrencyCode;
   quantity?: number;
   ticket_type_id?: number;
@@ -74,6 +76,7 @@ export async function marketInsights(db: Db, sellerId: number, ask: InsightAsk, 
       .where('orders.created_at', '>=', since)
       .executeTakeFirst(),
   ]);
+  const caps = (await capsOfEvents(db, [matchId])).get(matchId) ?? [];
   const prices = others.map((o) => convert(o.price, o.currency as CurrencyCode, inCurrency)).sort((a, b) => a - b);
   const n = ask.quantity ?? 1;
   return {
@@ -102,5 +105,6 @@ export async function marketInsights(db: Db, sellerId: number, ask: InsightAsk, 
               method: PAYOUT_METHOD,
             }),
           },
+    price_caps: checkCaps(caps, { price, face_value: ask.face_value, currency: inCurrency }),
   };
 }

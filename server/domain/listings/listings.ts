@@ -9,16 +9,14 @@ import { matchIdListOf } from '../match-search';
 import type { PageMeta } from '../paging';
 import { eventsQuery } from '../purchase/catalog';
 import { splitList, TICKET_TYPE_NAMES } from '../purchase/pricing';
+import { capProblems, capsOfEvents, checkCaps, refuseOverCap } from './price-caps';
 import {
   type CurrencyCode,
   type ListingInput,
   type ListingRestriction,
   listingProblems,
   MAX_FILES_PER_LISTING,
-  MAX_PRICE,
-  MIN_PRICE,
   PAST_MATCH,
-  PRICE_RANGE,
   restrictionsOf,
   type SplitType,
   todayOf,
@@ -700,7 +698,7 @@ interface LogRow {
   new_value?: string | null;
 }
 
-async function writeLogs(db: Db, actor: Actor, rows: LogRow[], now: Date) {
+export async function writeLogs(db: Db, actor: Actor, rows: LogRow[], now: Date) {
   const at = iso(now);
   for (let i = 0; i < rows.length; i += 500) {
     await db
@@ -841,6 +839,12 @@ export async function checkNewListings(
       errors.push({ path: pathOf(i, p.path.slice(1)), message: p.message });
     }
   }
+  // the resale caps of each match's market and of the match itself
+  const caps = await capsOfEvents(db, ids);
+  for (const [i, l] of inputs.entries()) {
+    const applied = caps.get(l.match_id);
+    if (applied) errors.push(...capProblems(checkCaps(applied, l), (field) => pathOf(i, field)));
+  }
   return { errors, unknownMatch };
 }
 
@@ -926,7 +930,7 @@ export async function myListingsByIds(db: Db, sellerId: number, ids: number[], n
 // ---------------------------------------------------------------------------------------------------------------
 // Changing
 
-const PAST_CHANGE = "This listing's match has already taken place; the listing can no longer be changed.";
+export const PAST_CHANGE = "This listing's match has already taken place; the listing can no longer be changed.";
 
 const asText = (v: unknown): string | null =>
   v === null || v === undefined ? null : Array.isArray(v) ? v.join(',') : String(v);
@@ -992,6 +996,16 @@ export async function updateListing(db: Db, actor: Actor, id: number, update: Li
     return changed.includes(field as keyof ColumnUpdate) || field === 'restrictions';
   });
   if (errors.length > 0) throw invalid(errors);
+  // a changed price, face value or currency is checked against the resale caps of the match
+  if (changed.some((f) => f === 'price' || f === 'face_value' || f === 'currency')) {
+    const caps = (await capsOfEvents(db, [row.event_id])).get(row.event_id) ?? [];
+    const asked = {
+      price: next.price as number,
+      face_value: next.face_value as number | null,
+      currency: `${next.currency}`,
+    };
+    refuseOverCap(capProblems(checkCaps(caps, asked), (field) => `/body/${field}`));
+  }
   if (changed.length === 0 && !templatesChanged) return findMyListing(db, actor.sellerId, id, now);
 
   const set: Record<string, unknown> = { updated_at: iso(now) };
@@ -1049,7 +1063,7 @@ export async function updateListing(db: Db, actor: Actor, id: number, update: Li
 }
 
 /** The seller's listings of `ids` (not deleted), locked; 404 when any is not one of them. */
-async function ownedRows(db: Db, sellerId: number, ids: number[]): Promise<ListingRow[]> {
+export async function ownedRows(db: Db, sellerId: number, ids: number[]): Promise<ListingRow[]> {
   await lockListings(db, ids);
   const rows: ListingRow[] = [];
   for (let i = 0; i < ids.length; i += 500) {
@@ -1064,85 +1078,8 @@ async function ownedRows(db: Db, sellerId: number, ids: number[]): Promise<Listi
   return rows;
 }
 
-const duplicates = (ids: number[], path: string): FieldError[] =>
+export const duplicates = (ids: number[], path: string): FieldError[] =>
   new Set(ids).size === ids.length ? [] : [{ path, message: 'must not repeat an id' }];
-
-/** Sets a price, or changes each by a percentage, on the seller's listings of `ids` (all or nothing). */
-/** Why one new price cannot go to listings priced in several currencies. */
-export const mixedCurrencies = (currencies: readonly string[]) =>
-  `These listings are priced in ${currencies.join(', ')}: a new price is an amount in one currency. Choose listings of one currency to price them together.`;
-
-export async function updatePrices(
-  db: Db,
-  actor: Actor,
-  ask: { ticket_ids: number[]; price?: number; change_percent?: number },
-  now: Date,
-) {
-  const errors = duplicates(ask.ticket_ids, '/body/ticket_ids');
-  if ((ask.price === undefined) === (ask.change_percent === undefined)) {
-    errors.push({ path: '/body/price', message: 'give exactly one of price and change_percent' });
-  }
-  if (ask.change_percent !== undefined && Math.round(ask.change_percent * 100) / 100 !== ask.change_percent) {
-    errors.push({ path: '/body/change_percent', message: 'must have at most two decimals' });
-  }
-  if (errors.length > 0) throw invalid(errors);
-  const rows = await ownedRows(db, actor.sellerId, ask.ticket_ids);
-  const today = todayOf(now);
-  if (rows.some((r) => r.event_date < today)) throw new HttpError(409, PAST_CHANGE);
-  // one price is an amount of one currency: given to listings priced in several, it would set $50 where the
-  // seller read £50 (a change by percent fits any mix)
-  const currencies = [...new Set(rows.map((r) => r.currency))].sort();
-  if (ask.price !== undefined && currencies.length > 1) {
-    const message = mixedCurrencies(currencies);
-    throw new HttpError(422, message, [{ path: '/body/price', message }]);
-  }
-  // basis points of a percent with two decimals: an exact integer
-  const bps = ask.change_percent === undefined ? 0 : Math.round(ask.change_percent * 100);
-  const priced = rows.map((r) => ({
-    row: r,
-    price: ask.price ?? Math.floor((r.price * (10_000 + bps) + 5_000) / 10_000),
-  }));
-  const out = priced.filter((p) => p.price < MIN_PRICE || p.price > MAX_PRICE);
-  if (out.length > 0) {
-    const ids = out.map((p) => p.row.id).join(', ');
-    throw invalid([
-      {
-        path: ask.price === undefined ? '/body/change_percent' : '/body/price',
-        message: `would put the price of listing ${ids} outside the bounds of a price per ticket, ${PRICE_RANGE}`,
-      },
-    ]);
-  }
-  const changed = priced.filter((p) => p.price !== p.row.price);
-  const at = iso(now);
-  for (const p of changed) {
-    await db.updateTable('listings').set({ price: p.price, updated_at: at }).where('id', '=', p.row.id).execute();
-  }
-  await writeLogs(
-    db,
-    actor,
-    changed.map((p) => ({
-      listing_id: p.row.id,
-      action: 'price_changed' as const,
-      field: 'price',
-      old_value: String(p.row.price),
-      new_value: String(p.price),
-    })),
-    now,
-  );
-  const byId = new Map(priced.map((p) => [p.row.id, p]));
-  return {
-    updated: changed.length,
-    tickets: ask.ticket_ids.map((id) => {
-      const p = byId.get(id) as (typeof priced)[number];
-      return {
-        ticket_id: id,
-        previous_price: p.row.price,
-        price: p.price,
-        currency: p.row.currency as CurrencyCode,
-      };
-    }),
-  };
-}
 
 /** Publishes or unpublishes the seller's listings of `ids` (all or nothing). */
 export async function setStatus(db: Db, actor: Actor, ids: number[], status: ListingStatus, now: Date) {

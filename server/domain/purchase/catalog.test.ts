@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../../test-support';
-import { type EventSearch, eventListings, findEvent, findListing, purchaseListingOf, searchEvents } from './catalog';
-import { type CurrencyCode, RATES_PER_GBP, splitList } from './pricing';
+import { type EventSearch, findEvent, findListing, purchaseListingOf, searchEvents } from './catalog';
+import { eventListings, type ListingFilters } from './event-listings';
+import { type CurrencyCode, convert, priceBreakdown, RATES_PER_GBP, splitList } from './pricing';
 
 const CURRENCIES = Object.keys(RATES_PER_GBP) as CurrencyCode[];
 const SPLITS = ['any', 'pairs', 'avoid_single', 'all_together'];
@@ -14,10 +15,11 @@ const TIED: Record<CurrencyCode, number[]> = {
 };
 
 /**
- * The event page reads each currency's first listings from an index and merges them (migration 0026); these
- * answers must be those of the plain definition: every listing of the event with tickets left that is not the
- * buyer's, of the ticket type, selling the quantity by its split rule, by price in GBP terms (exactly: price over
- * rate), then by id; the total counts them all.
+ * The event page orders and filters by the all-in price per ticket; its answers must be those of the plain
+ * definition: every listing of the event with tickets left that is not the buyer's, of the ticket type, selling
+ * the quantity by its split rule, priced as the booking prices it (priceBreakdown's total to pay, for the quantity
+ * or the least the listing sells), at most max_price a ticket, by that price per ticket, then by id; the total
+ * counts them all.
  */
 describe('the event page (catalog.eventListings)', () => {
   let d: FreshDatabase;
@@ -63,25 +65,31 @@ describe('the event page (catalog.eventListings)', () => {
     await d?.close();
   });
 
-  /** The definition, in code: every listing of the event read, filtered and sorted here. */
-  async function expected(buyer: number, f: { quantity?: number; ticket_type_id?: number; sort?: 'price_desc' }) {
+  /** The definition, in code: every listing of the event read, priced, filtered and sorted here. */
+  async function expected(buyer: number, currency: CurrencyCode, f: ListingFilters) {
     const all = await d.db
       .selectFrom('listings')
       .select(['id', 'seller_id', 'available', 'split_type', 'ticket_type_id', 'price', 'currency'])
       .where('event_id', '=', eventId)
       .execute();
     const sign = f.sort === 'price_desc' ? -1 : 1;
-    const gbp = (l: { price: number; currency: string }) => BigInt(l.price) * 10n ** 12n;
-    const rate = (l: { currency: string }) => BigInt(RATES_PER_GBP[l.currency as CurrencyCode]);
     return all
       .filter((l) => l.available > 0 && l.seller_id !== buyer)
       .filter((l) => !f.ticket_type_id || l.ticket_type_id === f.ticket_type_id)
       .filter((l) => !f.quantity || splitList(l.split_type, l.available).includes(f.quantity))
-      .sort((a, b) => {
-        const left = gbp(a) * rate(b);
-        const right = gbp(b) * rate(a);
-        return left === right ? a.id - b.id : sign * (left < right ? -1 : 1);
+      .map((l) => {
+        const quantity = f.quantity ?? splitList(l.split_type, l.available)[0] ?? l.available;
+        const total = priceBreakdown({
+          currency,
+          unitPrice: convert(l.price, l.currency as CurrencyCode, currency),
+          quantity,
+          ticketTypeId: l.ticket_type_id,
+          method: 2,
+        }).total_with_payment_fee;
+        return { id: l.id, perTicket: total / quantity, total, quantity };
       })
+      .filter((l) => f.max_price === undefined || l.total <= f.max_price * l.quantity)
+      .sort((a, b) => (a.perTicket === b.perTicket ? a.id - b.id : sign * (a.perTicket - b.perTicket)))
       .map((l) => l.id);
   }
 
@@ -95,6 +103,8 @@ describe('the event page (catalog.eventListings)', () => {
       { quantity: 3 },
       { quantity: 4, ticket_type_id: 2 },
       { quantity: 5, sort: 'price_desc' as const },
+      { max_price: 3000 },
+      { quantity: 2, max_price: 2500, sort: 'price_desc' as const },
     ];
     let compared = 0;
     for (const buyer of buyers) {
@@ -102,7 +112,7 @@ describe('the event page (catalog.eventListings)', () => {
         const found = await findEvent(d.db, buyer, eventId, currency);
         if (!found) throw new Error('no event');
         for (const f of filters) {
-          const want = await expected(buyer, f);
+          const want = await expected(buyer, currency, f);
           for (const page of [
             { limit: 20, offset: 0 },
             { limit: 7, offset: 7 },
@@ -122,6 +132,15 @@ describe('the event page (catalog.eventListings)', () => {
           const listing = await findListing(d.db, buyer, t.sell_ticket_id);
           if (!listing) throw new Error('no listing');
           expect(t).toEqual(purchaseListingOf(listing, currency));
+          // the first price shown is the total the booking would ask for that quantity
+          const priced = priceBreakdown({
+            currency,
+            unitPrice: t.price,
+            quantity: t.all_in_quantity,
+            ticketTypeId: t.ticket_type_id,
+            method: 3,
+          });
+          expect(t.all_in_price).toBe(priced.total_with_payment_fee);
         }
       }
     }
@@ -203,5 +222,32 @@ describe('the trade search (catalog.searchEvents)', () => {
       }
     }
     expect(compared).toBeGreaterThan(100);
+  });
+
+  it('each event\'s "from" price is one ticket of its cheapest offer all in, as the booking prices it', async () => {
+    const buyer = await userIdOf(d.db, 'rival@demo.test');
+    const got = await searchEvents(d.db, buyer, {}, 'EUR', { limit: 20, offset: 0 }, NOW);
+    const offers = await d.db
+      .selectFrom('listings')
+      .select(['event_id', 'price', 'currency', 'ticket_type_id'])
+      .where('available', '>', 0)
+      .where('seller_id', '<>', buyer)
+      .execute();
+    for (const e of got.events) {
+      const totals = offers
+        .filter((o) => o.event_id === e.match_id)
+        .map((o) => ({
+          total: priceBreakdown({
+            currency: 'EUR',
+            unitPrice: convert(o.price, o.currency as CurrencyCode, 'EUR'),
+            quantity: 1,
+            ticketTypeId: o.ticket_type_id,
+            method: 2,
+          }).total_with_payment_fee,
+        }));
+      const least = totals.length ? Math.min(...totals.map((t) => t.total)) : null;
+      expect(e.min_price, e.match_name).toBe(least);
+    }
+    expect(got.events.length).toBeGreaterThan(5);
   });
 });

@@ -2,7 +2,16 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
 import { idList, inIdList, prepared } from '../../db/prepared';
-import { type CurrencyCode, convert, RATES_PER_GBP, type SplitType, splitList, TICKET_TYPE_NAMES } from './pricing';
+import { restrictionsOf } from '../listings/rules';
+import {
+  allInPrice,
+  type CurrencyCode,
+  convert,
+  SHIPPED_TICKET_TYPES,
+  type SplitType,
+  splitList,
+  TICKET_TYPE_NAMES,
+} from './pricing';
 
 export type TradeEvent = components['schemas']['TradeEvent'];
 export type PurchaseListing = components['schemas']['PurchaseListing'];
@@ -74,8 +83,21 @@ export type EventRow = {
   country_name: string;
 };
 
-export const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
-  db
+const SHIPPED = [...SHIPPED_TICKET_TYPES];
+
+export const stockRows = prepared((db, $: { events: unknown; buyer: number }) => {
+  /** The cheapest offer of the row's event and currency that travels by post (or not): one index seek. */
+  const cheapest = (shipped: boolean) =>
+    db
+      .selectFrom('listings')
+      .select('listings.price')
+      .where(sql<SqlBool>`listings.event_id = event_stock.event_id AND listings.currency = event_stock.currency`)
+      .where(sql<SqlBool>`available > 0`)
+      .where('listings.seller_id', '<>', $.buyer)
+      .where('listings.ticket_type_id', shipped ? 'in' : 'not in', SHIPPED)
+      .orderBy('listings.price')
+      .limit(1);
+  return db
     .selectFrom('event_stock')
     .select([
       'event_id',
@@ -83,18 +105,23 @@ export const stockRows = prepared((db, $: { events: unknown; buyer: number }) =>
       (eb) => eb.fn.sum<number>('tickets').as('tickets'),
       (eb) => eb.fn.sum<number>('listings').as('listings'),
       (eb) => eb.fn.min<number>('min_price').as('min_price'),
+      // read once per event and currency: they name only the grouped columns
+      cheapest(false).as('plain'),
+      cheapest(true).as('shipped'),
     ])
     .where(inIdList(db, 'event_id', $.events))
     .where('seller_id', '<>', $.buyer)
     .where(sql<SqlBool>`listings > 0`)
-    .groupBy(['event_id', 'currency']),
-);
+    .groupBy(['event_id', 'currency']);
+});
 
 export type Stock = { tickets: number; listings: number; min: number | null };
 
 /**
- * What other sellers offer for each event: tickets, listings and the lowest price in `currency` (min per
- * listing currency, converted: the rates are fixed, so the cheapest of a currency stays the cheapest).
+ * What other sellers offer for each event: tickets, listings and the "from" price in `currency`, all in: the
+ * least one ticket costs with its fees (allInPrice, the booking's own pricing) over the cheapest offer of each
+ * listing currency that travels by post and the cheapest that does not (delivery is per booking, so either may be
+ * the cheaper all in; inside one currency and one kind the all-in price follows the ticket's price).
  *
  * Read from the kept `event_stock` (migration 0009), one row per event, currency and seller, less the buyer's
  * own rows: a buyer never sees its own listings offered, and the figures stay exact however many it has.
@@ -107,13 +134,30 @@ export async function stockOf(db: Db, eventIds: number[], buyerId: number, curre
     const s = stock.get(r.event_id) ?? { tickets: 0, listings: 0, min: null };
     s.tickets += Number(r.tickets);
     s.listings += Number(r.listings);
-    if (r.min_price !== null) {
-      const price = convert(Number(r.min_price), r.currency as CurrencyCode, currency);
-      s.min = s.min === null ? price : Math.min(s.min, price);
-    }
+    s.min = lower(s.min, fromPrice(cheapestOf(r), currency));
     stock.set(r.event_id, s);
   }
   return stock;
+}
+
+/** The cheapest offers of one listing currency, in it: one that travels by post, one that does not. */
+export type Cheapest = { currency: CurrencyCode; plain: number | null; shipped: number | null };
+
+export const cheapestOf = (r: { currency: string; plain: unknown; shipped: unknown }): Cheapest => ({
+  currency: r.currency as CurrencyCode,
+  plain: r.plain === null || r.plain === undefined ? null : Number(r.plain),
+  shipped: r.shipped === null || r.shipped === undefined ? null : Number(r.shipped),
+});
+
+export const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+
+/** The "from" price of one listing currency's cheapest offers in `currency`: one ticket, all in. */
+export function fromPrice(c: Cheapest, currency: CurrencyCode): number | null {
+  const oneTicket = (price: number | null, ticketTypeId: number) =>
+    price === null
+      ? null
+      : allInPrice({ currency, unitPrice: convert(price, c.currency, currency), quantity: 1, ticketTypeId });
+  return lower(oneTicket(c.plain, 1), oneTicket(c.shipped, SHIPPED[0] ?? 3));
 }
 
 export function tradeEventOf(e: EventRow, stock: Stock | undefined, currency: CurrencyCode): TradeEvent {
@@ -284,6 +328,9 @@ const listingColumns = [
   'listings.price',
   'listings.currency',
   'listings.in_hand_date',
+  'listings.seats',
+  'listings.face_value',
+  'listings.restrictions',
   ...eventColumns.filter((c) => c !== 'events.id'),
 ] as const;
 
@@ -300,6 +347,9 @@ export type ListingRow = {
   price: number;
   currency: string;
   in_hand_date: string | null;
+  seats: string | null;
+  face_value: number | null;
+  restrictions: string;
   name: string;
   event_date: string;
   event_time: string;
@@ -328,7 +378,7 @@ export async function findListing(db: Db, buyerId: number, listingId: number): P
 export const unitPriceOf = (l: Pick<ListingRow, 'price' | 'currency'>, currency: CurrencyCode) =>
   convert(l.price, l.currency as CurrencyCode, currency);
 
-type OwnListing = Pick<
+export type OwnListing = Pick<
   ListingRow,
   | 'id'
   | 'event_id'
@@ -341,16 +391,34 @@ type OwnListing = Pick<
   | 'price'
   | 'currency'
   | 'in_hand_date'
+  | 'seats'
+  | 'face_value'
+  | 'restrictions'
 >;
-type ListingEvent = Pick<
+export type ListingEvent = Pick<
   ListingRow,
   'name' | 'event_date' | 'event_time' | 'stadium_name' | 'country_name' | 'city_name'
 >;
 
-export const purchaseListingOf = (l: ListingRow, currency: CurrencyCode) => offeredListingOf(l, l, currency);
+/** The listing as the buyer sees it, its all-in price for `quantity` (or the least it sells). */
+export const purchaseListingOf = (l: ListingRow, currency: CurrencyCode, quantity?: number) =>
+  offeredListingOf(l, l, currency, quantity);
 
-/** A listing `l` of event `e` as the buyer sees it (the two as separate rows: no merged copy of them is made). */
-function offeredListingOf(l: OwnListing, e: ListingEvent, currency: CurrencyCode): PurchaseListing {
+/**
+ * A listing `l` of event `e` as the buyer sees it (the two as separate rows: no merged copy of them is made): the
+ * all-in price of `quantity` tickets (or of the least it sells) and of each quantity it sells, by allInPrice, the
+ * booking's own pricing; the face value, seats and restrictions the seller gave.
+ */
+export function offeredListingOf(
+  l: OwnListing,
+  e: ListingEvent,
+  currency: CurrencyCode,
+  quantity?: number,
+): PurchaseListing {
+  const split = splitList(l.split_type, l.available);
+  const unitPrice = unitPriceOf(l, currency);
+  const allIn = (n: number) => allInPrice({ currency, unitPrice, quantity: n, ticketTypeId: l.ticket_type_id });
+  const allInQuantity = quantity ?? split[0] ?? Math.max(1, l.available);
   return {
     sNo: l.id,
     sell_ticket_id: l.id,
@@ -370,156 +438,15 @@ function offeredListingOf(l: OwnListing, e: ListingEvent, currency: CurrencyCode
     row: l.row,
     Ticket_type: TICKET_TYPE_NAMES[l.ticket_type_id] ?? 'Ticket',
     ticket_type_id: l.ticket_type_id as PurchaseListing['ticket_type_id'],
-    price: unitPriceOf(l, currency),
+    price: unitPrice,
     currency,
     in_hand_date: l.in_hand_date,
-  };
-}
-
-/** What the event page needs of a listing; the event's own columns come from the event's row. */
-const ownColumns = [
-  'id',
-  'seller_id',
-  'event_id',
-  'category',
-  'ticket_block',
-  'row',
-  'ticket_type_id',
-  'available',
-  'split_type',
-  'price',
-  'currency',
-  'in_hand_date',
-] as const;
-
-export type ListingFilters = { quantity?: number; ticket_type_id?: number; sort?: 'price_asc' | 'price_desc' };
-type PageArgs = { event: number; buyer: number; type: number; upTo: number };
-type QuantityArgs = PageArgs & { n: number; pairs: string; single: number };
-type Shape = { desc: boolean; quantity: boolean };
-
-const CURRENCIES = Object.keys(RATES_PER_GBP) as CurrencyCode[];
-
-/**
- * The event's listings a buyer is offered: other sellers' with tickets left, of one ticket type when `type` is
- * not 0, and, for a quantity, those that sell exactly `n` by their split rule (pricing.ts's splitList in SQL:
- * `pairs` is 'pairs' for an even `n`, `single` is n + 1). `available > 0` is written as is, so that both engines
- * see the partial index listings_event_price (migration 0026) serves the query.
- */
-function offered(db: Db, $: QuantityArgs, quantity: boolean) {
-  const q = db
-    .selectFrom('listings')
-    .where('event_id', '=', $.event)
-    .where(sql<SqlBool>`available > 0`)
-    .where('seller_id', '<>', $.buyer)
-    .where((eb) => eb.or([sql<SqlBool>`CAST(${$.type} AS integer) = 0`, eb('ticket_type_id', '=', $.type)]));
-  if (!quantity) return q;
-  return q
-    .where('available', '>=', $.n)
-    .where((eb) =>
-      eb.or([
-        eb('split_type', '=', 'any'),
-        eb('split_type', '=', $.pairs),
-        eb.and([eb('split_type', '=', 'all_together'), eb('available', '=', $.n)]),
-        eb.and([eb('split_type', '=', 'avoid_single'), eb('available', '<>', $.single)]),
-      ]),
-    );
-}
-
-/** The price of a listing in GBP terms, for sorting listings of several currencies (SQL). */
-const priceInGbp = (table: string) =>
-  sql<number>`(${sql.ref(`${table}.price`)} * 10000.0 / CASE ${sql.ref(`${table}.currency`)} ${sql.join(
-    Object.entries(RATES_PER_GBP).map(([code, rate]) => sql`WHEN ${sql.lit(code)} THEN ${sql.lit(rate)}`),
-    sql` `,
-  )} ELSE 10000 END)`;
-
-/**
- * A page of the offered listings by price in GBP terms, which no index holds; but inside one currency that order
- * is the order of `price`. So the page takes, for each currency, the first `upTo` (offset + limit) listings of an
- * index range (listings_event_price, read alone), orders those few by the converted price and reads the page's
- * rows only: the event's other listings are neither read nor sorted.
- */
-const byCurrency = (shape: Shape) =>
-  prepared((db, $: QuantityArgs & { limit: number; offset: number }) => {
-    const dir = shape.desc ? 'desc' : 'asc';
-    const one = (currency: CurrencyCode) =>
-      db
-        .selectFrom(
-          offered(db, $, shape.quantity)
-            .where('currency', '=', currency)
-            .select(['id', 'price', 'currency'])
-            .orderBy('price', dir)
-            .orderBy('id')
-            .limit($.upTo)
-            .as('c'),
-        )
-        .selectAll();
-    const [first, ...rest] = CURRENCIES.map(one);
-    const firsts = rest.reduce((all, next) => all.unionAll(next), first as NonNullable<typeof first>);
-    const page = db
-      .selectFrom(firsts.as('f'))
-      .select(['f.id', priceInGbp('f').as('gbp')])
-      .orderBy('gbp', dir)
-      .orderBy('f.id')
-      .limit($.limit)
-      .offset($.offset);
-    return db
-      .selectFrom(page.as('p'))
-      .innerJoin('listings', 'listings.id', 'p.id')
-      .select(ownColumns.map((c) => `listings.${c}` as const))
-      .orderBy('p.gbp', dir)
-      .orderBy('p.id');
-  });
-
-const countOffered = (shape: Shape) =>
-  prepared((db, $: QuantityArgs) => offered(db, $, shape.quantity).select((eb) => eb.fn.countAll<number>().as('n')));
-
-const shapes = <T>(make: (shape: Shape) => T) => {
-  const made = new Map<string, T>();
-  return (shape: Shape) => {
-    const key = `${shape.desc}:${shape.quantity}`;
-    let one = made.get(key);
-    if (!one) {
-      one = make(shape);
-      made.set(key, one);
-    }
-    return one;
-  };
-};
-const pageQuery = shapes(byCurrency);
-const countQuery = shapes(countOffered);
-
-/**
- * A page of the tickets other sellers offer for an event (only those with some left), cheapest first in GBP
- * terms (or dearest first), then by listing id. The total without filters is the event's kept listing count
- * (`found.event.listings_count`, from event_stock); with filters it is counted (index only: listings_event_price
- * carries the filtered columns).
- */
-export async function eventListings(
-  db: Db,
-  buyerId: number,
-  found: FoundEvent,
-  filters: ListingFilters,
-  currency: CurrencyCode,
-  page: { limit: number; offset: number },
-): Promise<{ tickets: PurchaseListing[]; total: number }> {
-  const n = filters.quantity ?? 0;
-  const shape: Shape = { desc: filters.sort === 'price_desc', quantity: n > 0 };
-  const args: QuantityArgs = {
-    event: found.row.id,
-    buyer: buyerId,
-    type: filters.ticket_type_id ?? 0,
-    upTo: page.offset + page.limit,
-    n,
-    pairs: n % 2 === 0 ? 'pairs' : 'any',
-    single: n + 1,
-  };
-  const filtered = shape.quantity || args.type !== 0;
-  const [rows, counted] = await Promise.all([
-    pageQuery(shape).execute(db, { ...args, limit: page.limit, offset: page.offset }),
-    filtered ? countQuery(shape).takeFirst(db, args) : undefined,
-  ]);
-  return {
-    tickets: rows.map((r) => offeredListingOf(r, found.row, currency)),
-    total: filtered ? Number(counted?.n ?? 0) : found.event.listings_count,
+    all_in_quantity: allInQuantity,
+    all_in_price: allIn(allInQuantity),
+    all_in_prices: split.map(allIn),
+    face_value: l.face_value,
+    face_value_currency: l.currency as CurrencyCode,
+    seats: l.seats,
+    restrictions: restrictionsOf(l.restrictions),
   };
 }

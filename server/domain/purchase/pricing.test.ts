@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONTRACT_FILE } from '../../contract/contract';
 import {
+  allInPrice,
   type CurrencyCode,
   convert,
   MIN_CHARGE,
@@ -33,15 +34,22 @@ describe('the price of a purchase', () => {
     });
   });
 
-  it('charges shipping for paper tickets and members cards, converted, and the card fees on the grand total', () => {
+  it('charges shipping for paper tickets and members cards, converted; no method adds a payment surcharge', () => {
     const card = priceBreakdown({ currency: 'EUR', unitPrice: 10_000, quantity: 1, ticketTypeId: 3, method: 2 });
     // 15.00 GBP at 1.17 = 17.55 EUR
     expect(card.shipping_fee).toBe(1_755);
     expect(card.grand_total).toBe(10_000 + 1_000 + 1_755 + 200);
-    expect(card.payment_fee).toBe(Math.round((12_955 * PAYMENT_FEE_BPS[2]) / 10_000));
-    expect(card.total_with_payment_fee).toBe(card.grand_total + card.payment_fee);
+    expect(PAYMENT_FEE_BPS).toEqual({ 1: 0, 2: 0, 3: 0 });
+    expect(card.payment_fee).toBe(0);
+    expect(card.total_with_payment_fee).toBe(card.grand_total);
     const stored = priceBreakdown({ currency: 'EUR', unitPrice: 10_000, quantity: 1, ticketTypeId: 4, method: 3 });
-    expect(stored.payment_fee).toBe(mulDivRound(12_955, 150, 10_000));
+    const wallet = priceBreakdown({ currency: 'EUR', unitPrice: 10_000, quantity: 1, ticketTypeId: 4, method: 1 });
+    expect(stored.payment_fee).toBe(0);
+    expect(stored.total_with_payment_fee).toBe(wallet.total_with_payment_fee);
+    // the all-in price shown first is the booking's total to pay, by any method
+    expect(allInPrice({ currency: 'EUR', unitPrice: 10_000, quantity: 1, ticketTypeId: 4 })).toBe(
+      stored.total_with_payment_fee,
+    );
     expect(
       priceBreakdown({ currency: 'GBP', unitPrice: 10_000, quantity: 1, ticketTypeId: 5, method: 1 }).shipping_fee,
     ).toBe(0);

@@ -17,8 +17,12 @@ export const TAX_ON_SERVICE_FEE_BPS = 2000;
 export const SHIPPING_FEE_GBP = 1500;
 /** The ticket types that travel by post. */
 export const SHIPPED_TICKET_TYPES: ReadonlySet<number> = new Set([3, 4]);
-/** The payment fee by method, on the grand total: SB Pay none, card 2.5%, stored card 1.5%. */
-export const PAYMENT_FEE_BPS: Readonly<Record<PaymentMethod, number>> = { 1: 0, 2: 250, 3: 150 };
+/**
+ * The payment fee by method, on the grand total: none for any (docs/decisions/no-payment-surcharge.md). The spec's
+ * 2.5% card and 1.5% stored-card fees are surcharges, which the UK and the EU ban on consumer cards: the price is
+ * the same by SB Pay, a new card or a stored card, and the service fee covers the cost of payment.
+ */
+export const PAYMENT_FEE_BPS: Readonly<Record<PaymentMethod, number>> = { 1: 0, 2: 0, 3: 0 };
 export const PAYMENT_METHOD_NAMES: Readonly<Record<PaymentMethod, 'SB Pay' | 'Card' | 'Stored card'>> = {
   1: 'SB Pay',
   2: 'Card',
@@ -151,6 +155,14 @@ export function priceBreakdown(input: {
     grand_total,
   };
 }
+
+/**
+ * The all-in price: what a buyer pays for `quantity` tickets, fees included (the booking's total). It is the
+ * breakdown's own total, by the one function that prices the booking, so the price shown first and the total to pay
+ * cannot differ; no method adds to it.
+ */
+export const allInPrice = (input: Omit<Parameters<typeof priceBreakdown>[0], 'method'>) =>
+  priceBreakdown({ ...input, method: 1 }).total_with_payment_fee;
 
 /**
  * The quantities one purchase may take from a listing with `available` tickets left: any (1..n), pairs (even

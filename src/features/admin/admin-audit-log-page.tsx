@@ -29,6 +29,7 @@ const ACTION_LABELS: Record<AdminAuditAction, string> = {
   'erasure.rejected': 'Erasure rejected',
   'order.cancelled': 'Order cancelled and refunded',
   'order.replaced': 'Order replaced',
+  'price_cap.saved': 'Resale price cap saved',
 };
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 

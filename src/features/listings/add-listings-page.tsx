@@ -28,6 +28,7 @@ import { FieldError, FieldLabel, fieldStack } from '../../ui/field';
 import { FileField } from '../../ui/file-field';
 import { FormFooter } from '../../ui/form-footer';
 import { CurrencyInput, NumericInput } from '../../ui/numeric-input';
+import { PriceCapChecks } from '../../ui/price-cap-checks';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES, TicketTypeIcon } from '../../ui/ticket-type-icon';
@@ -570,6 +571,7 @@ function InsightLines({ insights: m }: { insights: MarketInsights }) {
         {price(m.lowest_price)}, median {price(m.median_price)}, highest {price(m.highest_price)}; {m.sold_recently}{' '}
         sold in the last {m.sold_recently_days} days.
       </p>
+      <PriceCapChecks checks={m.price_caps} />
     </>
   );
 }

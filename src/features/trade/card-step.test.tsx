@@ -3,6 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { CARD_TEXT, cardPaymentMachine } from '../../../machines/card-payment.machine';
+import { ApiError } from '../../../openapi/client';
+import { attachToasts } from '../../app/notify-bridge';
 import CardStep from './card-step';
 
 // Stripe.js itself needs Stripe's network (offline, loadStripe hangs in jsdom): the pure entry's loadStripe is
@@ -135,5 +137,49 @@ describe('the card step with the stripe gateway', () => {
     await screen.findByRole('heading', { name: CARD_TEXT.details });
     await userEvent.click(screen.getByRole('button', { name: /^Pay / }));
     expect(await screen.findByText(CARD_TEXT.stripeNotLoaded)).toBeInTheDocument();
+  });
+});
+
+describe('the card step says what went wrong, where the spec says it', () => {
+  const notices: string[] = [];
+  let detach: () => void = () => {};
+  beforeEach(() => {
+    detach = attachToasts((notice) => notices.push(notice.message));
+    // what earlier tests left in the queue is theirs
+    notices.length = 0;
+  });
+  afterEach(() => detach());
+
+  function startWith(actors: Record<string, unknown>) {
+    return createActor(cardPaymentMachine.provide({ actors: actors as never }), {
+      input: { bookingId: 9, bookingNo: 'BK00000009', amount: 210_250, currency: 'GBP' },
+    }).start();
+  }
+
+  it("a payment configuration that fails at once still toasts 'Failed to load payment form'", async () => {
+    const card = startWith({ loadConfig: fromPromise(() => Promise.reject(new ApiError(500, 'Server error'))) });
+    // the card step's code loads after its machine has started (a lazy chunk): the failure has come by then
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    render(<CardStep card={card} />);
+    expect(await screen.findByText(CARD_TEXT.loadFailed)).toBeInTheDocument();
+    expect(notices).toEqual([CARD_TEXT.loadFailed]);
+  });
+
+  it('an unexpected failure while paying is a toast, not a line under the form', async () => {
+    const card = startWith({
+      loadConfig: fromPromise(async () => ({ ...stripeConfig, gateway: 'sandbox' })),
+      createIntent: fromPromise(async () => ({ ...intent, gateway: 'sandbox' })),
+      confirmCard: fromPromise(() =>
+        Promise.reject(new ApiError(500, 'An unexpected error occurred. Please try again later.')),
+      ),
+    });
+    render(<CardStep card={card} />);
+    await userEvent.type(await screen.findByLabelText('Card number'), '4242 4242 4242 4242');
+    await userEvent.type(screen.getByLabelText('Expiry (MM/YY)'), '12/34');
+    await userEvent.type(screen.getByLabelText('CVC'), '123');
+    await userEvent.click(screen.getByRole('button', { name: /^Pay / }));
+    expect(await screen.findByRole('heading', { name: CARD_TEXT.failed })).toBeInTheDocument();
+    expect(screen.queryByText(CARD_TEXT.unexpected)).toBeNull();
+    expect(notices).toEqual([CARD_TEXT.unexpected]);
   });
 });

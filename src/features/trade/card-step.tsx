@@ -1,6 +1,7 @@
 import { CardElement, Elements } from '@stripe/react-stripe-js';
 import type { StripeCardElement } from '@stripe/stripe-js';
 import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import { CARD_TEXT, type cardPaymentMachine } from '../../../machines/card-payment.machine';
@@ -22,6 +23,8 @@ const box = css({ display: 'grid', gap: '3', border: '1px solid {colors.border}'
 export default function CardStep({ card }: { card: CardRef }) {
   // the card step is the purchase's child, outside the app's actor system: its toasts come through here
   useNotify(card);
+  // after the line above: the step asks for its configuration once its toasts are heard
+  useEffect(() => card.send({ type: 'card.viewReady' }), [card]);
   const view = useSelector(card, (s) =>
     s.hasTag('loading')
       ? 'loading'

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { css } from 'styled-system/css';
 import { useLocation } from 'wouter';
 import {
@@ -11,10 +11,13 @@ import {
 import { matchRoute } from '../../app/route-access';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
-import { formatMoney } from '../../lib/money';
+import { formatMoney, parseMinorUnits } from '../../lib/money';
 import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
+import { Dropdown } from '../../ui/dropdown';
+import { ListingTerms } from '../../ui/listing-terms';
 import { Loading, Skeleton } from '../../ui/skeleton';
+import { TextField } from '../../ui/text-field';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { PurchasePanel } from './purchase-panel';
 import { card, grid, muted, pager } from './trade-styles';
@@ -74,6 +77,62 @@ function EventView({ matchId }: { matchId: number }) {
 
 type TicketsRef = NonNullable<ReturnType<typeof useViewActor<typeof eventTicketsMachine>>>;
 
+const QUANTITIES = [1, 2, 3, 4, 5, 6, 8, 10];
+const SORTS = [
+  { label: 'Lowest price first', value: 'price_asc' as const },
+  { label: 'Highest price first', value: 'price_desc' as const },
+];
+
+/** "for 2 tickets, fees included": what the all-in price shown first is for. */
+export const allInText = (quantity: number) => `for ${quantity} ticket${quantity === 1 ? '' : 's'}, fees included`;
+
+/** The page's filters: how many tickets, the order and the most a ticket may cost, all in (the server applies them). */
+function TicketFilters({ tickets }: { tickets: TicketsRef }) {
+  const filters = useSelector(tickets, (s) => s.context.filters);
+  const [maxText, setMaxText] = useState('');
+  const change = (next: Partial<typeof filters>) =>
+    tickets.send({ type: 'filters.changed', filters: { ...filters, ...next } });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    change({ maxPrice: maxText.trim() === '' ? null : parseMinorUnits(maxText) });
+  };
+  return (
+    <form
+      aria-label="Filter tickets"
+      onSubmit={submit}
+      className={css({
+        display: 'grid',
+        gap: '3',
+        alignItems: 'end',
+        gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 10rem), 1fr))',
+      })}
+    >
+      <Dropdown
+        label="Tickets"
+        searchable={false}
+        options={[{ label: 'Any number', value: 0 }, ...QUANTITIES.map((n) => ({ label: String(n), value: n }))]}
+        value={filters.quantity ?? 0}
+        onChange={(value) => change({ quantity: value ? value : null })}
+      />
+      <Dropdown
+        label="Sort by price, fees included"
+        searchable={false}
+        options={SORTS}
+        value={filters.sort ?? 'price_asc'}
+        onChange={(value) => value && change({ sort: value })}
+      />
+      <TextField
+        label={`Most a ticket, fees included (${CURRENCY})`}
+        inputMode="decimal"
+        maxLength={12}
+        value={maxText}
+        onChange={(e) => setMaxText(e.currentTarget.value)}
+      />
+      <Button type="submit">Apply</Button>
+    </form>
+  );
+}
+
 function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: PurchaseListing) => void }) {
   const items = useSelector(tickets, (s) => s.context.items);
   const loading = useSelector(tickets, (s) => s.matches('loading'));
@@ -85,6 +144,8 @@ function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: Pur
       <h2 id="tickets-title" className={css({ fontWeight: 'semibold' })}>
         Tickets
       </h2>
+      <TicketFilters tickets={tickets} />
+      <p className={muted}>Prices include the service fee, tax and delivery: the same by SB Pay or card.</p>
       {loading ? (
         <Loading label="Loading tickets">
           {[0, 1, 2].map((i) => (
@@ -119,9 +180,14 @@ function Tickets({ tickets, onBuy }: { tickets: TicketsRef; onBuy: (listing: Pur
                 {t.quantity} available · buy {t.split_list.join(', ')}
               </span>
               {t.in_hand_date ? <span className={muted}>Tickets in hand from {formatDate(t.in_hand_date)}</span> : null}
+              <ListingTerms terms={t} />
             </div>
-            <div className={css({ display: 'grid', gap: '1', justifyItems: 'end' })}>
-              <strong>{formatMoney({ minor: t.price, currency: t.currency })}</strong>
+            <div className={css({ display: 'grid', gap: '1', justifyItems: 'end', textAlign: 'right' })}>
+              <strong>{formatMoney({ minor: t.all_in_price, currency: t.currency })}</strong>
+              <span className={muted}>{allInText(t.all_in_quantity)}</span>
+              <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+                ticket {formatMoney({ minor: t.price, currency: t.currency })} each before fees
+              </span>
               <Button
                 tone="primary"
                 onClick={() => onBuy(t)}

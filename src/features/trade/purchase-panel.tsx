@@ -27,6 +27,7 @@ import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Drawer } from '../../ui/drawer';
 import { Dropdown } from '../../ui/dropdown';
+import { ListingTerms } from '../../ui/listing-terms';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
@@ -40,6 +41,8 @@ type PurchaseRef = ActorRefFrom<typeof purchaseMachine>;
 type CardRef = ActorRefFrom<typeof cardPaymentMachine>;
 
 export const PANEL_TITLE = 'Confirm Purchase';
+/** No payment-method surcharge (docs/decisions/no-payment-surcharge.md): said where the method is chosen. */
+export const SAME_PRICE_TEXT = 'Same price by SB Pay or card: no card surcharge';
 const METHOD_LABELS: Record<PaymentMethodCode, string> = { 1: 'SB Pay', 2: 'Card', 3: 'Stored card' };
 const GUEST_LABELS: Record<GuestField, string> = {
   first_name: 'First name',
@@ -93,6 +96,8 @@ function PurchaseBody({
     sellTicketId: listing.sNo,
     matchId: listing.matchId,
     currency,
+    // the quantity its all-in price was shown for: the panel's total to pay is that price
+    quantity: listing.all_in_quantity,
   });
   const output = useSelector(purchase, (s) => (s?.status === 'done' ? s.output : null));
   const [, navigate] = useLocation();
@@ -231,12 +236,20 @@ function ReviewPurchase({ purchase }: { purchase: PurchaseRef }) {
             Tickets in hand from {formatDate(listing.in_hand_date)}: the seller sends them from that day.
           </span>
         ) : null}
+        <ListingTerms terms={listing} />
       </div>
       <Dropdown
         label="Quantity"
         searchable={false}
         disabled={!editing}
-        options={listing.split_list.map((n) => ({ label: String(n), value: n }))}
+        // each quantity with what it costs all in, fees included (the server's prices)
+        options={listing.split_list.map((n, i) => {
+          const total = listing.all_in_prices[i];
+          return {
+            label: total === undefined ? String(n) : `${n} · ${listing.currency} ${amount(total)} all in`,
+            value: n,
+          };
+        })}
         value={quantity}
         onChange={(value) => value !== null && purchase.send({ type: 'quantity.changed', quantity: value })}
       />
@@ -468,9 +481,9 @@ function Payment({ purchase }: { purchase: PurchaseRef }) {
               onChange={() => purchase.send({ type: 'method.changed', method: m.payment_method })}
             />
             {METHOD_LABELS[m.payment_method]}
-            {m.fee_bps > 0 ? <span className={muted}>({(m.fee_bps / 100).toFixed(1)}% fee)</span> : null}
           </label>
         ))}
+        <p className={muted}>{SAME_PRICE_TEXT}</p>
       </fieldset>
       {method === 3 && methods.linked_cards.data.length > 0 ? (
         <Dropdown

@@ -94,7 +94,9 @@ function EventRow({ event }: { event: TradeEvent }) {
       </span>
       <span className={muted}>
         {event.tickets_available} tickets
-        {event.min_price !== null ? ` from ${formatMoney({ minor: event.min_price, currency: event.currency })}` : ''}
+        {event.min_price !== null
+          ? ` from ${formatMoney({ minor: event.min_price, currency: event.currency })} a ticket, fees included`
+          : ''}
       </span>
     </li>
   );
