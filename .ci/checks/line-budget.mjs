@@ -35,7 +35,6 @@ export const OVERSIZE = [
   'server/db/schema.ts', // 921
   'src/features/listings/add-listings-page.tsx', // 735
   'src/features/wallet/wallet-page.tsx', // 629
-  'src/features/dashboard/dashboard-page.tsx', // 607
   // tests count too: split by the behaviour they test
   'server/routes/trade.test.ts', // 839
   'server/contract/hooks.test.ts', // 806
