@@ -7178,7 +7178,7 @@ export interface components {
                 stadiums: components["schemas"]["Stadium"][];
             };
         };
-        /** @description The listings: `ticket_ids`, or every listing of the caller that `filter` matches (exactly one of the two, 422 otherwise). The new price: exactly one of `price`, `change_percent` and `change_amount`. */
+        /** @description The listings: `ticket_ids`, or every listing of the caller that `filter` matches, or (both) the listings of `ticket_ids` that `filter` matches; neither answers 422. The new price: exactly one of `price`, `change_percent` and `change_amount`. */
         ListingPriceUpdate: {
             ticket_ids?: components["schemas"]["ListingIdSelection"];
             filter?: components["schemas"]["ListingSelectionFilter"];
@@ -7220,13 +7220,13 @@ export interface components {
                 }[];
             };
         };
-        /** @description The listings, `ticket_ids` or `filter` (exactly one of the two, 422 otherwise), and their new status. */
+        /** @description The listings (`ticket_ids`, `filter`, or both: the listings of `ticket_ids` that `filter` matches; neither answers 422), and their new status. */
         ListingStatusUpdate: {
             ticket_ids?: components["schemas"]["ListingIdSelection"];
             filter?: components["schemas"]["ListingSelectionFilter"];
             status: components["schemas"]["ListingStatus"];
         };
-        /** @description The listings to delete, `ticket_ids` or `filter` (exactly one of the two, 422 otherwise). */
+        /** @description The listings to delete (`ticket_ids`, `filter`, or both: the listings of `ticket_ids` that `filter` matches; neither answers 422). */
         ListingsDelete: {
             ticket_ids?: components["schemas"]["ListingIdSelection"];
             filter?: components["schemas"]["ListingSelectionFilter"];

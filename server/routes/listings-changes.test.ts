@@ -143,12 +143,13 @@ describe('changes of a selection of Inventory (server)', () => {
     });
     expect(below.status).toBe(422);
     expect(below.body.errors?.[0]?.path).toBe('/body/change_amount');
+    // both: the listings of the ids that the filter matches; another seller's id is 404 whatever the filter
     const both = await call(s, 'POST', '/my-listings/update-ticket-status', seller, {
-      ticket_ids: mine,
+      ticket_ids: [rivals],
       filter: { match_id: eventId },
       status: 'unpublished',
     });
-    expect(both.status).toBe(422);
+    expect(both.status).toBe(404);
     const neither = await call(s, 'POST', '/my-listings/delete-tickets', seller, {});
     expect(neither.status).toBe(422);
     const zero = await call(s, 'POST', '/my-listings/update-ticket-price', seller, {

@@ -31,28 +31,44 @@ const invalid = (errors: FieldError[]) => new HttpError(422, MESSAGES.validation
 const iso = (d: Date) => d.toISOString();
 
 /**
- * The ids a selection names: its `ticket_ids` as given, or the seller's listings that `filter` matches, read in the
- * change's own transaction (exactly one of the two).
+ * The ids a selection names: its `ticket_ids`, or the seller's listings that `filter` matches, read in the change's
+ * own transaction; both given, the listings of `ticket_ids` that `filter` matches (each id must be the seller's
+ * first: another's answers 404 whatever the filter).
  */
 export async function selectedIds(db: Db, sellerId: number, selection: Selection): Promise<number[]> {
-  if ((selection.ticket_ids === undefined) === (selection.filter === undefined)) {
-    throw invalid([{ path: '/body/ticket_ids', message: 'give exactly one of ticket_ids and filter' }]);
+  const { ticket_ids: ids, filter } = selection;
+  if (ids === undefined && filter === undefined) {
+    throw invalid([{ path: '/body/ticket_ids', message: 'give ticket_ids, filter or both' }]);
   }
-  if (selection.ticket_ids) return selection.ticket_ids;
-  const filter = selection.filter as ListingSelectionFilter;
+  if (!filter) return ids as number[];
+  // another seller's id is 404 before the filter is judged
+  if (ids) {
+    const owned = await db
+      .selectFrom('listings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('seller_id', '=', sellerId)
+      .where('status', '<>', 'deleted')
+      .where('id', 'in', ids)
+      .executeTakeFirstOrThrow();
+    if (Number(owned.n) !== new Set(ids).size) throw notFound();
+  }
   if (filter.date_from && filter.date_to && filter.date_from > filter.date_to) {
     throw invalid([{ path: '/body/filter/date_from', message: 'must not be after /body/filter/date_to' }]);
   }
-  const ids = await listingIdsMatching(db, sellerId, filter as ListFilters);
-  if (ids.length > MAX_SELECTED) {
+  const matching = await listingIdsMatching(db, sellerId, filter as ListFilters);
+  if (ids) {
+    const named = new Set(ids);
+    return matching.filter((id) => named.has(id));
+  }
+  if (matching.length > MAX_SELECTED) {
     throw invalid([
       {
         path: '/body/filter',
-        message: `matches ${ids.length} listings; one change takes at most ${MAX_SELECTED}: narrow the filter`,
+        message: `matches ${matching.length} listings; one change takes at most ${MAX_SELECTED}: narrow the filter`,
       },
     ]);
   }
-  return ids;
+  return matching;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
