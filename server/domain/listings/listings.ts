@@ -567,7 +567,7 @@ export async function listMyListings(
     rows = (await preparedPageOf(sort, filters.status !== undefined, 'after' in start).execute(db, {
       seller: sellerId,
       status: filters.status ?? 'deleted',
-      limit: perPage,
+      limit: perPage + 1,
       offset: 'offset' in start ? start.offset : 0,
       after: 'after' in start ? start.after.id : 0,
       v0: values[0] ?? '',
@@ -575,10 +575,13 @@ export async function listMyListings(
       v2: values[2] ?? '',
     })) as CountedRow[];
   } else {
-    rows = (await pageQuery(db, sellerId, filters, matchIds, sort, start, perPage).execute()) as CountedRow[];
+    rows = (await pageQuery(db, sellerId, filters, matchIds, sort, start, perPage + 1).execute()) as CountedRow[];
   }
+  // one row past the page says whether another follows (pages of a cursor need not be of one size: Inventory's
+  // first is 50 rows, the next 200, so the page's number times its size does not say how many were read)
+  const more = rows.length > perPage;
+  rows = rows.slice(0, perPage);
   const last = rows.at(-1);
-  const more = last !== undefined && page * perPage < total && rows.length === perPage;
   const [extras, matches] = await Promise.all([extrasOfPage(db, rows), matchesOf(db, rows)]);
   const today = todayOf(now);
   return {
