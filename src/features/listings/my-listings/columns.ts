@@ -1,4 +1,5 @@
 import { INVENTORY_COLUMNS, type InventoryColumn, type InventorySort } from '../../../../machines/inventory.machine';
+import type { SplitType } from '../../../../machines/listings-api';
 import type { Option } from '../../../ui/dropdown';
 
 export const COLUMN_LABELS: Readonly<Record<InventoryColumn, string>> = {
@@ -16,16 +17,24 @@ export const COLUMN_LABELS: Readonly<Record<InventoryColumn, string>> = {
 
 /** Each column's width at 1280 px and up (the match takes what is left): a one-line row's cells fit their words. */
 export const COLUMN_WIDTHS: Readonly<Record<InventoryColumn, string>> = {
-  category: '9rem',
-  block: '4.75rem',
-  row: '2.75rem',
-  ticket_type: '2.5rem',
-  quantity: '2.75rem',
+  category: '8.25rem',
+  block: '4.5rem',
+  row: '2.5rem',
+  ticket_type: '2.75rem',
+  quantity: '2.5rem',
   sold: '2.75rem',
-  split: '7rem',
-  price: '5.75rem',
-  face_value: '5rem',
-  status: '5.5rem',
+  split: '5rem',
+  price: '5.25rem',
+  face_value: '5.5rem',
+  status: '5.25rem',
+};
+
+/** A split in the grid's narrow column, in words a broker reads at a glance (the whole rule in its title). */
+export const SPLIT_SHORT: Readonly<Record<SplitType, string>> = {
+  any: 'Any',
+  pairs: 'Pairs',
+  avoid_single: 'No single',
+  all_together: 'All together',
 };
 
 export const COLUMN_OPTIONS: Option<InventoryColumn>[] = INVENTORY_COLUMNS.map((value) => ({

@@ -103,6 +103,6 @@ const band = css({
   alignItems: 'end',
   gridTemplateColumns: {
     base: 'repeat(auto-fit, minmax(min(100%, 13rem), 1fr))',
-    desktop: 'minmax(11rem, 2fr) repeat(5, minmax(0, 1fr)) minmax(13rem, 2fr)',
+    desktop: 'minmax(12rem, 2fr) repeat(5, minmax(0, 1fr)) minmax(15.5rem, 2fr)',
   },
 });

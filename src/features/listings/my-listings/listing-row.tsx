@@ -5,7 +5,7 @@ import { formatDate } from '../../../lib/format-date';
 import { blockText } from '../../../lib/seats';
 import { TicketTypeIcon } from '../../../ui/ticket-type-icon';
 import { matchWhen, money, SPLIT_LABELS, STATUS_LABELS } from '../listing-format';
-import { COLUMN_LABELS } from './columns';
+import { COLUMN_LABELS, SPLIT_SHORT } from './columns';
 import { cellLabel } from './grid-styles';
 import { PriceCell } from './price-cell';
 import { RowMenu } from './row-menu';
@@ -38,7 +38,7 @@ export function ListingRow({
     ticket_type: <TicketTypeIcon typeId={l.ticket_type_id} name={l.Ticket_type} />,
     quantity: l.quantity,
     sold: l.sold,
-    split: SPLIT_LABELS[l.split_type],
+    split: SPLIT_SHORT[l.split_type],
     price: <PriceCell listing={l} label={label} />,
     face_value: l.face_value === null ? '-' : money(l.face_value, l.currency),
     status: STATUS_LABELS[l.status],
@@ -75,7 +75,7 @@ export function ListingRow({
         <td
           key={c}
           className={c === 'price' ? css({ overflow: 'visible !important' }) : numeric.has(c) ? 'num' : undefined}
-          title={titled.has(c) ? String(cells[c]) : undefined}
+          title={c === 'split' ? SPLIT_LABELS[l.split_type] : titled.has(c) ? String(cells[c]) : undefined}
         >
           {c === 'price' ? null : <span className={cellLabel}>{COLUMN_LABELS[c]}:</span>}
           {cells[c]}

@@ -138,7 +138,7 @@ export function ListingsGrid() {
               <colgroup>
                 <col style={{ width: '2rem' }} />
                 <col />
-                <col style={{ width: '6.5rem' }} />
+                <col style={{ width: '4.75rem' }} />
                 {columns.map((c) => (
                   <col key={c} style={{ width: COLUMN_WIDTHS[c] }} />
                 ))}
@@ -228,10 +228,11 @@ export function ListingsGrid() {
 const panel = css({
   bg: 'bg',
   borderRadius: 'lg',
-  p: '2',
+  px: '2',
+  py: '1',
   display: 'grid',
   gridTemplateColumns: 'minmax(0, 1fr)',
-  gap: '2',
+  gap: '1',
   minWidth: 0,
 });
 // as tall as the window leaves below the filters, so that a laptop's screen shows 20 rows and more

@@ -71,8 +71,8 @@ export function ViewsPicker({ onApplied }: { onApplied: () => void }) {
     setNaming(false);
   };
   return (
-    <div className={css({ display: 'flex', gap: '2', alignItems: 'flex-end' })}>
-      <div className={css({ flex: 1, minWidth: '10rem' })}>
+    <div className={css({ display: 'flex', gap: '2', alignItems: 'flex-end', '& > button': { whiteSpace: 'nowrap' } })}>
+      <div className={css({ flex: 1, minWidth: '8rem' })}>
         <Dropdown
           label="View"
           placeholder={state.matches('failed') ? 'Views not loaded' : 'Choose a saved view'}
