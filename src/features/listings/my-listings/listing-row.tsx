@@ -38,7 +38,13 @@ export function ListingRow({
     ticket_type: <TicketTypeIcon typeId={l.ticket_type_id} name={l.Ticket_type} />,
     quantity: l.quantity,
     sold: l.sold,
-    split: SPLIT_SHORT[l.split_type],
+    // a word on screen, the whole rule to a screen reader (and in the cell's title)
+    split: (
+      <>
+        <span aria-hidden="true">{SPLIT_SHORT[l.split_type]}</span>
+        <span className={css({ srOnly: true })}>{SPLIT_LABELS[l.split_type]}</span>
+      </>
+    ),
     price: <PriceCell listing={l} label={label} />,
     face_value: l.face_value === null ? '-' : money(l.face_value, l.currency),
     status: STATUS_LABELS[l.status],
