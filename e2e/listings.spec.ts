@@ -71,22 +71,24 @@ test.describe('inventory', () => {
     });
 
     await test.step('edited: two more tickets', async () => {
-      await listing.getByRole('button', { name: /^Edit / }).click();
+      await listing.getByRole('button', { name: /^Actions for / }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit listing' });
       await dialog.getByRole('textbox', { name: 'Quantity' }).fill('6');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(dialog).toBeHidden();
-      await expect(listing.getByRole('cell').nth(5)).toHaveText(/6$/);
+      await expect(listing.getByRole('cell').nth(7)).toHaveText(/6$/);
     });
 
     await test.step('a new price, then the change in the listing log', async () => {
+      // in place: Enter saves, what the seller receives shows while typing
       await listing.getByRole('button', { name: /^Price of / }).click();
-      const dialog = page.getByRole('dialog', { name: 'New price' });
-      await dialog.getByRole('textbox', { name: 'Price per ticket' }).fill('80');
-      await dialog.getByRole('button', { name: 'Update price' }).click();
-      await expect(dialog).toBeHidden();
+      await listing.getByRole('textbox', { name: /^New price of / }).fill('80');
+      await expect(listing.getByRole('status')).toHaveText(/^You receive £[\d,.]+ for \d+ tickets?$/);
+      await page.keyboard.press('Enter');
       await expect(listing).toContainText('80.00');
-      await listing.getByRole('button', { name: /^Details of / }).click();
+      await listing.getByRole('button', { name: /^Actions for / }).click();
+      await page.getByRole('menuitem', { name: 'Details' }).click();
       const drawer = page.getByRole('dialog', { name: new RegExp(`^${matchName}`) });
       await expect(drawer.getByRole('button', { name: 'Logs', pressed: true })).toBeVisible();
       await expect(
@@ -100,9 +102,12 @@ test.describe('inventory', () => {
     });
 
     await test.step('unpublished, it stays in Inventory as unpublished', async () => {
-      await listing.getByRole('button', { name: /^Unpublish / }).click();
+      await listing.getByRole('button', { name: /^Actions for / }).click();
+      await page.getByRole('menuitem', { name: 'Unpublish' }).click();
       await expect(listing).toContainText('Unpublished');
-      await expect(listing.getByRole('button', { name: /^Publish / })).toBeVisible();
+      await listing.getByRole('button', { name: /^Actions for / }).click();
+      await expect(page.getByRole('menuitem', { name: 'Publish' })).toBeVisible();
+      await page.keyboard.press('Escape');
       // the server keeps it so: a reload shows the same
       await goInside(page, '/dashboard', 'Dashboard');
       await goInside(page, '/my-listings', 'Inventory');

@@ -39,6 +39,7 @@ try {
   await seedWalletSeller(db);
   await seedEuroSeller(db);
   await seedWorkSeller(db);
+  await seedBroker(db);
 } finally {
   await db.destroy();
 }
@@ -311,6 +312,55 @@ async function seedEuroSeller(database: Db) {
       created_at: new Date().toISOString(),
     });
     await trx.updateTable('users').set({ currency: 'EUR' }).where('id', '=', id).execute();
+  });
+}
+
+/**
+ * A broker with 10,000 listings over the upcoming matches (Inventory at scale, e2e/inventory-grid.spec.ts),
+ * written straight into the database in batches: the listings' triggers keep the counts as for any insert.
+ */
+async function seedBroker(database: Db) {
+  const BROKER_LISTINGS = 10_000;
+  await database.transaction().execute(async (trx) => {
+    const id = await insertAccount(trx, {
+      email: 'broker@e2e.test',
+      first_name: 'Bea',
+      last_name: 'Broker',
+      user_type: 'sellers',
+      team_owner_id: null,
+      created_at: new Date().toISOString(),
+    });
+    const events = await trx
+      .selectFrom('events')
+      .select('id')
+      .where('event_date', '>', new Date().toISOString().slice(0, 10))
+      .orderBy('id')
+      .execute();
+    const now = new Date().toISOString();
+    for (let i = 0; i < BROKER_LISTINGS; i += 500) {
+      await trx
+        .insertInto('listings')
+        .values(
+          Array.from({ length: Math.min(500, BROKER_LISTINGS - i) }, (_, k) => {
+            const n = i + k;
+            return {
+              seller_id: id,
+              event_id: (events[n % events.length] as { id: number }).id,
+              category: n % 3 === 0 ? 'Longside Lower Tier' : n % 3 === 1 ? 'Shortside Upper Tier' : 'Corner Lower',
+              ticket_block: `Block ${100 + (n % 40)}`,
+              row: String(1 + (n % 30)),
+              ticket_type_id: 1 + (n % 5),
+              quantity: 4,
+              available: 4,
+              split_type: 'any',
+              price: 5_000 + (n % 200) * 100,
+              currency: 'GBP',
+              created_at: now,
+            };
+          }),
+        )
+        .execute();
+    }
   });
 }
 

@@ -21,6 +21,8 @@ export const ACCOUNTS = {
   wallet: { email: 'walletseller@e2e.test', lands: 'Welcome Wanda' },
   // working through sales (e2e/sales-work.spec.ts), seeded by e2e/server.ts
   work: { email: 'workseller@e2e.test', lands: 'Welcome Wes' },
+  // a broker with 10,000 listings (e2e/inventory-grid.spec.ts), seeded by e2e/server.ts
+  broker: { email: 'broker@e2e.test', lands: 'Welcome Bea' },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

@@ -3,8 +3,9 @@ import { ApiError } from '../openapi/client';
 import { createListMachine, type ListEvent } from './list.machine';
 import {
   type AdditionalTemplate,
+  type ChangeOutcome,
   type DetailKind,
-  deleteListing,
+  deleteListings,
   editListing,
   FETCH_FAILED,
   fetchInventoryPage,
@@ -14,11 +15,14 @@ import {
   type ListingDetail,
   type ListingPatch,
   type ListingStatus,
+  type ListingTarget,
   type ListingUpdate,
   loadColumnSettings,
   loadListingDetail,
   loadTemplates,
+  type PriceAsk,
   saveColumnSettings,
+  undoListingChange,
   updateListingPrices,
   updateListingStatus,
 } from './listings-api';
@@ -48,6 +52,7 @@ export type {
   ListingPatch,
   ListingStatus,
   ListingUpdate,
+  PriceAsk,
 };
 
 export const INVENTORY_LOAD_ERROR = FETCH_FAILED;
@@ -84,20 +89,31 @@ export const inventoryListMachine = createListMachine<Listing, InventoryFilters,
   toastsErrors: () => true,
 });
 
-/** A change the seller asked for, until it is confirmed or sent. */
+/**
+ * A change the seller asked for, until it is confirmed or sent: for the listings of `ids`, or (`filter`) for every
+ * listing the list's filters match ('select all that match'), which the server reads in the change's transaction.
+ */
 export type PendingChange =
   | { kind: 'edit'; ids: number[] }
-  | { kind: 'price'; ids: number[] }
-  | { kind: 'status'; ids: number[]; status: ListingStatus }
-  | { kind: 'delete'; ids: number[] };
+  | { kind: 'price'; ids: number[]; filter?: InventoryFilters }
+  | { kind: 'status'; ids: number[]; status: ListingStatus; filter?: InventoryFilters }
+  | { kind: 'delete'; ids: number[]; filter?: InventoryFilters };
+
+/** The last change of a selection that can be undone: its id and what it did, in words. */
+export interface UndoOffer {
+  changeId: string;
+  message: string;
+}
 
 export interface InventoryContext {
   /** The listings ticked for a change at once. */
   selected: number[];
+  /** Every listing the filters match is selected (not only the loaded ones). */
+  allMatching: boolean;
   hidden: InventoryColumn[];
   change: PendingChange | null;
-  /** The new price per ticket, in minor units, while it is being sent. */
-  price: number | null;
+  /** The new price (an amount, or a change by an amount or a percentage), while it is being sent. */
+  price: PriceAsk | null;
   /** The fields an edit changes, while it is being sent. */
   edit: ListingUpdate | null;
   /** The server's refusal of the last change (a sold listing cannot be deleted...). */
@@ -106,20 +122,26 @@ export interface InventoryContext {
   detailData: ListingDetail | null;
   /** The seller's additional templates (Settings › Templates), to pick in the edit dialog. */
   templates: AdditionalTemplate[];
+  /** The last change of prices or statuses, offered for Undo until another change or a dismissal. */
+  undo: UndoOffer | null;
 }
 
 export type InventoryEvent =
   | { type: 'selection.toggled'; id: number }
   | { type: 'selection.set'; ids: number[] }
   | { type: 'selection.cleared' }
+  | { type: 'selection.allMatching' }
   | { type: 'columns.toggled'; column: InventoryColumn }
   | { type: 'columns.retried' }
   | { type: 'edit.requested'; id: number }
-  | { type: 'price.requested'; ids: number[] }
-  | { type: 'status.requested'; ids: number[]; status: ListingStatus }
-  | { type: 'delete.requested'; ids: number[] }
-  | { type: 'change.confirmed'; price?: number; edit?: ListingUpdate }
+  | { type: 'price.requested'; ids: number[]; filter?: InventoryFilters }
+  | { type: 'price.saved'; id: number; price: number }
+  | { type: 'status.requested'; ids: number[]; status: ListingStatus; filter?: InventoryFilters }
+  | { type: 'delete.requested'; ids: number[]; filter?: InventoryFilters }
+  | { type: 'change.confirmed'; price?: PriceAsk; edit?: ListingUpdate }
   | { type: 'change.cancelled' }
+  | { type: 'undo.requested' }
+  | { type: 'undo.dismissed' }
   | { type: 'detail.opened'; listing: Listing; kind: DetailKind }
   | { type: 'detail.tabbed'; kind: DetailKind }
   | { type: 'detail.retried' }
@@ -130,9 +152,21 @@ export type InventoryEmitted = NotifyEvent | { type: 'change.done'; message: str
 
 interface ChangeInput {
   change: PendingChange;
-  price: number | null;
+  price: PriceAsk | null;
   edit: ListingUpdate | null;
 }
+
+/** What a sent change did: the rows to patch (or reload the list), its Undo, and the words to say. */
+export interface ChangeDone {
+  patches: ListingPatch[];
+  reload: boolean;
+  changeId: string | null;
+  message: string;
+}
+
+const targetOf = (change: PendingChange): ListingTarget =>
+  'filter' in change && change.filter ? { filter: change.filter } : { ids: change.ids };
+const fromOutcome = (o: ChangeOutcome, reload: boolean): ChangeDone => ({ ...o, reload });
 
 const DONE_TEXT: Record<PendingChange['kind'], string> = {
   edit: 'Listing updated',
@@ -164,14 +198,22 @@ export const inventoryMachine = setup({
     saveColumns: fromPromise<void, InventoryColumn[]>(({ input, signal }) =>
       saveColumnSettings(INVENTORY_COLUMNS, input, signal),
     ),
-    applyChange: fromPromise<ListingPatch[], ChangeInput>(async ({ input, signal }) => {
+    applyChange: fromPromise<ChangeDone, ChangeInput>(async ({ input, signal }) => {
       const { change, price, edit } = input;
-      if (change.kind === 'edit') return [await editListing(change.ids[0] ?? 0, edit ?? {}, signal)];
-      if (change.kind === 'price') return updateListingPrices(change.ids, price ?? 0, signal);
-      if (change.kind === 'status') return updateListingStatus(change.ids, change.status, signal);
-      for (const id of change.ids) await deleteListing(id, signal);
-      return [];
+      const target = targetOf(change);
+      // a change of every listing that matches touches rows not loaded: the list is read again
+      const all = 'filter' in target;
+      if (change.kind === 'edit') {
+        const patch = await editListing(change.ids[0] ?? 0, edit ?? {}, signal);
+        return { patches: [patch], reload: false, changeId: null, message: DONE_TEXT.edit };
+      }
+      if (change.kind === 'price')
+        return fromOutcome(await updateListingPrices(target, price ?? { price: 0 }, signal), all);
+      if (change.kind === 'status') return fromOutcome(await updateListingStatus(target, change.status, signal), all);
+      const message = await deleteListings(target, signal);
+      return { patches: [], reload: true, changeId: null, message };
     }),
+    undoChange: fromPromise<string, string>(({ input, signal }) => undoListingChange(input, signal)),
     loadDetail: fromPromise<ListingDetail, { listing: Listing; kind: DetailKind }>(({ input, signal }) =>
       loadListingDetail(input.listing, input.kind, signal),
     ),
@@ -180,18 +222,21 @@ export const inventoryMachine = setup({
   guards: {
     hasPrice: ({ context, event }) => {
       if (event.type !== 'change.confirmed') return false;
-      if (context.change?.kind === 'price') return typeof event.price === 'number' && event.price > 0;
+      if (context.change?.kind === 'price') return !!event.price && Object.values(event.price)[0] !== 0;
       if (context.change?.kind === 'edit') return !!event.edit && Object.keys(event.edit).length > 0;
       return true;
     },
-    isDeletion: ({ context }) => context.change?.kind === 'delete',
+    reloads: ({ event }) => (event as unknown as { output: ChangeDone }).output.reload,
     hasIds: ({ event }) =>
       event.type === 'edit.requested' ||
+      (event.type === 'price.saved' && event.price > 0) ||
       ((event.type === 'price.requested' || event.type === 'status.requested' || event.type === 'delete.requested') &&
-        event.ids.length > 0),
+        (event.ids.length > 0 || !!event.filter)),
+    canUndo: ({ context }) => context.undo !== null,
   },
   actions: {
     toggleSelected: assign({
+      allMatching: false,
       selected: ({ context, event }) => {
         if (event.type !== 'selection.toggled') return context.selected;
         return context.selected.includes(event.id)
@@ -199,8 +244,12 @@ export const inventoryMachine = setup({
           : [...context.selected, event.id];
       },
     }),
-    setSelected: assign({ selected: ({ event }) => (event.type === 'selection.set' ? [...new Set(event.ids)] : []) }),
-    clearSelected: assign({ selected: [] }),
+    setSelected: assign({
+      allMatching: false,
+      selected: ({ event }) => (event.type === 'selection.set' ? [...new Set(event.ids)] : []),
+    }),
+    clearSelected: assign({ selected: [], allMatching: false }),
+    selectAllMatching: assign({ allMatching: true }),
     toggleColumn: assign({
       hidden: ({ context, event }) => {
         if (event.type !== 'columns.toggled') return context.hidden;
@@ -214,12 +263,22 @@ export const inventoryMachine = setup({
     requestChange: assign(({ event }) => {
       if (event.type === 'edit.requested')
         return { change: { kind: 'edit' as const, ids: [event.id] }, changeError: null };
+      const filter = 'filter' in event && event.filter ? { filter: event.filter } : {};
       if (event.type === 'price.requested')
-        return { change: { kind: 'price' as const, ids: event.ids }, changeError: null };
+        return { change: { kind: 'price' as const, ids: event.ids, ...filter }, changeError: null };
+      if (event.type === 'price.saved')
+        return {
+          change: { kind: 'price' as const, ids: [event.id] },
+          price: { price: event.price },
+          changeError: null,
+        };
       if (event.type === 'delete.requested')
-        return { change: { kind: 'delete' as const, ids: event.ids }, changeError: null };
+        return { change: { kind: 'delete' as const, ids: event.ids, ...filter }, changeError: null };
       if (event.type === 'status.requested')
-        return { change: { kind: 'status' as const, ids: event.ids, status: event.status }, changeError: null };
+        return {
+          change: { kind: 'status' as const, ids: event.ids, status: event.status, ...filter },
+          changeError: null,
+        };
       return {};
     }),
     storePrice: assign(({ event }) =>
@@ -240,12 +299,14 @@ export const inventoryMachine = setup({
     reloadList: enqueueActions(({ enqueue, system }) => {
       const list = system.get('inventoryListings');
       if (list) enqueue.sendTo(list, { type: 'list.refreshed' });
-      enqueue.assign({ selected: [] });
+      enqueue.assign({ selected: [], allMatching: false });
     }),
-    announceDone: emit(({ context }) => ({
-      type: 'change.done' as const,
-      message: DONE_TEXT[context.change?.kind ?? 'status'],
+    announceDone: emit((_, done: ChangeDone) => ({ type: 'change.done' as const, message: done.message })),
+    offerUndo: assign((_, done: ChangeDone) => ({
+      undo: done.changeId ? { changeId: done.changeId, message: done.message } : null,
     })),
+    dropUndo: assign({ undo: null }),
+    announceUndone: emit((_, message: string) => ({ type: 'change.done' as const, message })),
     openDetail: assign(({ context, event }) => {
       if (event.type === 'detail.opened')
         return { detail: { listing: event.listing, kind: event.kind }, detailData: null };
@@ -261,6 +322,7 @@ export const inventoryMachine = setup({
   id: 'inventory',
   context: {
     selected: [],
+    allMatching: false,
     hidden: [],
     change: null,
     price: null,
@@ -269,6 +331,7 @@ export const inventoryMachine = setup({
     detail: null,
     detailData: null,
     templates: [],
+    undo: null,
   },
   invoke: {
     id: 'listings',
@@ -309,6 +372,7 @@ export const inventoryMachine = setup({
         'selection.toggled': { actions: 'toggleSelected' },
         'selection.set': { actions: 'setSelected' },
         'selection.cleared': { actions: 'clearSelected' },
+        'selection.allMatching': { actions: 'selectAllMatching' },
       },
     },
     change: {
@@ -320,6 +384,32 @@ export const inventoryMachine = setup({
             'price.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
             'delete.requested': { guard: 'hasIds', target: 'confirming', actions: 'requestChange' },
             'status.requested': { guard: 'hasIds', target: 'sending', actions: 'requestChange' },
+            // a price typed in the grid's cell (Enter): no dialog
+            'price.saved': { guard: 'hasIds', target: 'sending', actions: 'requestChange' },
+            'undo.requested': { guard: 'canUndo', target: 'undoing' },
+            'undo.dismissed': { actions: 'dropUndo' },
+          },
+        },
+        undoing: {
+          tags: ['changing'],
+          description: 'The last change of prices or statuses is being undone; the list is read again after.',
+          invoke: {
+            id: 'undoChange',
+            src: 'undoChange',
+            input: ({ context }) => context.undo?.changeId ?? '',
+            onDone: {
+              target: 'idle',
+              actions: [{ type: 'announceUndone', params: ({ event }) => event.output }, 'dropUndo', 'reloadList'],
+            },
+            onError: {
+              target: 'idle',
+              actions: [
+                { type: 'storeChangeError', params: ({ event }: { event: { error: unknown } }) => event.error },
+                'toastChangeError',
+                'dropUndo',
+                'endChange',
+              ],
+            },
           },
         },
         confirming: {
@@ -340,10 +430,24 @@ export const inventoryMachine = setup({
               edit: context.edit,
             }),
             onDone: [
-              { guard: 'isDeletion', target: 'idle', actions: ['announceDone', 'reloadList', 'endChange'] },
+              {
+                guard: 'reloads',
+                target: 'idle',
+                actions: [
+                  { type: 'announceDone', params: ({ event }) => event.output },
+                  { type: 'offerUndo', params: ({ event }) => event.output },
+                  'reloadList',
+                  'endChange',
+                ],
+              },
               {
                 target: 'idle',
-                actions: [{ type: 'patchRows', params: ({ event }) => event.output }, 'announceDone', 'endChange'],
+                actions: [
+                  { type: 'patchRows', params: ({ event }) => event.output.patches },
+                  { type: 'announceDone', params: ({ event }) => event.output },
+                  { type: 'offerUndo', params: ({ event }) => event.output },
+                  'endChange',
+                ],
               },
             ],
             onError: {

@@ -28,7 +28,9 @@ export type AdditionalTemplate = components['schemas']['AdditionalTemplate'];
 
 /** The spec's toast when a read fails (section 8). */
 export const FETCH_FAILED = 'Failed to fetch data';
-/** Rows a page of Inventory holds (the contract's most). */
+/** Rows Inventory's first page holds: a screen and a half of the grid, so that it paints soon. */
+export const INVENTORY_FIRST_PAGE_SIZE = 50;
+/** Rows each later page holds (the contract's most), read as the end of the grid comes into view. */
 export const INVENTORY_PAGE_SIZE = 200;
 /** The page name the field settings are saved under. */
 export const FIELD_SETTINGS_PAGE = 'my-listings';
@@ -141,7 +143,7 @@ export const EVENT_REQUEST_EMPTY = {
   notes: '',
 };
 
-const text = (value: string) => (value.trim() ? value.trim() : undefined);
+const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 const key = () => globalThis.crypto.randomUUID();
 
 /** A file as far as the browser can tell one from another without reading it. */
@@ -249,7 +251,7 @@ export async function fetchInventoryPage(
       params: {
         query: {
           ...(cursor ? { cursor } : { page }),
-          per_page: INVENTORY_PAGE_SIZE,
+          per_page: cursor || page > 1 ? INVENTORY_PAGE_SIZE : INVENTORY_FIRST_PAGE_SIZE,
           q: text(filters.q),
           date_from: filters.date_from ?? undefined,
           date_to: filters.date_to ?? undefined,
@@ -282,20 +284,92 @@ export async function saveColumnSettings(
   unwrap(await api.POST('/ui-settings/save-field-settings', { body: { page: FIELD_SETTINGS_PAGE, columns }, signal }));
 }
 
-export async function updateListingPrices(ids: number[], price: number, signal: AbortSignal): Promise<ListingPatch[]> {
-  const data = unwrap(await api.POST('/my-listings/update-ticket-price', { body: { ticket_ids: ids, price }, signal }));
-  return data.tickets.map((t) => ({ id: t.ticket_id, changes: { price: t.price, currency: t.currency } }));
+/** Which listings a change of a selection is for: ids, or every listing the filters match. */
+export type ListingTarget = { ids: number[] } | { filter: InventoryFilters };
+/** A new price: an amount, or each one raised or lowered by an amount or a percentage. */
+export type PriceAsk = { price: number } | { change_amount: number } | { change_percent: number };
+/** What a change of a selection did: the rows it touched, and its id for Undo (null: nothing changed). */
+export interface ChangeOutcome {
+  patches: ListingPatch[];
+  changeId: string | null;
+  message: string;
+}
+
+/** The target as the contract's selection: `ticket_ids`, or `filter` with the filters given. */
+export function selectionOf(target: ListingTarget) {
+  if ('ids' in target) return { ticket_ids: target.ids };
+  const f = target.filter;
+  return {
+    filter: {
+      ...(text(f.q) ? { q: text(f.q) } : {}),
+      ...(f.date_from ? { date_from: f.date_from } : {}),
+      ...(f.date_to ? { date_to: f.date_to } : {}),
+      ...(f.status ? { status: f.status } : {}),
+      ...(f.ticket_type_id ? { ticket_type_id: f.ticket_type_id } : {}),
+    },
+  };
+}
+
+export async function updateListingPrices(
+  target: ListingTarget,
+  ask: PriceAsk,
+  signal: AbortSignal,
+): Promise<ChangeOutcome> {
+  const res = await api.POST('/my-listings/update-ticket-price', { body: { ...selectionOf(target), ...ask }, signal });
+  const data = unwrap(res);
+  return {
+    patches: data.tickets.map((t) => ({ id: t.ticket_id, changes: { price: t.price, currency: t.currency } })),
+    changeId: data.change_id,
+    message: res.data?.message ?? 'Price updated',
+  };
 }
 
 export async function updateListingStatus(
-  ids: number[],
+  target: ListingTarget,
   status: ListingStatus,
   signal: AbortSignal,
-): Promise<ListingPatch[]> {
-  const data = unwrap(
-    await api.POST('/my-listings/update-ticket-status', { body: { ticket_ids: ids, status }, signal }),
-  );
-  return data.tickets.map((t) => ({ id: t.ticket_id, changes: { status: t.status, available: t.available } }));
+): Promise<ChangeOutcome> {
+  const res = await api.POST('/my-listings/update-ticket-status', {
+    body: { ...selectionOf(target), status },
+    signal,
+  });
+  const data = unwrap(res);
+  return {
+    patches: data.tickets.map((t) => ({ id: t.ticket_id, changes: { status: t.status, available: t.available } })),
+    changeId: data.change_id,
+    message: res.data?.message ?? 'Status updated',
+  };
+}
+
+/** Deletes the target's listings at once (all or nothing); answers the server's words. */
+export async function deleteListings(target: ListingTarget, signal: AbortSignal): Promise<string> {
+  const res = await api.POST('/my-listings/delete-tickets', { body: selectionOf(target), signal });
+  unwrap(res);
+  return res.data?.message ?? 'Listings deleted';
+}
+
+/** Undoes a change of a selection (its change id); answers the server's words ('Undone: 12 listings restored.'). */
+export async function undoListingChange(changeId: string, signal: AbortSignal): Promise<string> {
+  const res = await api.POST('/my-listings/undo-change', { body: { change_id: changeId }, signal });
+  unwrap(res);
+  return res.data?.message ?? 'Undone';
+}
+
+export type ListingView = components['schemas']['ListingView'];
+export type ListingViewInput = components['schemas']['ListingViewInput'];
+
+export async function loadListingViews(signal: AbortSignal): Promise<ListingView[]> {
+  return unwrap(await api.GET('/my-listings/views', { signal }), FETCH_FAILED).views;
+}
+
+export async function saveListingView(view: ListingViewInput, signal: AbortSignal): Promise<ListingView> {
+  return unwrap(await api.POST('/my-listings/views', { body: view, signal }));
+}
+
+export async function deleteListingView(id: number, signal: AbortSignal): Promise<void> {
+  const res = await api.DELETE('/my-listings/views/{id}', { params: { path: { id } }, signal });
+  // the answer has no data: only a refusal is read
+  if (res.error) unwrap(res);
 }
 
 /** PUT update-ticket: the fields given change; the answer is the whole listing, which replaces the row. */

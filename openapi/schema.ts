@@ -1383,7 +1383,7 @@ export interface paths {
         put?: never;
         /**
          * Change the price of one listing or of a selection at once
-         * @description Sets `price` (minor units, in each listing's own currency) on every listing of `ticket_ids`, or changes each one's price by `change_percent` (rounded half up to the minor unit); exactly one of the two (422 otherwise). All or nothing: if any id is not one of the caller's listings the answer is 404 and nothing changes; a resulting price outside ListingPrice's bounds (500 to 10,000,000 minor units) answers 422. Each changed price writes an inventory log row; a listing whose price is already that one is left alone.
+         * @description Sets `price` (minor units, in each listing's own currency) on every listing of `ticket_ids` (or of `filter`), or changes each one's price by `change_percent` (rounded half up to the minor unit) or by `change_amount`; exactly one of the three (422 otherwise). All or nothing: if any id is not one of the caller's listings the answer is 404 and nothing changes; a resulting price outside ListingPrice's bounds (500 to 10,000,000 minor units) answers 422. Each changed price writes an inventory log row; a listing whose price is already that one is left alone.
          */
         post: operations["updateMyListingsTicketPrice"];
         delete?: never;
@@ -1423,10 +1423,94 @@ export interface paths {
         put?: never;
         /**
          * Publish or unpublish one listing or a selection
-         * @description `published` puts the listing's unsold tickets on sale (buyable in the trade search), `unpublished` takes them off sale (tickets already in a buyer's cart stay held until that hold ends; they then come back off sale). All or nothing: another seller's id answers 404. Publishing a listing of a match that has taken place answers 409. Each listing whose status changes writes a log row.
+         * @description `published` puts the listing's unsold tickets on sale (buyable in the trade search), `unpublished` takes them off sale (tickets already in a buyer's cart stay held until that hold ends; they then come back off sale). The listings are `ticket_ids` or those `filter` matches. All or nothing: another seller's id answers 404. The answer's `change_id` undoes it (POST /my-listings/undo-change). Publishing a listing of a match that has taken place answers 409. Each listing whose status changes writes a log row.
          */
         post: operations["updateMyListingsTicketStatus"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/delete-tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a selection of listings at once
+         * @description Deletes every listing of `ticket_ids` or of `filter`, as DELETE /my-listings/ticket/delete/{id} deletes one (each logs a 'deleted' row). All or nothing: another seller's id answers 404; a listing of which tickets were sold, or that a buyer's cart holds, answers 409 naming how many, and nothing is deleted.
+         */
+        post: operations["deleteMyListingsTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/undo-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a change of a selection (a price or a status)
+         * @description Puts each listing of the change (the `change_id` of update-ticket-price or update-ticket-status) back to the price or status it had before, through the same rules as a new price or status, each logged. A listing changed again since, or deleted, is left as it is (`skipped`). Another seller's change, or one that is not, answers 404; a change already undone answers 409.
+         */
+        post: operations["undoMyListingsChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's saved views of Inventory
+         * @description The views the seller (or its team) saved: each a name with Inventory's filters, sort and hidden columns, by name.
+         */
+        get: operations["listMyListingsViews"];
+        put?: never;
+        /**
+         * Save a view of Inventory
+         * @description Saves the filters, sort and hidden columns under `name`; a view of that name (whatever its case) is replaced. At most 20 views a seller (a 21st answers 422 on /body/name).
+         */
+        post: operations["saveMyListingsView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved view of Inventory
+         * @description Another seller's view, or one already deleted, answers 404.
+         */
+        delete: operations["deleteMyListingsView"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7094,14 +7178,31 @@ export interface components {
                 stadiums: components["schemas"]["Stadium"][];
             };
         };
-        /** @description Exactly one of `price` and `change_percent`. */
+        /** @description The listings: `ticket_ids`, or every listing of the caller that `filter` matches, or (both) the listings of `ticket_ids` that `filter` matches; neither answers 422. The new price: exactly one of `price`, `change_percent` and `change_amount`. */
         ListingPriceUpdate: {
-            /** @description Each id at most once (422 otherwise). */
-            ticket_ids: components["schemas"]["Id"][];
+            ticket_ids?: components["schemas"]["ListingIdSelection"];
+            filter?: components["schemas"]["ListingSelectionFilter"];
             price?: components["schemas"]["ListingPrice"];
             /** @description At most two decimals (422 otherwise). Raise (positive) or lower (negative) each price by this percentage, e.g. -5 or 12.5. */
             change_percent?: number;
-        } & (unknown | unknown);
+            /** @description Not 0 (422). Raise (positive) or lower (negative) each price by this many minor units of the listing's own currency (listings priced in several currencies answer 422, as a `price` does). */
+            change_amount?: number;
+        } & (unknown | unknown | unknown);
+        /** @description The listings by id, each at most once (422 otherwise). */
+        ListingIdSelection: components["schemas"]["Id"][];
+        /** @description Every listing of the caller (not deleted) that the list GET /my-listings would show with these filters, read in the change's own transaction ('select all that match'): as its query parameters of the same names. */
+        ListingSelectionFilter: {
+            q?: string;
+            /** Format: date */
+            date_from?: string;
+            /** Format: date */
+            date_to?: string;
+            match_id?: components["schemas"]["Id"];
+            status?: components["schemas"]["ListingStatus"];
+            ticket_type_id?: components["schemas"]["TicketTypeId"];
+        };
+        /** @description A change of a selection, which POST /my-listings/undo-change reverts. */
+        ListingChangeId: string;
         ListingPriceUpdateResponse: {
             /** @constant */
             success: true;
@@ -7109,6 +7210,8 @@ export interface components {
             data: {
                 /** @description How many prices changed. */
                 updated: number;
+                /** @description The change, to undo (null when no price changed). */
+                change_id: components["schemas"]["ListingChangeId"] | null;
                 tickets: {
                     ticket_id: number;
                     previous_price: number;
@@ -7117,10 +7220,70 @@ export interface components {
                 }[];
             };
         };
+        /** @description The listings (`ticket_ids`, `filter`, or both: the listings of `ticket_ids` that `filter` matches; neither answers 422), and their new status. */
         ListingStatusUpdate: {
-            /** @description Each id at most once (422 otherwise). */
-            ticket_ids: components["schemas"]["Id"][];
+            ticket_ids?: components["schemas"]["ListingIdSelection"];
+            filter?: components["schemas"]["ListingSelectionFilter"];
             status: components["schemas"]["ListingStatus"];
+        };
+        /** @description The listings to delete (`ticket_ids`, `filter`, or both: the listings of `ticket_ids` that `filter` matches; neither answers 422). */
+        ListingsDelete: {
+            ticket_ids?: components["schemas"]["ListingIdSelection"];
+            filter?: components["schemas"]["ListingSelectionFilter"];
+        };
+        ListingsDeletedResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                deleted: number;
+            };
+        };
+        ListingUndoChange: {
+            /** @description The `change_id` of the change's answer. No listing shows it (the change's answer gives it for Undo), so the IDOR matrix cannot find an owner's ids of it (`x-unlisted-id`): another seller's change answering 404 is the operation's own test (server/routes/listings-changes.test.ts). */
+            change_id: string;
+        };
+        ListingUndoResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @description The listings put back as they were before the change. */
+                restored: number;
+                /** @description The listings changed again since (or deleted), left as they are now. */
+                skipped: number;
+            };
+        };
+        ListingViewInput: {
+            /** @description The view's name, unique per seller whatever its case (saving a name again replaces that view). */
+            name: string;
+            filters: components["schemas"]["ListingSelectionFilter"];
+            sort: components["schemas"]["ListingSort"];
+            /** @description The columns hidden (Inventory's column keys), each once. */
+            hidden: string[];
+        };
+        ListingView: {
+            id: number;
+            name: string;
+            filters: components["schemas"]["ListingSelectionFilter"];
+            sort: components["schemas"]["ListingSort"];
+            hidden: string[];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ListingViewsResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                views: components["schemas"]["ListingView"][];
+            };
+        };
+        ListingViewResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: components["schemas"]["ListingView"];
         };
         ListingStatusUpdateResponse: {
             /** @constant */
@@ -7128,6 +7291,8 @@ export interface components {
             message: string;
             data: {
                 updated: number;
+                /** @description The change, to undo (null when no status changed). */
+                change_id: components["schemas"]["ListingChangeId"] | null;
                 tickets: {
                     ticket_id: number;
                     status: components["schemas"]["ListingStatus"];
@@ -9570,6 +9735,148 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMyListingsTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingsDelete"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingsDeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    undoMyListingsChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingUndoChange"];
+            };
+        };
+        responses: {
+            /** @description Undone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingUndoResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listMyListingsViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingViewsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    saveMyListingsView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingViewInput"];
+            };
+        };
+        responses: {
+            /** @description The view as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingViewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteMyListingsView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
         };
     };

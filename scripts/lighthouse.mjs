@@ -1,4 +1,4 @@
-// `npm run lighthouse`: Lighthouse 13 on /login and /dashboard, mobile preset and desktop, against the
+// `npm run lighthouse`: Lighthouse 13 on /login, /dashboard and /my-listings, mobile preset and desktop, against the
 // production build served by the real server on a temporary data folder.
 //
 //   npm run lighthouse                 # builds first (npm run build)
@@ -9,7 +9,7 @@
 //   LH_PROFILE=1 ...                  # the traces also hold V8's sampling profiler (functions' times; it adds
 //                                     # overhead, so its scores are not comparable with runs without it)
 //   LH_PRESETS=mobile npm run lighthouse  # only these presets (mobile, desktop; comma-separated)
-//   LH_PAGES=/dashboard npm run lighthouse  # only these pages (/login, /dashboard; comma-separated)
+//   LH_PAGES=/dashboard npm run lighthouse  # only these pages (/login, /dashboard, /my-listings; comma-separated)
 //   LH_CPU=calibrated npm run lighthouse  # CPU slowdown scaled to this machine (below); LH_CPU=8: mobile at 8x
 //
 // The CPU slowdown: Lighthouse's presets slow the CPU by a constant factor (mobile 4x, desktop 1x) of the machine
@@ -21,8 +21,8 @@
 //
 // It starts dist-server/start.mjs (what `npm start` runs) on a fresh SQLite folder, launches Chromium
 // (CHROME_PATH, default /usr/bin/chromium) with the e2e flags, measures /login logged out, then logs in
-// through the login form as seller@demo.test (the SPA writes its session cookies) and measures /dashboard in
-// the same browser: Lighthouse clears caches between runs but keeps cookies and local storage.
+// through the login form as seller@demo.test (the SPA writes its session cookies) and measures /dashboard and
+// /my-listings in the same browser: Lighthouse clears caches between runs but keeps cookies and local storage.
 // For each page and preset it prints the performance score, FCP, LCP, CLS and TBT, the longest request
 // chain (network dependency tree) and the elements that shifted. The targets: a score of 95 or more, CLS
 // under 0.05, LCP under 2.5 s; the exit code is 1 when a median misses one.
@@ -261,10 +261,17 @@ const results = [];
 try {
   console.info(`Lighthouse ${RUNS} run(s) per page and preset; load average ${loadavg()[0].toFixed(1)}`);
   const slowdowns = await cpuSlowdowns(chrome.port);
+  // the seller's pages after one login (Lighthouse keeps the cookies between runs)
+  let loggedIn = false;
+  const logInOnce = async () => {
+    if (!loggedIn) await logIn(chrome.port, server.origin);
+    loggedIn = true;
+  };
   const pages = [
     { path: '/login', before: null },
-    { path: '/dashboard', before: () => logIn(chrome.port, server.origin) },
-  ].filter((p) => (process.env.LH_PAGES ?? '/login,/dashboard').split(',').includes(p.path));
+    { path: '/dashboard', before: logInOnce },
+    { path: '/my-listings', before: logInOnce },
+  ].filter((p) => (process.env.LH_PAGES ?? '/login,/dashboard,/my-listings').split(',').includes(p.path));
   for (const page of pages) {
     await page.before?.();
     for (const preset of PRESETS) {

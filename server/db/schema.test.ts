@@ -1,26 +1,16 @@
-import { type Selectable, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../test-support';
+import { table } from './expected-columns';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
 
 /**
  * server/db/schema.ts (what the code believes) against the migrated database (what is there), on the test
- * engine. The expected columns below are checked by the compiler against schema.ts: a column added to an
- * interface and not here, or listed as nullable when its type is not, does not compile; the test then checks
- * the database has exactly these tables, columns and nullabilities.
+ * engine. The expected columns below are checked by the compiler against schema.ts (./expected-columns): a column
+ * added to an interface and not here, or listed as nullable when its type is not, does not compile; the test then
+ * checks the database has exactly these tables, columns and nullabilities.
  */
-type Columns<T> = keyof Selectable<T> & string;
-type Nullable<T> = { [K in Columns<T>]: null extends Selectable<T>[K] ? K : never }[Columns<T>];
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-
-function table<T>() {
-  return <const C extends readonly Columns<T>[], const N extends readonly Nullable<T>[]>(
-    columns: C & (Same<C[number], Columns<T>> extends true ? unknown : { missing: Exclude<Columns<T>, C[number]> }),
-    nullable: N & (Same<N[number], Nullable<T>> extends true ? unknown : { missing: Exclude<Nullable<T>, N[number]> }),
-  ) => ({ columns: [...columns].sort(), nullable: [...nullable].sort() });
-}
-
 const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[] } } = {
   currencies: table<Database['currencies']>()(['code', 'name', 'symbol', 'minor_unit'], []),
   countries: table<Database['countries']>()(['id', 'name', 'short_name', 'dialing_code', 'phone_code'], []),
@@ -364,8 +354,19 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['event_id', 'booking_id', 'detail'],
   ),
   listing_logs: table<Database['listing_logs']>()(
-    ['id', 'listing_id', 'seller_id', 'user_id', 'action', 'field', 'old_value', 'new_value', 'created_at'],
-    ['field', 'old_value', 'new_value'],
+    [
+      'id',
+      'listing_id',
+      'seller_id',
+      'user_id',
+      'action',
+      'field',
+      'old_value',
+      'new_value',
+      'change_id',
+      'created_at',
+    ],
+    ['field', 'old_value', 'new_value', 'change_id'],
   ),
   listing_files: table<Database['listing_files']>()(['listing_id', 'file_id', 'created_at'], []),
   event_requests: table<Database['event_requests']>()(
@@ -391,6 +392,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['home_team', 'away_team', 'tournament', 'match_time', 'city_name', 'notes', 'status_reason', 'event_id'],
   ),
   field_settings: table<Database['field_settings']>()(['user_id', 'page', 'columns', 'updated_at'], []),
+  listing_views: table<Database['listing_views']>()(
+    ['id', 'seller_id', 'name', 'name_key', 'settings', 'created_at', 'updated_at'],
+    [],
+  ),
   order_logs: table<Database['order_logs']>()(
     ['id', 'order_id', 'action', 'from_status', 'to_status', 'reason', 'detail', 'actor', 'user_id', 'created_at'],
     ['from_status', 'reason', 'detail', 'user_id'],

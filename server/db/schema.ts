@@ -2,6 +2,16 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { components } from '../../openapi/schema';
 import type { AdminAuditLogTable, ErasureRequestTable } from './schema-admin';
 import type {
+  AdditionalTemplateTable,
+  EventRequestTable,
+  FieldSettingTable,
+  ListingCountTable,
+  ListingFileTable,
+  ListingLogTable,
+  ListingTemplateTable,
+  ListingViewTable,
+} from './schema-listings';
+import type {
   LoginClientFailureTable,
   LoginDeviceFailureTable,
   LoginDeviceTable,
@@ -70,6 +80,7 @@ export interface Database {
   listing_files: ListingFileTable;
   event_requests: EventRequestTable;
   field_settings: FieldSettingTable;
+  listing_views: ListingViewTable;
   order_logs: OrderLogTable;
   order_deliveries: OrderDeliveryTable;
   additional_templates: AdditionalTemplateTable;
@@ -550,58 +561,6 @@ export interface TradeTrackingTable {
   created_at: string;
 }
 
-/** One change of a listing (server/domain/listings): who, what, from which value to which (as text). */
-export interface ListingLogTable {
-  id: Generated<number>;
-  listing_id: number;
-  seller_id: number;
-  user_id: number;
-  /** created, updated, price_changed, published, unpublished, deleted, files_uploaded */
-  action: string;
-  field: string | null;
-  old_value: string | null;
-  new_value: string | null;
-  created_at: string;
-}
-
-/** A ticket file of a listing: a row of `files`. */
-export interface ListingFileTable {
-  listing_id: number;
-  file_id: string;
-  created_at: string;
-}
-
-/** A seller's request for a match that is not in the catalogue. */
-export interface EventRequestTable {
-  id: Generated<number>;
-  seller_id: number;
-  user_id: number;
-  match_name: string;
-  home_team: string | null;
-  away_team: string | null;
-  tournament: string | null;
-  /** 'YYYY-MM-DD' */
-  match_date: string;
-  match_time: string | null;
-  stadium_name: string;
-  city_name: string | null;
-  notes: string | null;
-  /** pending, approved, rejected */
-  status: ColumnType<string, string | undefined, string>;
-  status_reason: string | null;
-  event_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A user's column choices for a page's table, JSON [{ key, visible }]. */
-export interface FieldSettingTable {
-  user_id: number;
-  page: string;
-  columns: string;
-  updated_at: string;
-}
-
 /** A single-use token of an emailed link (server/auth/account-tokens.ts): only its SHA-256 is stored. */
 export interface AccountTokenTable {
   token_hash: string;
@@ -626,32 +585,6 @@ export interface MailOutboxTable {
   subject: string;
   body: string;
   created_at: string;
-}
-
-/** A seller's additional template (issue 11): a reusable text, with an optional file, a listing may carry. */
-export interface AdditionalTemplateTable {
-  id: Generated<number>;
-  seller_id: number;
-  name: string;
-  /** the name in lower case, unique per seller */
-  name_key: string;
-  content: string;
-  file_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The additional templates a listing carries. */
-export interface ListingTemplateTable {
-  listing_id: number;
-  template_id: number;
-}
-
-/** How many listings a seller has in each status (migration 0025), kept by triggers on `listings`. */
-export interface ListingCountTable {
-  seller_id: number;
-  status: string;
-  listings: number;
 }
 
 /** A seller's payout bank account (migration 0018): IBAN and BIC normalised; removed ones keep their row. */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../contract/router';
+import { compressAnswer } from './compress';
 import { API_SECURITY_HEADERS } from './security-headers';
 
 /** What every answer of the API carries besides its request id: the API's security headers, no caching, JSON. */
@@ -22,15 +23,14 @@ export function apiAnswer(
   status: number,
   headers?: Readonly<Record<string, string>>,
 ): Response {
-  return new Response(body === null ? null : JSON.stringify(body), {
-    status,
-    headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers },
-  });
+  if (body === null)
+    return new Response(null, { status, headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers } });
+  return apiText(c, JSON.stringify(body), status, headers);
 }
 
 /**
  * An answer whose text is already written: a kept answer's JSON (server/http/answer-cache.ts), or a text answer
- * whose headers say its type (the metrics).
+ * whose headers say its type (the metrics). From 1 KB it goes compressed to a client that accepts brotli or gzip.
  */
 export function apiText(
   c: Context<AppEnv>,
@@ -38,7 +38,12 @@ export function apiText(
   status: number,
   headers?: Readonly<Record<string, string>>,
 ): Response {
-  return new Response(text, { status, headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers } });
+  // compressed from 1 KB when the client accepts it (server/http/compress.ts)
+  const sent = compressAnswer(c.req.header('accept-encoding'), text);
+  return new Response(sent.body, {
+    status,
+    headers: { ...API_HEADERS, 'X-Request-Id': c.get('requestId'), ...headers, ...sent.headers },
+  });
 }
 
 /** A file streamed as it is made (a data export): the API's headers, its own type, never cached. */

@@ -11,28 +11,25 @@ import {
   templateWorkbook,
   validateRows,
 } from '../domain/listings/bulk';
+import { attachFiles, listingHistory } from '../domain/listings/files';
 import { marketInsights } from '../domain/listings/insights';
 import {
   type Actor,
-  attachFiles,
   BadListCursor,
   checkNewListings,
   createListings,
   deleteListing,
   findListingEvent,
   findMyListing,
-  listingHistory,
   listMyListings,
   logPage,
   MATCH_NOT_FOUND,
   myListingsByIds,
   type NewListing,
   searchListingEvents,
-  setStatus,
   updateListing,
 } from '../domain/listings/listings';
 import { capMessageIn } from '../domain/listings/price-caps';
-import { updatePrices } from '../domain/listings/prices';
 import { fieldSettings, requestEvent, requestPage, saveFieldSettings, stadiums } from '../domain/listings/requests';
 import { type ListingRestriction, RESTRICTIONS, STADIUM_LAYOUT } from '../domain/listings/rules';
 import { checkListingTemplates } from '../domain/listings/templates';
@@ -42,6 +39,7 @@ import { removeFiles } from '../http/multipart';
 import { holdOpen, spend } from '../quotas/quota';
 import { additionalTemplateRoutes } from './additional-templates';
 import { eventRequestAdminRoutes } from './admin-event-requests';
+import { listingChangeRoutes } from './listings-changes';
 import { badFileName } from './wallet';
 
 const actorOf = (user: AuthUser): Actor => ({ sellerId: sellerIdOf(user), userId: user.id });
@@ -94,6 +92,7 @@ function restrictionsField(text: string | undefined): ListingRestriction[] {
  */
 export function listingsRoutes(router: Router) {
   const { route } = router;
+  listingChangeRoutes(router);
   additionalTemplateRoutes(router);
   eventRequestAdminRoutes(router);
   route('/my-listings', 'get', async ({ user, query }, { db, clock }) => {
@@ -172,26 +171,6 @@ export function listingsRoutes(router: Router) {
       data: await updateListing(db, actorOf(user), params.id, body, clock.now()),
     },
   }));
-
-  route('/my-listings/update-ticket-price', 'post', async ({ user, body }, { db, clock }) => {
-    const data = await updatePrices(db, actorOf(user), body, clock.now());
-    return {
-      status: 200,
-      body: { success: true, message: `${data.updated} price${data.updated === 1 ? '' : 's'} updated.`, data },
-    };
-  });
-
-  route('/my-listings/update-ticket-status', 'post', async ({ user, body }, { db, clock }) => {
-    const data = await setStatus(db, actorOf(user), body.ticket_ids, body.status, clock.now());
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: `${data.updated} listing${data.updated === 1 ? '' : 's'} ${body.status}.`,
-        data,
-      },
-    };
-  });
 
   route('/my-listings/ticket/delete/{id}', 'delete', async ({ user, params }, { db, clock }) => ({
     status: 200,

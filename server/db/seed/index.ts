@@ -6,6 +6,7 @@ import { addTemplate } from '../../domain/listings/templates';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
 import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
+import { seedDemoListingViews } from './demo-listing-views';
 import { seedDemoListings } from './demo-listings';
 import { DEMO_PAYOUTS_FIXTURE, seedDemoPayouts } from './demo-payouts';
 import { DEMO_REFERRALS_FIXTURE, seedDefaultSellerContacts, seedDemoReferrals } from './demo-referrals';
@@ -164,6 +165,7 @@ const RIVAL_WALLET_FIXTURE = 'rival-wallet-v1';
 const DEMO_TRADE_FIXTURE = 'demo-trade-v1';
 /** Inventory: the demo seller's listings over the upcoming matches, their log, event requests (issue 11). */
 const DEMO_LISTINGS_FIXTURE = 'demo-listings-v1';
+const DEMO_LISTING_VIEWS_FIXTURE = 'demo-listing-views-v1';
 /** Additional templates of the seller and of the rival, so that Add Inventory has some to offer (issue 11). */
 const DEMO_TEMPLATES_FIXTURE = 'demo-templates-v1';
 const DEMO_TEMPLATES = [
@@ -311,6 +313,11 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   if (await applyOnce(db, clock, DEMO_LISTINGS_FIXTURE, (trx) => seedDemoListings(trx, clock, { seller }))) {
     appliedFixtures.push(DEMO_LISTINGS_FIXTURE);
   }
+  const viewsOf = { seller, rival };
+  if (await applyOnce(db, clock, DEMO_LISTING_VIEWS_FIXTURE, (trx) => seedDemoListingViews(trx, clock, viewsOf))) {
+    appliedFixtures.push(DEMO_LISTING_VIEWS_FIXTURE);
+  }
+
   if (
     await applyOnce(db, clock, DEMO_TEMPLATES_FIXTURE, async (trx) => {
       for (const id of [seller, rival])

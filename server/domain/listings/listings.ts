@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
@@ -223,7 +224,7 @@ const countsOf = prepared((db, $: { ids: IdList }) =>
 );
 
 /** Tickets sold (orders not cancelled), held in carts, the files and the additional templates of each listing of `ids`. */
-async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
+export async function extrasOf(db: Db, ids: number[]): Promise<Extras> {
   if (ids.length === 0) return { sold: new Map(), held: new Map(), files: new Map(), templates: new Map() };
   return extrasOfPage(
     db,
@@ -313,12 +314,12 @@ export async function findMyListing(db: Db, sellerId: number, id: number, now: D
 }
 
 /** Locks the listings' rows until the transaction ends (Postgres; SQLite's writer already holds the file). */
-async function lockListings(db: Db, ids: number[]) {
+export async function lockListings(db: Db, ids: number[]) {
   if (ids.length === 0 || engineOf(db) !== 'postgres') return;
   await sql`SELECT id FROM listings WHERE id IN (${sql.join(ids)}) ORDER BY id FOR UPDATE`.execute(db);
 }
 
-async function soldAndHeld(db: Db, id: number) {
+export async function soldAndHeld(db: Db, id: number) {
   const x = await extrasOf(db, [id]);
   return { sold: x.sold.get(id) ?? 0, held: x.held.get(id) ?? 0 };
 }
@@ -447,6 +448,16 @@ function filteredListings(
   return q;
 }
 
+/** The ids of the seller's listings that pass `filters` ('select all that match'), smallest first. */
+export async function listingIdsMatching(db: Db, sellerId: number, filters: ListFilters): Promise<number[]> {
+  const matchIds = await matchIdListOf(db, filters.q);
+  const rows = await filteredListings(db, sellerId, filters, matchIds)
+    .select('listings.id')
+    .orderBy('listings.id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** The listings of a page (their own columns), in the order of `sort`, from `start`. */
 function pageQuery(
   db: Db,
@@ -556,7 +567,7 @@ export async function listMyListings(
     rows = (await preparedPageOf(sort, filters.status !== undefined, 'after' in start).execute(db, {
       seller: sellerId,
       status: filters.status ?? 'deleted',
-      limit: perPage,
+      limit: perPage + 1,
       offset: 'offset' in start ? start.offset : 0,
       after: 'after' in start ? start.after.id : 0,
       v0: values[0] ?? '',
@@ -564,10 +575,13 @@ export async function listMyListings(
       v2: values[2] ?? '',
     })) as CountedRow[];
   } else {
-    rows = (await pageQuery(db, sellerId, filters, matchIds, sort, start, perPage).execute()) as CountedRow[];
+    rows = (await pageQuery(db, sellerId, filters, matchIds, sort, start, perPage + 1).execute()) as CountedRow[];
   }
+  // one row past the page says whether another follows (pages of a cursor need not be of one size: Inventory's
+  // first is 50 rows, the next 200, so the page's number times its size does not say how many were read)
+  const more = rows.length > perPage;
+  rows = rows.slice(0, perPage);
   const last = rows.at(-1);
-  const more = last !== undefined && page * perPage < total && rows.length === perPage;
   const [extras, matches] = await Promise.all([extrasOfPage(db, rows), matchesOf(db, rows)]);
   const today = todayOf(now);
   return {
@@ -698,7 +712,7 @@ interface LogRow {
   new_value?: string | null;
 }
 
-export async function writeLogs(db: Db, actor: Actor, rows: LogRow[], now: Date) {
+export async function writeLogs(db: Db, actor: Actor, rows: LogRow[], now: Date, changeId: string | null = null) {
   const at = iso(now);
   for (let i = 0; i < rows.length; i += 500) {
     await db
@@ -712,6 +726,7 @@ export async function writeLogs(db: Db, actor: Actor, rows: LogRow[], now: Date)
           field: r.field ?? null,
           old_value: r.old_value ?? null,
           new_value: r.new_value ?? null,
+          change_id: changeId,
           created_at: at,
         })),
       )
@@ -1083,6 +1098,7 @@ export const duplicates = (ids: number[], path: string): FieldError[] =>
 
 /** Publishes or unpublishes the seller's listings of `ids` (all or nothing). */
 export async function setStatus(db: Db, actor: Actor, ids: number[], status: ListingStatus, now: Date) {
+  const changeId = randomUUID();
   const errors = duplicates(ids, '/body/ticket_ids');
   if (errors.length > 0) throw invalid(errors);
   const rows = await ownedRows(db, actor.sellerId, ids);
@@ -1132,6 +1148,7 @@ export async function setStatus(db: Db, actor: Actor, ids: number[], status: Lis
       new_value: status,
     })),
     now,
+    changeId,
   );
   const after = new Map<number, number>();
   for (let i = 0; i < ids.length; i += 500) {
@@ -1145,6 +1162,7 @@ export async function setStatus(db: Db, actor: Actor, ids: number[], status: Lis
   }
   return {
     updated: toChange.length,
+    change_id: toChange.length > 0 ? changeId : null,
     tickets: ids.map((id) => ({ ticket_id: id, status, available: after.get(id) ?? 0 })),
   };
 }
@@ -1177,108 +1195,6 @@ export async function deleteListing(db: Db, actor: Actor, id: number, now: Date)
   if (done.numUpdatedRows !== 1n) throw notFound();
   await writeLogs(db, actor, [{ listing_id: id, action: 'deleted', old_value: row.status, new_value: 'deleted' }], now);
   return { ticket_id: id };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Files and history
-
-export async function listingFiles(db: Db, id: number): Promise<ListingFile[]> {
-  const rows = await db
-    .selectFrom('listing_files')
-    .innerJoin('files', 'files.id', 'listing_files.file_id')
-    .select(['files.id', 'files.original_name', 'files.kind', 'files.size', 'listing_files.created_at'])
-    .where('listing_files.listing_id', '=', id)
-    .orderBy('listing_files.created_at')
-    .orderBy('files.id')
-    .execute();
-  return rows.map((r) => ({
-    file_id: r.id,
-    name: r.original_name,
-    kind: r.kind,
-    size: Number(r.size),
-    created_at: r.created_at,
-  }));
-}
-
-/** Attaches stored files (rows of `files`, this call's) to one of the seller's listings. */
-export async function attachFiles(
-  db: Db,
-  actor: Actor,
-  id: number,
-  files: { id: string; originalName: string }[],
-  now: Date,
-) {
-  await lockListings(db, [id]);
-  const row = await findListingRow(db, actor.sellerId, id);
-  if (!row) throw notFound();
-  const have = Number(
-    (
-      await db
-        .selectFrom('listing_files')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('listing_id', '=', id)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-  if (have + files.length > MAX_FILES_PER_LISTING) {
-    throw new HttpError(
-      409,
-      `A listing holds at most ${MAX_FILES_PER_LISTING} files; this one has ${have}, so at most ${Math.max(0, MAX_FILES_PER_LISTING - have)} more.`,
-    );
-  }
-  if (files.length === 0) return listingFiles(db, id);
-  const at = iso(now);
-  await db
-    .insertInto('listing_files')
-    .values(files.map((f) => ({ listing_id: id, file_id: f.id, created_at: at })))
-    .execute();
-  await db.updateTable('listings').set({ updated_at: at }).where('id', '=', id).execute();
-  await writeLogs(
-    db,
-    actor,
-    [
-      {
-        listing_id: id,
-        action: 'files_uploaded',
-        field: 'files',
-        old_value: String(have),
-        new_value: files.map((f) => f.originalName || 'file').join(', '),
-      },
-    ],
-    now,
-  );
-  return listingFiles(db, id);
-}
-
-export async function listingHistory(db: Db, sellerId: number, id: number, now: Date) {
-  const ticket = await findMyListing(db, sellerId, id, now);
-  const [sales, files] = await Promise.all([
-    db
-      .selectFrom('orders')
-      .select(['id', 'booking_no', 'quantity', 'amount', 'currency', 'status', 'created_at'])
-      .where('listing_id', '=', id)
-      .where('seller_id', '=', sellerId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1000)
-      .execute(),
-    listingFiles(db, id),
-  ]);
-  return {
-    ticket,
-    sales: sales.map(
-      (o): ListingSale => ({
-        order_id: o.id,
-        booking_no: o.booking_no,
-        quantity: o.quantity,
-        amount: Number(o.amount),
-        currency: o.currency as CurrencyCode,
-        status: o.status,
-        created_at: o.created_at,
-      }),
-    ),
-    files,
-  };
 }
 
 export { invalid, notFound };

@@ -1,15 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdditionalTemplate, Listing } from '../../../machines/inventory.machine';
-import { renderSignedIn } from '../../app/testing/render-signed-in';
-import { fakeApi, reply } from '../../lib/testing/fake-api';
-import { fakeProfile, type PermissionName } from '../../lib/testing/fake-profile';
-import MyListingsPage from './my-listings-page';
+import type { AdditionalTemplate, Listing } from '../../../../machines/inventory.machine';
+import { renderSignedIn } from '../../../app/testing/render-signed-in';
+import { fakeApi, reply } from '../../../lib/testing/fake-api';
+import { fakeProfile, type PermissionName } from '../../../lib/testing/fake-profile';
+import MyListingsPage from './page';
 
-vi.mock('../../../openapi/client', async (real) => ({
-  ...(await real<typeof import('../../../openapi/client')>()),
-  api: (await import('../../lib/testing/fake-api')).fakeApi.client,
+vi.mock('../../../../openapi/client', async (real) => ({
+  ...(await real<typeof import('../../../../openapi/client')>()),
+  api: (await import('../../../lib/testing/fake-api')).fakeApi.client,
 }));
 
 const NOW = Date.now();
@@ -110,7 +110,8 @@ describe("Inventory's edit dialog: the listing's additional templates", () => {
   afterEach(() => fakeApi.reset());
 
   const openEdit = async (user: ReturnType<typeof userEvent.setup>) => {
-    await user.click(await screen.findByRole('button', { name: /^Edit/ }, WAIT));
+    await user.click(await screen.findByRole('button', { name: /^Actions for/ }, WAIT));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }, WAIT));
     return screen.findByRole('dialog', { name: 'Edit listing' }, WAIT);
   };
 
@@ -216,7 +217,7 @@ describe("Inventory's new price for a selection", () => {
       meta: { current_page: 1, last_page: 1, per_page: 200, total: 3, next_cursor: null },
     }));
     fakeApi.on('GET /ui-settings/field-settings', () => ({ page: 'my-listings', columns: [] }));
-    fakeApi.on('POST /my-listings/update-ticket-price', () => ({ tickets: [] }));
+    fakeApi.on('POST /my-listings/update-ticket-price', () => ({ updated: 0, change_id: null, tickets: [] }));
   });
   afterEach(() => fakeApi.reset());
 
@@ -225,17 +226,19 @@ describe("Inventory's new price for a selection", () => {
     renderPage();
     await user.click(await screen.findByRole('checkbox', { name: /block 101/ }, WAIT));
     await user.click(screen.getByRole('checkbox', { name: /block 102/ }));
-    await user.click(screen.getByRole('button', { name: 'Update price' }));
+    await user.click(screen.getByRole('button', { name: 'Change price' }));
     const mixed = await screen.findByRole('dialog', { name: 'New price for 2 listings' }, WAIT);
     expect(within(mixed).getByRole('status')).toHaveTextContent(
-      'These listings are priced in GBP, USD: a new price is an amount in one currency.',
+      'These listings are priced in GBP, USD: a new price is an amount in one currency, so they change by a percentage.',
     );
     expect(within(mixed).queryByRole('textbox', { name: /Price per ticket/ })).toBeNull();
+    expect(within(mixed).getByRole('radio', { name: 'Set a price' })).toBeDisabled();
+    expect(within(mixed).getByRole('textbox', { name: /Percentage/ })).toBeVisible();
     expect(within(mixed).getByRole('button', { name: 'Update price' })).toBeDisabled();
     await user.click(within(mixed).getByRole('button', { name: 'Cancel' }));
     await user.click(screen.getByRole('checkbox', { name: /block 102/ }));
     await user.click(screen.getByRole('checkbox', { name: /block 103/ }));
-    await user.click(screen.getByRole('button', { name: 'Update price' }));
+    await user.click(screen.getByRole('button', { name: 'Change price' }));
     const one = await screen.findByRole('dialog', { name: 'New price for 2 listings' }, WAIT);
     expect(within(one).getByRole('textbox', { name: /Price per ticket/ })).toBeVisible();
     expect(within(one).queryByRole('status')).toBeNull();
@@ -245,10 +248,10 @@ describe("Inventory's new price for a selection", () => {
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('checkbox', { name: /block 101/ }, WAIT));
-    await user.click(screen.getByRole('button', { name: 'Update price' }));
+    await user.click(screen.getByRole('button', { name: 'Change price' }));
     const dialog = await screen.findByRole('dialog', { name: 'New price' }, WAIT);
     const field = within(dialog).getByRole('textbox', { name: /Price per ticket/ });
-    expect(field).toHaveAccessibleDescription('From 5.00 to 100,000.00 a ticket.');
+    expect(field).toHaveAccessibleDescription('From 5.00 to 100,000.00 a ticket. You can undo it after.');
     await user.type(field, '4.99');
     expect(within(dialog).getByText('A ticket costs at least 5.00.')).toBeVisible();
     expect(within(dialog).getByRole('button', { name: 'Update price' })).toBeDisabled();
@@ -256,5 +259,29 @@ describe("Inventory's new price for a selection", () => {
     await user.type(field, '5');
     expect(within(dialog).queryByText('A ticket costs at least 5.00.')).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Update price' })).toBeEnabled();
+  });
+
+  it('edits a price in place: the payout shows as it is typed, Escape puts it back, Enter saves', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    const price = await screen.findByRole('button', { name: /^Price of .*block 101.*: £125\.00\. Edit$/ }, WAIT);
+    await user.click(price);
+    const field = screen.getByRole('textbox', { name: /New price of .*block 101/ });
+    await user.clear(field);
+    await user.type(field, '130');
+    expect(field).toHaveAccessibleDescription('You receive £520.00 for 4 tickets');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: /New price of/ })).toBeNull();
+    expect(fakeApi.calls.filter((c) => c.path === '/my-listings/update-ticket-price')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: /^Price of .*block 101/ }));
+    await user.clear(screen.getByRole('textbox', { name: /New price of .*block 101/ }));
+    await user.type(screen.getByRole('textbox', { name: /New price of .*block 101/ }), '130{Enter}');
+    await waitFor(
+      () =>
+        expect(fakeApi.calls.filter((c) => c.path === '/my-listings/update-ticket-price').map((c) => c.body)).toEqual([
+          { ticket_ids: [41], price: 13_000 },
+        ]),
+      WAIT,
+    );
   });
 });
