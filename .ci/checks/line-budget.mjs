@@ -30,9 +30,9 @@ export const EXEMPT = {
 export const OVERSIZE = [
   'openapi/portal.yaml', // 14,677: the contract, one document (split by tag into $ref'd files)
   'server/domain/listings/listings.ts', // 1,340
-  'machines/purchase.machine.ts', // 1,081
+  'machines/purchase.machine.ts', // 900
   'src/features/listings/my-listings-page.tsx', // 976
-  'server/db/schema.ts', // 921
+  'server/db/schema.ts', // 763
   'src/features/listings/add-listings-page.tsx', // 735
   'src/features/wallet/wallet-page.tsx', // 629
   // tests count too: split by the behaviour they test
