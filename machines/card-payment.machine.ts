@@ -20,6 +20,8 @@ export const CARD_TEXT = {
   intentFailed: 'Failed to create payment intent',
   paymentError: 'An error occurred during payment',
   unexpected: 'An unexpected error occurred. Please try again later.',
+  challenge: 'Your bank asks you to confirm this payment',
+  challengeCancelled: 'You did not confirm the payment with your bank: nothing was charged.',
 } as const;
 
 /** 'Payment failed: {reason}' (spec section 8). */
@@ -38,7 +40,7 @@ export interface SandboxCard {
 
 /** What confirming the card answered, in the shape of Stripe.js's confirmCardPayment. */
 export interface CardResult {
-  status: 'succeeded' | 'requires_payment_method' | 'processing' | string;
+  status: 'succeeded' | 'requires_payment_method' | 'requires_action' | 'processing' | string;
   paymentIntentId: string;
   error: { message: string; code: string | null; decline_code: string | null } | null;
 }
@@ -80,7 +82,9 @@ export type CardPaymentEvent =
   | { type: 'sandbox.changed'; field: keyof SandboxCard; value: string }
   | { type: 'card.submitted' }
   | { type: 'card.retried' }
-  | { type: 'card.cancelled' };
+  | { type: 'card.cancelled' }
+  | { type: 'challenge.completed' }
+  | { type: 'challenge.cancelled' };
 
 /** How the card step ended: paid (confirm the booking with this intent), or cancelled (the buttons come back). */
 export type CardPaymentOutput = { status: 'succeeded'; paymentIntentId: string } | { status: 'cancelled' };
@@ -108,23 +112,30 @@ function parseExpiry(expiry: string) {
   return { exp_month: Number(month), exp_year: 2000 + Number(year) };
 }
 
+type StripeAnswer = Pick<Awaited<ReturnType<Stripe['confirmCardPayment']>>, 'paymentIntent' | 'error'>;
+const resultOf = ({ paymentIntent, error }: StripeAnswer): CardResult => ({
+  status: paymentIntent?.status ?? 'requires_payment_method',
+  paymentIntentId: paymentIntent?.id ?? error?.payment_intent?.id ?? '',
+  error: error
+    ? {
+        message: error.message ?? CARD_TEXT.paymentError,
+        code: error.code ?? null,
+        decline_code: error.decline_code ?? null,
+      }
+    : null,
+});
+
 async function confirmCard(input: ConfirmInput, signal: AbortSignal): Promise<CardResult> {
   if (input.gateway === 'stripe') {
     if (!input.stripe || !input.element) throw new Error(CARD_TEXT.formNotReady);
-    const { paymentIntent, error } = await input.stripe.confirmCardPayment(input.clientSecret, {
-      payment_method: { card: input.element },
-    });
-    return {
-      status: paymentIntent?.status ?? 'requires_payment_method',
-      paymentIntentId: paymentIntent?.id ?? error?.payment_intent?.id ?? '',
-      error: error
-        ? {
-            message: error.message ?? CARD_TEXT.paymentError,
-            code: error.code ?? null,
-            decline_code: error.decline_code ?? null,
-          }
-        : null,
-    };
+    // the bank's challenge is the next step of this machine (authenticating), not hidden inside this call
+    return resultOf(
+      await input.stripe.confirmCardPayment(
+        input.clientSecret,
+        { payment_method: { card: input.element } },
+        { handleActions: false },
+      ),
+    );
   }
   const data = unwrap(
     await api.POST('/payments/sandbox/confirm-card', {
@@ -135,6 +146,29 @@ async function confirmCard(input: ConfirmInput, signal: AbortSignal): Promise<Ca
         cvc: input.sandboxCard.cvc.trim(),
         ...parseExpiry(input.sandboxCard.expiry),
       },
+      signal,
+    }),
+  );
+  return { status: data.payment_intent.status, paymentIntentId: data.payment_intent.id, error: data.error };
+}
+
+export interface AuthenticateInput {
+  gateway: 'stripe' | 'sandbox';
+  stripe: Stripe | null;
+  clientSecret: string;
+  key: string;
+}
+
+/** The bank's challenge answered: Stripe.js shows it (handleNextAction), or the sandbox's stand-in answers it. */
+async function authenticateCard(input: AuthenticateInput, signal: AbortSignal): Promise<CardResult> {
+  if (input.gateway === 'stripe') {
+    if (!input.stripe) throw new Error(CARD_TEXT.stripeNotLoaded);
+    return resultOf((await input.stripe.handleNextAction({ clientSecret: input.clientSecret })) as StripeAnswer);
+  }
+  const data = unwrap(
+    await api.POST('/payments/sandbox/authenticate', {
+      params: { header: { 'Idempotency-Key': input.key } },
+      body: { client_secret: input.clientSecret },
       signal,
     }),
   );
@@ -184,6 +218,9 @@ export const cardPaymentMachine = setup({
       ),
     ),
     confirmCard: fromPromise<CardResult, ConfirmInput>(({ input, signal }) => confirmCard(input, signal)),
+    authenticateCard: fromPromise<CardResult, AuthenticateInput>(({ input, signal }) =>
+      authenticateCard(input, signal),
+    ),
   },
   guards: {
     usesStripe: (_, config: PaymentConfig) => config.gateway === 'stripe',
@@ -193,6 +230,8 @@ export const cardPaymentMachine = setup({
       context.config?.gateway !== 'stripe' && sandboxCardProblem(context.sandboxCard) !== null,
     hasIntent: ({ context }) => context.intent !== null,
     succeeded: (_, result: CardResult) => result.status === 'succeeded' && result.error === null,
+    needsAction: (_, result: CardResult) => result.status === 'requires_action' && result.error === null,
+    stripeAnswers: ({ context }) => context.config?.gateway === 'stripe',
   },
   actions: {
     storeConfig: assign((_, config: PaymentConfig) => ({ config })),
@@ -212,6 +251,8 @@ export const cardPaymentMachine = setup({
     clearProblems: assign({ cardError: null, failure: null }),
     storeIntent: assign((_, intent: PaymentIntent) => ({ intent })),
     storeSuccess: assign((_, result: CardResult) => ({ paymentIntentId: result.paymentIntentId })),
+    sayChallengeCancelled: assign({ failure: CARD_TEXT.challengeCancelled }),
+    toastChallengeCancelled: emit(notifyError(CARD_TEXT.challengeCancelled)),
     storeDecline: assign((_, result: CardResult) => ({
       failure: result.error?.message ?? CARD_TEXT.paymentError,
     })),
@@ -339,6 +380,63 @@ export const cardPaymentMachine = setup({
               element: context.element,
               clientSecret: context.intent?.client_secret ?? '',
               sandboxCard: context.sandboxCard,
+              key: context.keys.confirm,
+            }),
+            onDone: [
+              {
+                guard: { type: 'succeeded', params: ({ event }) => event.output },
+                target: '#cardPayment.succeeded',
+                actions: { type: 'storeSuccess', params: ({ event }) => event.output },
+              },
+              {
+                guard: { type: 'needsAction', params: ({ event }) => event.output },
+                target: '#cardPayment.authenticating',
+              },
+              {
+                target: '#cardPayment.failed',
+                actions: [
+                  { type: 'storeDecline', params: ({ event }) => event.output },
+                  { type: 'toastDecline', params: ({ event }) => event.output },
+                ],
+              },
+            ],
+            onError: {
+              target: '#cardPayment.failed',
+              actions: [
+                { type: 'storeError', params: ({ event }: { event: { error: unknown } }) => event.error },
+                { type: 'toastPaymentError', params: ({ event }: { event: { error: unknown } }) => event.error },
+              ],
+            },
+          },
+        },
+      },
+    },
+    authenticating: {
+      description:
+        "The card's bank asks the buyer to confirm the payment (3-D Secure): Stripe.js shows its challenge, or the sandbox's stand-in shows in the panel; nothing is charged until it is answered.",
+      initial: 'deciding',
+      states: {
+        deciding: { always: [{ guard: 'stripeAnswers', target: 'answering' }, { target: 'asking' }] },
+        asking: {
+          description: "The sandbox's challenge: confirm with the bank, or cancel.",
+          tags: ['challenge'],
+          on: {
+            'challenge.completed': 'answering',
+            'challenge.cancelled': {
+              target: '#cardPayment.failed',
+              actions: ['sayChallengeCancelled', 'toastChallengeCancelled'],
+            },
+          },
+        },
+        answering: {
+          tags: ['submitting'],
+          invoke: {
+            id: 'authenticateCard',
+            src: 'authenticateCard',
+            input: ({ context }) => ({
+              gateway: context.config?.gateway ?? 'sandbox',
+              stripe: context.stripe,
+              clientSecret: context.intent?.client_secret ?? '',
               key: context.keys.confirm,
             }),
             onDone: [

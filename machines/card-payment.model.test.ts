@@ -37,6 +37,17 @@ const declined: CardResult = {
   error: { message: 'Your card was declined.', code: 'card_declined', decline_code: 'generic_decline' },
 };
 
+const asksChallenge: CardResult = { status: 'requires_action', paymentIntentId: 'pi_1', error: null };
+const authFailed: CardResult = {
+  status: 'requires_payment_method',
+  paymentIntentId: 'pi_1',
+  error: {
+    message: 'We are unable to authenticate your payment method.',
+    code: 'payment_intent_authentication_failure',
+    decline_code: null,
+  },
+};
+
 const events = [
   { type: 'card.viewReady' },
   { type: 'xstate.done.actor.loadConfig', output: config('stripe') },
@@ -51,6 +62,12 @@ const events = [
   { type: 'xstate.done.actor.confirmCard', output: declined },
   { type: 'xstate.error.actor.confirmCard', error: new ApiError(0, 'offline') },
   { type: 'xstate.error.actor.confirmCard', error: new ApiError(409, 'The 15-minute hold ended before payment.') },
+  { type: 'xstate.done.actor.confirmCard', output: asksChallenge },
+  { type: 'challenge.completed' },
+  { type: 'challenge.cancelled' },
+  { type: 'xstate.done.actor.authenticateCard', output: succeeded },
+  { type: 'xstate.done.actor.authenticateCard', output: authFailed },
+  { type: 'xstate.error.actor.authenticateCard', error: new ApiError(0, 'offline') },
   { type: 'card.elementReady', element: fakeElement },
   { type: 'card.changed', complete: true, error: null },
   { type: 'sandbox.changed', field: 'number', value: '4242 4242 4242 4242' },
@@ -68,6 +85,9 @@ const identity = (s: { value: unknown; context: CardPaymentContext }) => ({
   stripe: s.context.stripe !== null,
   element: s.context.element !== null,
   sandboxValid: sandboxCardProblem(s.context.sandboxCard) === null,
+  // how much of the sandbox's card is typed, while its form shows (its challenge is the sandbox's own)
+  sandboxTyped:
+    s.context.config?.gateway === 'sandbox' ? Object.values(s.context.sandboxCard).filter(Boolean).length : null,
   intent: s.context.intent !== null,
 });
 
@@ -82,7 +102,13 @@ describe('card payment statechart, model-based', () => {
 
   for (const path of paths) {
     it(path.description, async () => {
-      const control = controllableActors(['loadConfig', 'loadStripe', 'createIntent', 'confirmCard'] as const);
+      const control = controllableActors([
+        'loadConfig',
+        'loadStripe',
+        'createIntent',
+        'confirmCard',
+        'authenticateCard',
+      ] as const);
       let keys = 0;
       const actor = createActor(cardPaymentMachine.provide({ actors: control.actors }), {
         input: { ...input, makeKey: () => `key-${++keys}` },
@@ -119,7 +145,18 @@ describe('card payment statechart, model-based', () => {
           if (real.matches({ processing: 'confirming' })) {
             expect(control.pending('confirmCard')?.input).toMatchObject({ clientSecret: intent.client_secret });
           }
+          if (real.matches({ authenticating: 'asking' })) {
+            // the sandbox's challenge shows in the panel; Stripe.js shows its own
+            expect(context.config?.gateway).toBe('sandbox');
+          }
+          if (real.matches({ authenticating: 'answering' })) {
+            expect(control.pending('authenticateCard')?.input).toMatchObject({ clientSecret: intent.client_secret });
+          }
           if (real.matches('failed')) {
+            if (lastEvent === 'challenge.cancelled') expect(context.failure).toBe(CARD_TEXT.challengeCancelled);
+            if (lastEvent === 'xstate.done.actor.authenticateCard') {
+              expect(toasts.at(-1)).toBe(paymentFailedText('We are unable to authenticate your payment method.'));
+            }
             if (lastEvent === 'xstate.done.actor.confirmCard') {
               expect(toasts.at(-1)).toBe(paymentFailedText('Your card was declined.'));
               expect(context.failure).toBe('Your card was declined.');

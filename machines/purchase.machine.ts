@@ -1,12 +1,19 @@
-import * as v from 'valibot';
-import { assign, emit, fromPromise, setup, stateIn } from 'xstate';
-import { ApiError, api, type DataOf, messageOf, unwrap } from '../openapi/client';
+import { assign, emit, setup, stateIn } from 'xstate';
+import { ApiError, type DataOf, messageOf } from '../openapi/client';
 import type { components } from '../openapi/schema';
-import { createBookingBody } from '../openapi/valibot';
 import { type CardPaymentOutput, cardPaymentMachine } from './card-payment.machine';
-import { type FieldErrors, fieldLimits, issuesToErrors, serverErrorsToFields } from './form.machine';
+import { type FieldErrors, serverErrorsToFields } from './form.machine';
 import { type NotifyEvent, notifyError } from './notify';
-import { CITIES_ERROR, loadCities } from './reference-api';
+import { PURCHASE_TEXT, purchaseActors } from './purchase-api';
+import {
+  type BillingField,
+  type BillingValues,
+  billingProblems,
+  buyerAsGuest,
+  emptyBilling,
+  type GuestValues,
+  guestProblems,
+} from './purchase-forms';
 
 type Schemas = components['schemas'];
 export type CurrencyCode = Schemas['CurrencyCode'];
@@ -21,147 +28,22 @@ export type Booking = Schemas['Booking'];
 export type GuestField = Schemas['GuestField'];
 export type PaymentMethods = DataOf<'/purchase/lmt-trade/payment-methods', 'get'>['payment_methods'];
 export type PaymentOutcome = DataOf<'/purchase/lmt-trade/confirmation', 'post'>;
+export type PaymentAction = Schemas['PaymentAction'];
+export type ChallengeDetails = Schemas['PaymentDetailsRequest']['details'];
 
-/** The spec's client constants (section 9). */
-export const CLIENT_COUNTRY = 'IN';
-export const LANG = 'en';
+export { CLIENT_COUNTRY, LANG, PURCHASE_TEXT } from './purchase-api';
 
-/** The spec's texts of the purchase (sections 4, 5 and 8). */
-export const PURCHASE_TEXT = {
-  confirmed: 'Booking Confirmed Successfully',
-  noBillingAddress: 'Please add a billing address',
-  guestsMissing: 'submit all guest details',
-  guestsError: 'An error occurred while validating guest details',
-  loadFailed: 'Failed to load address and payment details',
-  citiesFailed: CITIES_ERROR,
-  priceFailed: 'Failed to fetch data',
-  bookingFailed: 'Booking failed',
-  confirmationFailed: 'Booking confirmation failed',
-  paymentError: 'An error occurred during payment',
-  processingFailed: 'Payment processing failed',
-  holdExpired: 'Your hold on these tickets has run out: they have been released.',
-} as const;
-
-/** The billing form (spec section 3), for the 'other' address. */
-export interface BillingValues {
-  first_name: string;
-  last_name: string;
-  email: string;
-  dialing_code: string;
-  mobile_no: string;
-  /** The country id. */
-  country: number | null;
-  /** The city id (optional). */
-  city: number | null;
-  address: string;
-  postal_code: string;
-}
-export type BillingField = keyof BillingValues;
-
-/** The length limits of the billing fields, from the contract's createBooking body. */
-export const BILLING_LIMITS = fieldLimits(createBookingBody());
-
-const required = (message: string, field: BillingField) =>
-  v.pipe(
-    v.string(message),
-    v.trim(),
-    v.nonEmpty(message),
-    v.maxLength(BILLING_LIMITS[field]?.maxLength ?? 300, `Use at most ${BILLING_LIMITS[field]?.maxLength} characters.`),
-  );
-const optional = (field: BillingField) =>
-  v.pipe(
-    v.string(),
-    v.trim(),
-    v.maxLength(BILLING_LIMITS[field]?.maxLength ?? 300, `Use at most ${BILLING_LIMITS[field]?.maxLength} characters.`),
-  );
-
-/** The spec's mandatory billing fields (section 5): first name, last name, email, address, country, postal code. */
-export const billingSchema = v.object({
-  first_name: required('Enter the first name.', 'first_name'),
-  last_name: required('Enter the last name.', 'last_name'),
-  email: v.pipe(required('Enter the email address.', 'email'), v.email('Enter a valid email address.')),
-  dialing_code: optional('dialing_code'),
-  mobile_no: optional('mobile_no'),
-  country: v.number('Choose the country.'),
-  city: v.nullable(v.number()),
-  address: required('Enter the address.', 'address'),
-  postal_code: required('Enter the postal code.', 'postal_code'),
-});
-
-const emptyBilling = (): BillingValues => ({
-  first_name: '',
-  last_name: '',
-  email: '',
-  dialing_code: '',
-  mobile_no: '',
-  country: null,
-  city: null,
-  address: '',
-  postal_code: '',
-});
-
-const billingProblems = (values: BillingValues): FieldErrors => {
-  const result = v.safeParse(billingSchema, values, { abortPipeEarly: true });
-  return result.success ? {} : issuesToErrors(result.issues);
-};
-
-/** The guests' answers: by guest index (the attendee number), each field's value. */
-export type GuestValues = Readonly<Record<number, Partial<Record<GuestField, string>>>>;
-
-/** The latest date of birth a guest may have: 31 December of the calendar year two years ago (spec section 5). */
-export function latestBirthDate(now: Date): string {
-  return `${now.getUTCFullYear() - 2}-12-31`;
-}
-
-/** A guest's problems by `<index>.<field>`: every required field non-empty, the date of birth within its bound. */
-export function guestProblems(booking: Booking | null, guests: GuestValues, now: Date): FieldErrors {
-  const errors: Record<string, string> = {};
-  for (const entry of booking?.guest_data.list ?? []) {
-    for (const field of entry.required_fields) {
-      const value = guests[entry.index]?.[field]?.trim() ?? '';
-      if (!value) errors[`${entry.index}.${field}`] = 'This field is required.';
-      else if (field === 'date_of_birth' && value > latestBirthDate(now))
-        errors[`${entry.index}.${field}`] = `The date of birth must be on or before ${latestBirthDate(now)}.`;
-    }
-  }
-  return errors;
-}
-
-/** The guests' answers as the contract's attendees: one per guest, each required field's value. */
-export function toAttendees(booking: Booking, guests: GuestValues) {
-  return booking.guest_data.list.map((entry) => ({
-    attendee_number: entry.index,
-    fields: entry.required_fields.map((field) => ({ field, value: guests[entry.index]?.[field]?.trim() ?? '' })),
-  }));
-}
-
-/** The buyer's own details as guest answers (from the chosen billing address). */
-export function buyerAsGuest(context: PurchaseContext): Partial<Record<GuestField, string>> {
-  const saved = context.addresses.find((a) => a.address_id === context.addressChoice);
-  if (saved) {
-    return {
-      first_name: saved.first_name,
-      last_name: saved.last_name,
-      contact_email: saved.email,
-      contact_phone: [saved.country_code, saved.mobile_number].filter(Boolean).join(' '),
-      country_of_residence: saved.country_name,
-      city: saved.city_name ?? '',
-      street_name: saved.address,
-      zip: saved.zip_code,
-    };
-  }
-  const b = context.billing;
-  return {
-    first_name: b.first_name,
-    last_name: b.last_name,
-    contact_email: b.email,
-    contact_phone: [b.dialing_code, b.mobile_no].filter(Boolean).join(' '),
-    country_of_residence: context.countries.find((c) => c.id === b.country)?.name ?? '',
-    city: context.cities.find((c) => c.id === b.city)?.name ?? '',
-    street_name: b.address,
-    zip: b.postal_code,
-  };
-}
+export {
+  BILLING_LIMITS,
+  type BillingField,
+  type BillingValues,
+  billingSchema,
+  buyerAsGuest,
+  type GuestValues,
+  guestProblems,
+  latestBirthDate,
+  toAttendees,
+} from './purchase-forms';
 
 /** The Idempotency-Keys of the purchase's writes: one per intended action, renewed when it got an answer. */
 export interface PurchaseKeys {
@@ -214,6 +96,10 @@ export interface PurchaseContext {
   outcome: PaymentOutcome['result'] | null;
   /** The card step's succeeded payment intent (method 2), confirmed with the booking. */
   paymentIntentId: string | null;
+  /** The challenge the stored card's bank asks for (method 3), while it is shown. */
+  action: PaymentAction | null;
+  /** What the challenge gave, sent to the server. */
+  challengeDetails: ChallengeDetails | null;
 }
 
 export type PurchaseEvent =
@@ -230,6 +116,8 @@ export type PurchaseEvent =
   | { type: 'guests.submitted' }
   | { type: 'payment.started' }
   | { type: 'booking.cancelled' }
+  | { type: 'challenge.completed'; details: ChallengeDetails }
+  | { type: 'challenge.cancelled' }
   | { type: 'purchase.restarted' };
 
 export type PurchaseOutput =
@@ -243,43 +131,9 @@ export interface PanelData {
   paymentMethods: PaymentMethods;
 }
 
-const header = (key: string) => ({ header: { 'Idempotency-Key': key } });
-
 /** A refusal (4xx) is an answer: the next try is a new action with a new key. A network failure or 5xx is not. */
 const isAnswered = (error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500;
 const isHoldOver = (reason: string | null | undefined) => reason === 'hold_expired' || reason === 'booking_cancelled';
-
-const recalculate = fromPromise<
-  PriceBreakdown,
-  { sellTicketId: number; currency: CurrencyCode; quantity: number; method: PaymentMethodCode }
->(async ({ input, signal }) => {
-  const data = unwrap(
-    await api.POST('/purchase/lmt-trade/tickets-quantity-update/{sell_ticket_id}', {
-      params: { path: { sell_ticket_id: input.sellTicketId } },
-      body: { currency: input.currency, quantity: input.quantity, payment_method: input.method },
-      signal,
-    }),
-  );
-  return data.purchase.price_breakdown;
-});
-
-const confirmBooking = fromPromise<PaymentOutcome, { context: PurchaseContext; paymentIntentId?: string }>(
-  async ({ input: { context, paymentIntentId }, signal }) =>
-    unwrap(
-      await api.POST('/purchase/lmt-trade/confirmation', {
-        params: header(context.keys.pay),
-        body: {
-          booking_id: context.booking?.booking_id ?? 0,
-          payment_method: paymentIntentId ? 2 : 1,
-          ...(paymentIntentId ? { payment_intent_id: paymentIntentId } : {}),
-          lang: LANG,
-          client_country: CLIENT_COUNTRY,
-        },
-        signal,
-      }),
-      PURCHASE_TEXT.confirmationFailed,
-    ),
-);
 
 /**
  * What the server's answer to a confirmation (SB Pay, or the booking after a card payment) does: confirmed,
@@ -339,134 +193,7 @@ export const purchaseMachine = setup({
     output: {} as PurchaseOutput,
   },
   actors: {
-    loadPanel: fromPromise<PanelData, { sellTicketId: number; currency: CurrencyCode; quantity?: number }>(
-      async ({ input, signal }) => {
-        const [ticket, addresses, methods] = await Promise.all([
-          api.GET('/purchase/lmt-trade/tickets/{sell_ticket_id}', {
-            params: {
-              path: { sell_ticket_id: input.sellTicketId },
-              query: {
-                currency: input.currency,
-                quantity: input.quantity || undefined,
-                payment_method: 1,
-                client_country: CLIENT_COUNTRY,
-                lang: LANG,
-              },
-            },
-            signal,
-          }),
-          api.GET('/settings/address-book', { signal }),
-          api.GET('/purchase/lmt-trade/payment-methods', { params: { query: { currency: input.currency } }, signal }),
-        ]);
-        const data = unwrap(ticket);
-        return {
-          listing: data.listing,
-          breakdown: data.purchase.price_breakdown,
-          addresses: unwrap(addresses),
-          paymentMethods: unwrap(methods).payment_methods,
-        };
-      },
-    ),
-    recalculate,
-    // the booking's own total for another method: priced from the booking (its hold has taken the listing's
-    // tickets, so the listing's quote of that quantity would answer 'not found' when it held them all)
-    reprice: fromPromise<PriceBreakdown, { bookingId: number; method: PaymentMethodCode }>(
-      async ({ input, signal }) =>
-        unwrap(
-          await api.GET('/purchase/lmt-trade/bookings/{booking_id}', {
-            params: { path: { booking_id: input.bookingId }, query: { payment_method: input.method } },
-            signal,
-          }),
-        ).price_breakdown,
-    ),
-    loadCountries: fromPromise<Country[]>(async ({ signal }) => unwrap(await api.GET('/countries', { signal }))),
-    loadCities,
-    createCart: fromPromise<Cart, { context: PurchaseContext }>(async ({ input: { context }, signal }) =>
-      unwrap(
-        await api.POST('/purchase/lmt-trade/add-to-cart', {
-          params: {
-            ...header(context.keys.cart),
-            query: {
-              currrency: context.currency,
-              client_country: CLIENT_COUNTRY,
-              lang: LANG,
-              match_id: context.matchId,
-              quantity: context.quantity,
-              sell_ticket_id: context.sellTicketId,
-              payment_method: context.method,
-            },
-          },
-          signal,
-        }),
-        PURCHASE_TEXT.bookingFailed,
-      ),
-    ),
-    createBooking: fromPromise<Booking, { context: PurchaseContext }>(async ({ input: { context }, signal }) => {
-      const b = context.billing;
-      const billing =
-        typeof context.addressChoice === 'number'
-          ? { address_id: context.addressChoice }
-          : {
-              first_name: b.first_name.trim(),
-              last_name: b.last_name.trim(),
-              email: b.email.trim(),
-              ...(b.dialing_code.trim() ? { dialing_code: b.dialing_code.trim() } : {}),
-              ...(b.mobile_no.trim() ? { mobile_no: b.mobile_no.trim() } : {}),
-              ...(b.country !== null ? { country: b.country } : {}),
-              city: b.city,
-              address: b.address.trim(),
-              postal_code: b.postal_code.trim(),
-            };
-      return unwrap(
-        await api.POST('/purchase/lmt-trade/inventory/buy/{sell_ticket_id}', {
-          params: { ...header(context.keys.booking), path: { sell_ticket_id: context.sellTicketId } },
-          body: {
-            cart_id: context.cart?.cart_id ?? 0,
-            lang: LANG,
-            client_country: CLIENT_COUNTRY,
-            payment_method: context.method,
-            ...billing,
-          },
-          signal,
-        }),
-        PURCHASE_TEXT.bookingFailed,
-      );
-    }),
-    submitGuests: fromPromise<Booking, { context: PurchaseContext }>(async ({ input: { context }, signal }) => {
-      const booking = context.booking as Booking;
-      return unwrap(
-        await api.POST('/purchase/atendee-update-bulk/{booking_id}', {
-          params: { ...header(context.keys.guests), path: { booking_id: booking.booking_id } },
-          body: { attendees: toAttendees(booking, context.guests) },
-          signal,
-        }),
-        PURCHASE_TEXT.guestsError,
-      );
-    }),
-    confirmSbPay: confirmBooking,
-    confirmCardBooking: confirmBooking,
-    payStoredCard: fromPromise<PaymentOutcome, { context: PurchaseContext }>(async ({ input: { context }, signal }) =>
-      unwrap(
-        await api.POST('/adyen/pay-with-saved-card', {
-          params: header(context.keys.pay),
-          body: {
-            booking_id: context.booking?.booking_id ?? 0,
-            payment_method: 3,
-            recurringDetailReference: context.storedCard ?? '',
-          },
-          signal,
-        }),
-        PURCHASE_TEXT.processingFailed,
-      ),
-    ),
-    cancelBooking: fromPromise<Booking, { context: PurchaseContext }>(async ({ input: { context }, signal }) =>
-      unwrap(
-        await api.POST('/purchase/lmt-trade/bookings/{booking_id}/cancel', {
-          params: { ...header(context.keys.cancel), path: { booking_id: context.booking?.booking_id ?? 0 } },
-          signal,
-        }),
-      ),
-    ),
+    ...purchaseActors,
     cardPayment: cardPaymentMachine,
   },
   delays: {
@@ -501,6 +228,8 @@ export const purchaseMachine = setup({
     isCard: ({ context }) => context.method === 2,
     isConfirmed: (_, outcome: PaymentOutcome) => outcome.result.booking_status === 'Success',
     isPaidByStoredCard: (_, outcome: PaymentOutcome) => outcome.result.status === 1,
+    asksChallenge: (_, outcome: PaymentOutcome) =>
+      outcome.result.reason === 'requires_action' && Boolean(outcome.result.action),
     holdIsOver: (_, outcome: PaymentOutcome) => isHoldOver(outcome.result.reason),
     cardSucceeded: (_, output: CardPaymentOutput) => output.status === 'succeeded',
     hasFieldErrors: (_, error: unknown) => error instanceof ApiError && error.status === 422 && error.errors.length > 0,
@@ -588,6 +317,15 @@ export const purchaseMachine = setup({
         outcome.result.booking_status === 'Success' || outcome.result.status === 1 ? null : outcome.result.message,
     })),
     storeFailure: assign((_, failure: string) => ({ failure })),
+    storeAction: assign((_, outcome: PaymentOutcome) => ({
+      action: outcome.result.action ?? null,
+      booking: outcome.booking,
+      failure: null,
+    })),
+    clearAction: assign({ action: null }),
+    storeChallengeDetails: assign(({ event }) =>
+      event.type === 'challenge.completed' ? { challengeDetails: event.details } : {},
+    ),
     storeIntentId: assign((_, output: CardPaymentOutput) => ({
       paymentIntentId: output.status === 'succeeded' ? output.paymentIntentId : null,
     })),
@@ -601,6 +339,8 @@ export const purchaseMachine = setup({
       failure: null,
       outcome: null,
       paymentIntentId: null,
+      action: null,
+      challengeDetails: null,
       keys: {
         cart: context.makeKey(),
         booking: context.makeKey(),
@@ -643,6 +383,8 @@ export const purchaseMachine = setup({
       failure: null,
       outcome: null,
       paymentIntentId: null,
+      action: null,
+      challengeDetails: null,
     };
   },
   initial: 'loading',
@@ -987,6 +729,14 @@ export const purchaseMachine = setup({
                 actions: { type: 'storeOutcome', params: ({ event }) => event.output },
               },
               {
+                guard: { type: 'asksChallenge', params: ({ event }) => event.output },
+                target: 'challenge',
+                actions: [
+                  { type: 'storeAction', params: ({ event }) => event.output },
+                  { type: 'renewKey', params: 'pay' },
+                ],
+              },
+              {
                 guard: { type: 'holdIsOver', params: ({ event }) => event.output },
                 target: '#purchase.expired',
                 actions: { type: 'storeOutcome', params: ({ event }) => event.output },
@@ -1004,6 +754,64 @@ export const purchaseMachine = setup({
             onError: {
               target: '#purchase.payable',
               actions: [
+                {
+                  type: 'renewKeyIfAnswered',
+                  params: ({ event }: { event: { error: unknown } }) => ({ name: 'pay' as const, error: event.error }),
+                },
+                { type: 'storeFailure', params: PURCHASE_TEXT.processingFailed },
+                { type: 'toast', params: PURCHASE_TEXT.processingFailed },
+              ],
+            },
+          },
+        },
+        challenge: {
+          description:
+            "The stored card's bank asks the buyer to confirm the payment (3-D Secure): the challenge shows in the panel; nothing is charged until it is answered.",
+          tags: ['challenge'],
+          after: { holdEnds: '#purchase.expired' },
+          on: {
+            'challenge.completed': { target: 'answeringChallenge', actions: 'storeChallengeDetails' },
+            'challenge.cancelled': {
+              target: '#purchase.payable',
+              actions: [
+                'clearAction',
+                { type: 'storeFailure', params: PURCHASE_TEXT.challengeCancelled },
+                { type: 'toast', params: PURCHASE_TEXT.challengeCancelled },
+              ],
+            },
+          },
+        },
+        answeringChallenge: {
+          description: "The challenge's answer goes to the server, which asks the gateway whether the bank confirmed.",
+          invoke: {
+            id: 'submitChallenge',
+            src: 'submitChallenge',
+            input: ({ context }) => ({ context, details: context.challengeDetails ?? {} }),
+            onDone: [
+              {
+                guard: { type: 'isPaidByStoredCard', params: ({ event }) => event.output },
+                target: '#purchase.confirmed',
+                actions: ['clearAction', { type: 'storeOutcome', params: ({ event }) => event.output }],
+              },
+              {
+                guard: { type: 'holdIsOver', params: ({ event }) => event.output },
+                target: '#purchase.expired',
+                actions: ['clearAction', { type: 'storeOutcome', params: ({ event }) => event.output }],
+              },
+              {
+                target: '#purchase.payable',
+                actions: [
+                  'clearAction',
+                  { type: 'storeOutcome', params: ({ event }) => event.output },
+                  { type: 'renewKey', params: 'pay' },
+                  { type: 'toast', params: ({ event }) => event.output.result.message },
+                ],
+              },
+            ],
+            onError: {
+              target: '#purchase.payable',
+              actions: [
+                'clearAction',
                 {
                   type: 'renewKeyIfAnswered',
                   params: ({ event }: { event: { error: unknown } }) => ({ name: 'pay' as const, error: event.error }),

@@ -118,6 +118,14 @@ const outcome = (ok: boolean, reason: string | null = null, message = 'Insuffici
   },
   booking: { ...booking(false), status: ok ? 'confirmed' : 'pending' },
 });
+const challenge = {
+  ...outcome(false, 'requires_action', 'Your bank asks you to confirm this payment.'),
+  result: {
+    ...outcome(false, 'requires_action', 'Your bank asks you to confirm this payment.').result,
+    action: { gateway: 'sandbox', type: 'threeDS2', token: 'sb3ds_1_secret', data: {} },
+  },
+};
+const AUTH_FAILED = 'Payment failed: Your bank could not confirm it was you (3-D Secure). Nothing was charged.';
 const badBilling = new ApiError(422, PURCHASE_TEXT.noBillingAddress, [
   { path: '/body/postal_code', message: 'must not be empty' },
 ]);
@@ -183,6 +191,13 @@ const events = [
   },
   { type: 'xstate.done.actor.payStoredCard', output: outcome(false, 'booking_cancelled', 'Cancelled') },
   { type: 'xstate.error.actor.payStoredCard', error: new ApiError(502, 'gateway down') },
+  { type: 'xstate.done.actor.payStoredCard', output: challenge },
+  { type: 'challenge.completed', details: { threeDSResult: 'sb3ds_1_secret' } },
+  { type: 'challenge.cancelled' },
+  { type: 'xstate.done.actor.submitChallenge', output: outcome(true) },
+  { type: 'xstate.done.actor.submitChallenge', output: outcome(false, 'authentication_failed', AUTH_FAILED) },
+  { type: 'xstate.done.actor.submitChallenge', output: outcome(false, 'hold_expired', 'The hold ended') },
+  { type: 'xstate.error.actor.submitChallenge', error: new ApiError(409, 'not waiting') },
   { type: 'payment.started' },
   { type: 'xstate.done.actor.reprice', output: breakdown(1, 2) },
   { type: 'xstate.error.actor.reprice', error: new ApiError(0, 'offline') },
@@ -222,6 +237,7 @@ const ACTORS = [
   'confirmSbPay',
   'confirmCardBooking',
   'payStoredCard',
+  'submitChallenge',
   'cancelBooking',
   'cardPayment',
 ] as const;
@@ -298,6 +314,16 @@ describe('purchase statechart, model-based', () => {
             expect(control.pending('payStoredCard')).toBeDefined();
             expect(context.storedCard).toBe('sandbox_visa_4242');
           }
+          if (real.matches({ paying: 'challenge' })) {
+            // the bank's challenge shows; nothing is charged and the hold runs on
+            expect(context.action).toMatchObject({ gateway: 'sandbox', token: 'sb3ds_1_secret' });
+            expect(context.holdDeadline).not.toBeNull();
+          }
+          if (real.matches({ paying: 'answeringChallenge' })) {
+            expect(control.pending('submitChallenge')?.input).toMatchObject({
+              details: { threeDSResult: 'sb3ds_1_secret' },
+            });
+          }
           if (real.matches({ paying: 'card' })) {
             // the card step charges the booking's total for the card method
             expect(control.pending('cardPayment')?.input).toMatchObject({ bookingId: 42, bookingNo: 'BK00000042' });
@@ -314,6 +340,9 @@ describe('purchase statechart, model-based', () => {
               expect(toasts.at(-1)).toBe('Payment failed: Your card was declined.');
             if (last === 'xstate.done.actor.confirmSbPay') expect(toasts.at(-1)).toBe('Insufficient SB Pay balance');
             if (last === 'xstate.error.actor.payStoredCard') expect(toasts.at(-1)).toBe(PURCHASE_TEXT.processingFailed);
+            if (last === 'challenge.cancelled') expect(context.failure).toBe(PURCHASE_TEXT.challengeCancelled);
+            if (last === 'xstate.done.actor.submitChallenge') expect(toasts.at(-1)).toBe(AUTH_FAILED);
+            if (last.startsWith('xstate.') && last.endsWith('submitChallenge')) expect(context.action).toBeNull();
             if (last.startsWith('xstate.error.actor.confirm'))
               expect(toasts.at(-1)).toBe(PURCHASE_TEXT.confirmationFailed);
           }

@@ -2833,9 +2833,29 @@ export interface paths {
         put?: never;
         /**
          * Pay a booking with a stored card (method 3)
-         * @description booking_id, payment_method 3, recurringDetailReference (one of the caller's stored cards, from payment_methods.linked_cards.data); paid when result.status is 1. The stored-card gateway (Adyen when its keys are configured, the sandbox otherwise) is charged the booking's method-3 total (total_with_payment_fee) with the booking as its reference, so a replay never charges twice; on success the booking is confirmed as by confirmBooking (sale, notification, activity). A refusal answers result.status 0 with the reason ('Payment failed: {reason}') and the booking stays pending. A reference that is not one of the caller's cards answers 422 on /body/recurringDetailReference; a booking whose total is below the minimum charge (PriceBreakdown) answers 422 and nothing is charged. Toasts 'Payment failed: {reason}' and 'Payment processing failed'.
+         * @description booking_id, payment_method 3, recurringDetailReference (one of the caller's stored cards, from payment_methods.linked_cards.data); paid when result.status is 1. The stored-card gateway (Adyen when its keys are configured, the sandbox otherwise) is charged the booking's method-3 total (total_with_payment_fee) with the booking as its reference, so a replay never charges twice; on success the booking is confirmed as by confirmBooking (sale, notification, activity). A refusal answers result.status 0 with the reason ('Payment failed: {reason}') and the booking stays pending. A reference that is not one of the caller's cards answers 422 on /body/recurringDetailReference; a booking whose total is below the minimum charge (PriceBreakdown) answers 422 and nothing is charged. Toasts 'Payment failed: {reason}' and 'Payment processing failed'. The payment is the buyer's own (customer-initiated: Adyen's shopperInteraction Ecommerce with recurringProcessingModel CardOnFile), so the card's bank may ask for Strong Customer Authentication: then result.status is 0, result.reason `requires_action` and result.action the challenge to show in the panel (Adyen's action, or the sandbox's); the booking stays pending and its hold runs on; the answer to the challenge goes to submitPaymentDetails. Sandbox stored cards whose reference ends in 3184 ask for a challenge that passes, in 3192 one that fails.
          */
         post: operations["payWithSavedCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/adyen/payment-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The answer to a stored card's authentication challenge (method 3)
+         * @description Path chosen by us (Adyen's /payments/details behind it). booking_id, and details as the challenge gave them (threeDSResult for 3-D Secure 2, redirectResult after a redirect). Only for a booking whose last stored-card payment awaits its challenge (otherwise 409 'This payment is not waiting for an authentication.'). The gateway says whether the bank confirmed the buyer: then the booking is confirmed as by payWithSavedCard (result.status 1) and the payment records its authentication (`challenge`); otherwise result.status 0 with reason authentication_failed ('Payment failed: {reason}'), nothing is charged, and the booking stays pending with its hold. A hold that ended meanwhile refunds the payment (hold_expired).
+         */
+        post: operations["submitPaymentDetails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3473,9 +3493,29 @@ export interface paths {
         put?: never;
         /**
          * Confirm a sandbox payment intent with a test card (the sandbox's stand-in for Stripe.js)
-         * @description Path chosen by us. Only while the sandbox gateway is in use (getPaymentConfig says gateway 'sandbox' and publishable_key 'pk_sandbox'); with Stripe configured it answers 409. The browser's sandbox card form sends the intent's client_secret and the card as typed; the answer has the shape of Stripe.js's confirmCardPayment: `payment_intent` (status succeeded on success) or `error` (code and message). Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined (card_declined, generic_decline); 4000 0000 0000 9995 has insufficient funds (card_declined, insufficient_funds); any other number that passes the Luhn check succeeds, one that does not answers incorrect_number. An expiry in the past answers expired_card, a CVC that is not 3 or 4 digits incorrect_cvc. A succeeded intent stays succeeded (asking again answers it). Another buyer's intent answers 404. Then call confirmBooking with payment_method 2 and the payment_intent_id.
+         * @description Path chosen by us. Only while the sandbox gateway is in use (getPaymentConfig says gateway 'sandbox' and publishable_key 'pk_sandbox'); with Stripe configured it answers 409. The browser's sandbox card form sends the intent's client_secret and the card as typed; the answer has the shape of Stripe.js's confirmCardPayment: `payment_intent` (status succeeded on success) or `error` (code and message). Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined (card_declined, generic_decline); 4000 0000 0000 9995 has insufficient funds (card_declined, insufficient_funds); 4000 0027 6000 3184 and 4000 0027 6000 3192 ask for 3-D Secure (status requires_action, next_action use_stripe_sdk: answer the challenge with authenticateSandboxCard; the first passes it, the second fails it); any other number that passes the Luhn check succeeds, one that does not answers incorrect_number. An expiry in the past answers expired_card, a CVC that is not 3 or 4 digits incorrect_cvc. A succeeded intent stays succeeded (asking again answers it). Another buyer's intent answers 404. Then call confirmBooking with payment_method 2 and the payment_intent_id.
          */
         post: operations["confirmSandboxCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/sandbox/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a sandbox card's 3-D Secure challenge (the sandbox's stand-in for the bank's page)
+         * @description Path chosen by us. Only while the sandbox gateway is in use (otherwise 409). For an intent that confirmSandboxCard left in `requires_action` (test cards 4000 0027 6000 3184, whose challenge passes, and 4000 0027 6000 3192, whose challenge fails): the bank's answer, in the shape of Stripe.js's handleNextAction: `payment_intent` with status succeeded, or `error` payment_intent_authentication_failure and status requires_payment_method (nothing charged; pay again). Another buyer's intent answers 404, an intent that asks no challenge 409.
+         */
+        post: operations["authenticateSandboxCard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5584,7 +5624,7 @@ export interface components {
          * @description Why a payment did not confirm the booking (a code for the browser; `message` is the text to show).
          * @enum {string}
          */
-        PaymentFailureReason: "insufficient_funds" | "card_declined" | "payment_not_completed" | "amount_mismatch" | "hold_expired" | "booking_cancelled" | "booking_failed" | "unknown_card" | "gateway_error";
+        PaymentFailureReason: "insufficient_funds" | "card_declined" | "payment_not_completed" | "amount_mismatch" | "hold_expired" | "booking_cancelled" | "booking_failed" | "unknown_card" | "gateway_error" | "requires_action" | "authentication_failed";
         /**
          * @description A guest detail an event may require (additional_street_name is never required).
          * @enum {string}
@@ -5720,7 +5760,16 @@ export interface components {
          * @enum {string}
          */
         CartStatus: "held" | "booked" | "expired" | "released";
+        /** @description The ticket's terms as the listing gave them when its tickets were held (what the law of resale asks the buyer to see): face value, seats and restrictions, kept with the cart whatever the seller edits later. */
+        TicketTerms: {
+            /** @description The face value printed on each ticket, minor units of face_value_currency; null when not given. */
+            face_value: number | null;
+            face_value_currency: components["schemas"]["CurrencyCode"];
+            seats: string | null;
+            restrictions: components["schemas"]["ListingRestriction"][];
+        };
         Cart: {
+            terms: components["schemas"]["TicketTerms"];
             cart_id: number;
             status: components["schemas"]["CartStatus"];
             message: string;
@@ -5808,8 +5857,11 @@ export interface components {
             amount: components["schemas"]["MinorUnits"];
             currency: components["schemas"]["CurrencyCode"];
             refunded_amount: components["schemas"]["MinorUnits"];
+            /** @description How the card holder was authenticated (null where it was not recorded). */
+            authentication: components["schemas"]["PaymentAuthentication"] | null;
         };
         Booking: {
+            terms: components["schemas"]["TicketTerms"];
             booking_id: number;
             /** @description 'BK' and 8 digits; the purchase success page's booking number. */
             booking_no: string;
@@ -6276,7 +6328,42 @@ export interface components {
             /** @constant */
             payment_method: 3;
             recurringDetailReference: string;
+            /** @description The buyer's browser as 3-D Secure 2 asks for it (Adyen's browserInfo), so that the bank can authenticate without a challenge where it may. */
+            browser_info?: {
+                userAgent: string;
+                acceptHeader: string;
+                language: string;
+                colorDepth: number;
+                screenHeight: number;
+                screenWidth: number;
+                timeZoneOffset: number;
+                javaEnabled: boolean;
+            };
         };
+        PaymentDetailsRequest: {
+            booking_id: components["schemas"]["Id"];
+            /** @description What the challenge gave (Adyen's details for /payments/details); one of them at least. */
+            details: {
+                threeDSResult?: string;
+                redirectResult?: string;
+            };
+        };
+        /** @description A challenge the card's bank asks for (Strong Customer Authentication), shown in the checkout panel. With gateway `adyen`, `data` is Adyen's action as it came, for its web component; with `sandbox`, `token` answers the sandbox's challenge through submitPaymentDetails (details.threeDSResult). */
+        PaymentAction: {
+            /** @enum {string} */
+            gateway: "adyen" | "sandbox";
+            /** @description threeDS2 or redirect (Adyen's action types). */
+            type: string;
+            token: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description How the card holder was authenticated, or what applied instead: challenge (3-D Secure, the buyer confirmed with the bank), frictionless (3-D Secure, the bank asked nothing more), exemption (an exemption from Strong Customer Authentication the bank granted), none (no 3-D Secure), not_applicable (no card: SB Pay).
+         * @enum {string}
+         */
+        PaymentAuthentication: "challenge" | "frictionless" | "exemption" | "none" | "not_applicable";
         PaymentResult: {
             /**
              * @description 1 paid and confirmed (method 3 reads this), 0 not.
@@ -6295,6 +6382,8 @@ export interface components {
             refunded: boolean;
             booking_id: number;
             booking_no: string;
+            /** @description The challenge to show when reason is requires_action (method 3). */
+            action?: components["schemas"]["PaymentAction"] | null;
         };
         PaymentResultResponse: {
             /** @constant */
@@ -6587,6 +6676,9 @@ export interface components {
             cvc: string;
             postal_code?: string;
         };
+        SandboxAuthenticateRequest: {
+            client_secret: string;
+        };
         SandboxConfirmCardResponse: {
             /** @constant */
             success: true;
@@ -6595,14 +6687,19 @@ export interface components {
                 payment_intent: {
                     id: string;
                     /** @enum {string} */
-                    status: "requires_payment_method" | "succeeded";
+                    status: "requires_payment_method" | "requires_action" | "succeeded";
                     amount: components["schemas"]["MinorUnits"];
                     currency: string;
+                    /** @description While status is requires_action, what the bank asks (Stripe's next_action). */
+                    next_action?: null | {
+                        /** @enum {string} */
+                        type: "use_stripe_sdk";
+                    };
                 };
                 error: null | {
                     /** @enum {string} */
                     type: "card_error" | "validation_error";
-                    /** @description card_declined, expired_card, incorrect_cvc, incorrect_number... */
+                    /** @description card_declined, expired_card, incorrect_cvc, incorrect_number, payment_intent_authentication_failure... */
                     code: string;
                     /** @description generic_decline, insufficient_funds... */
                     decline_code: string | null;
@@ -6837,7 +6934,7 @@ export interface components {
                 sandbox_test_cards: {
                     number: string;
                     /** @enum {string} */
-                    outcome: "succeeded" | "card_declined" | "insufficient_funds";
+                    outcome: "succeeded" | "card_declined" | "insufficient_funds" | "challenge_passes" | "challenge_fails";
                 }[];
             };
         };
@@ -11919,6 +12016,42 @@ export interface operations {
             502: components["responses"]["GatewayFailed"];
         };
     };
+    submitPaymentDetails: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description The result (status 1 paid, 0 refused) and the booking as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            502: components["responses"]["GatewayFailed"];
+        };
+    };
     getNotificationDetails: {
         parameters: {
             query?: never;
@@ -13056,6 +13189,41 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    authenticateSandboxCard: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxAuthenticateRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent after the challenge, or the authentication's error. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxConfirmCardResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     stripeWebhook: {
         parameters: {
             query?: never;
@@ -14082,7 +14250,7 @@ export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequir
 export const paymentMethodCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodCode"]> = [1, 2, 3];
 export const splitTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SplitType"]> = ["any", "pairs", "all_together", "avoid_single"];
 export const bookingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BookingStatus"]> = ["pending", "confirmed", "failed", "expired", "cancelled"];
-export const paymentFailureReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureReason"]> = ["insufficient_funds", "card_declined", "payment_not_completed", "amount_mismatch", "hold_expired", "booking_cancelled", "booking_failed", "unknown_card", "gateway_error"];
+export const paymentFailureReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureReason"]> = ["insufficient_funds", "card_declined", "payment_not_completed", "amount_mismatch", "hold_expired", "booking_cancelled", "booking_failed", "unknown_card", "gateway_error", "requires_action", "authentication_failed"];
 export const guestFieldValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GuestField"]> = ["first_name", "last_name", "contact_email", "contact_phone", "date_of_birth", "passport_number", "gender", "country_of_residence", "street_name", "additional_street_name", "province", "city", "zip"];
 export const recalculatePriceRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecalculatePriceRequest"]["lang"]> = ["en"];
 export const cartStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CartStatus"]> = ["held", "booked", "expired", "released"];
@@ -14104,6 +14272,8 @@ export const salesOrderActionsInputActionValues: ReadonlyArray<FlattenedDeepRequ
 export const adminOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminOrderActionInput"]["action"]> = ["cancel", "replace"];
 export const confirmBookingRequestPayment_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["payment_method"]> = [1, 2];
 export const confirmBookingRequestLangValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConfirmBookingRequest"]["lang"]> = ["en"];
+export const paymentActionGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentAction"]["gateway"]> = ["adyen", "sandbox"];
+export const paymentAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentAuthentication"]> = ["challenge", "frictionless", "exemption", "none", "not_applicable"];
 export const paymentResultStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["status"]> = [0, 1];
 export const paymentResultBooking_statusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentResult"]["booking_status"]> = ["Success", "Failed"];
 export const linkedCardGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LinkedCard"]["gateway"]> = ["adyen", "sandbox"];
@@ -14115,7 +14285,10 @@ export const paymentMethodInfoAvailableValues: ReadonlyArray<FlattenedDeepRequir
 export const createPaymentIntentRequestGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["gateway"]> = ["stripe"];
 export const createPaymentIntentRequestCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["currency"]> = ["GBP", "EUR", "USD", "AED", "gbp", "eur", "usd", "aed"];
 export const paymentIntentResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentIntentResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
-export const sandboxConfirmCardResponseDataPayment_intentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxConfirmCardResponse"]["data"]["payment_intent"]["status"]> = ["requires_payment_method", "succeeded"];
+export const sandboxConfirmCardResponseDataPayment_intentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxConfirmCardResponse"]["data"]["payment_intent"]["status"]> = ["requires_payment_method", "requires_action", "succeeded"];
+export const sandboxConfirmCardResponseDataPayment_intentNext_actionOneOf1TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SandboxConfirmCardResponse"]["data"]["payment_intent"]["next_action"], {
+    type: unknown;
+}>["type"]> = ["use_stripe_sdk"];
 export const sandboxConfirmCardResponseDataErrorOneOf1TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SandboxConfirmCardResponse"]["data"]["error"], {
     type: unknown;
 }>["type"]> = ["card_error", "validation_error"];
@@ -14129,7 +14302,7 @@ export const addressUpdateInputPrimary_addressValues: ReadonlyArray<FlattenedDee
 export const teamMemberStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TeamMember"]["status"]> = ["invited", "active"];
 export const paymentConfigResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
 export const paymentConfigResponseDataStored_card_gatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["stored_card_gateway"]> = ["adyen", "sandbox"];
-export const paymentConfigResponseDataSandbox_test_cardsOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["sandbox_test_cards"]["outcome"]> = ["succeeded", "card_declined", "insufficient_funds"];
+export const paymentConfigResponseDataSandbox_test_cardsOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentConfigResponse"]["data"]["sandbox_test_cards"]["outcome"]> = ["succeeded", "card_declined", "insufficient_funds", "challenge_passes", "challenge_fails"];
 export const listingStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingStatus"]> = ["published", "unpublished"];
 export const listingSortValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingSort"]> = ["match_date", "match_date_desc", "created_desc", "price_asc", "price_desc", "quantity_desc"];
 export const listingRestrictionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingRestriction"]> = ["restricted_view", "age_restriction", "home_fans_only", "away_fans_only", "members_only", "id_required", "wheelchair_access", "alcohol_free"];

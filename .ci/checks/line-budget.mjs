@@ -29,9 +29,9 @@ export const EXEMPT = {
  */
 export const OVERSIZE = [
   'openapi/portal.yaml', // 14,677: the contract, one document (split by tag into $ref'd files)
-  'server/domain/listings/listings.ts', // 1,340
-  'machines/purchase.machine.ts', // 1,081
-  'server/db/schema.ts', // 921
+  'server/domain/listings/listings.ts', // 1,200
+  'machines/purchase.machine.ts', // 900
+  'server/db/schema.ts', // 696
   'src/features/listings/add-listings-page.tsx', // 735
   'src/features/wallet/wallet-page.tsx', // 629
   // tests count too: split by the behaviour they test

@@ -246,8 +246,10 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'seller_unit_price',
       'seller_currency',
       'in_hand_date',
+      'face_value',
+      'restrictions',
     ],
-    ['seats', 'in_hand_date'],
+    ['seats', 'in_hand_date', 'face_value'],
   ),
   bookings: table<Database['bookings']>()(
     [
@@ -289,11 +291,12 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
       'currency',
       'status',
       'failure_reason',
+      'authentication',
       'refunded_amount',
       'created_at',
       'updated_at',
     ],
-    ['failure_reason'],
+    ['failure_reason', 'authentication'],
   ),
   sandbox_intents: table<Database['sandbox_intents']>()(
     [

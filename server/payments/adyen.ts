@@ -1,18 +1,74 @@
 import type { CheckoutAPI, Types } from '@adyen/api-library';
-import type { StoredCardGateway, StoredCardOutcome } from './port';
+import type { Authentication, PaymentAction, StoredCardGateway, StoredCardOutcome } from './port';
 import { GatewayError } from './port';
 
+type Result = {
+  resultCode?: unknown;
+  pspReference?: string;
+  refusalReason?: string;
+  action?: unknown;
+  additionalData?: Record<string, string> | null;
+};
+
+/** What applied, as Adyen's additionalData says it after an authorisation that asked no challenge. */
+export function authenticationOf(additionalData: Record<string, string> | null | undefined): Authentication {
+  if (additionalData?.scaExemptionRequested) return 'exemption';
+  if (additionalData?.threeDAuthenticated === 'true') return 'frictionless';
+  return 'none';
+}
+
 /**
- * The Adyen adapter for method 3 (the `@adyen/api-library` package): a payment with a stored card by its
- * recurring reference (`storedPaymentMethodId`, card on file, unscheduled), with our reference as Adyen's
- * idempotency key, so a transaction of ours that runs again never charges twice; refunds of captured payments.
+ * An answer of /payments or /payments/details as our outcome: Authorised pays; a challenge or a redirect is an
+ * action for the panel (only from /payments: a second challenge after the first is a refusal); the rest refuses.
+ */
+export function outcomeOf(response: Result, fallbackReference: string, challenged: boolean): StoredCardOutcome {
+  const reference = response.pspReference ?? fallbackReference;
+  const code = String(response.resultCode);
+  if (code === 'Authorised') {
+    return {
+      ok: true,
+      reference,
+      authentication: challenged ? 'challenge' : authenticationOf(response.additionalData),
+    };
+  }
+  if (!challenged && response.action && ['ChallengeShopper', 'IdentifyShopper', 'RedirectShopper'].includes(code)) {
+    const data = response.action as Record<string, unknown>;
+    const action: PaymentAction = { gateway: 'adyen', type: String(data.type ?? 'threeDS2'), token: null, data };
+    return {
+      ok: false,
+      reason: 'requires_action',
+      message: 'Your bank asks you to confirm this payment.',
+      reference,
+      action,
+    };
+  }
+  const refusal = response.refusalReason ?? 'Refused';
+  if (challenged && /authenticat|3d/i.test(refusal)) {
+    return { ok: false, reason: 'authentication_failed', message: refusal, reference };
+  }
+  return {
+    ok: false,
+    reason: /fund/i.test(refusal) ? 'insufficient_funds' : 'card_declined',
+    message: refusal,
+    reference,
+  };
+}
+
+/**
+ * The Adyen adapter for method 3 (the `@adyen/api-library` package): the buyer pays at checkout with a card it
+ * stored before, by its recurring reference (`storedPaymentMethodId`). That is a customer-initiated payment:
+ * shopperInteraction Ecommerce with recurringProcessingModel CardOnFile (ContAuth with UnscheduledCardOnFile is a
+ * merchant-initiated one, which the buyer's bank may not authenticate). 3-D Secure 2 is asked natively (channel
+ * Web, the buyer's browserInfo and origin): a challenge comes back as an action for the panel, and its answer goes
+ * to /payments/details. Our reference is Adyen's idempotency key, so a transaction of ours that runs again never
+ * charges twice; refunds of captured payments.
  */
 export function adyenStoredCardGateway(settings: {
   apiKey: string;
   merchantAccount: string;
   live: boolean;
   liveUrlPrefix: string | null;
-  /** where a shopper would come back after a redirect (a stored card never redirects; Adyen asks for it) */
+  /** where a shopper comes back after a redirect (3-D Secure by redirect); its origin is the challenge's */
   returnUrl: string;
 }): StoredCardGateway {
   // loaded on first use (a CommonJS package, large): a server without Adyen keys never pays for it
@@ -36,34 +92,26 @@ export function adyenStoredCardGateway(settings: {
       try {
         const checkout = await api();
         response = await checkout.PaymentsApi.payments(
-          {
-            amount: { currency: charge.currency, value: charge.amount },
-            merchantAccount: settings.merchantAccount,
-            reference: charge.reference,
-            returnUrl: settings.returnUrl,
-            shopperReference: charge.shopperReference,
-            shopperInteraction: 'ContAuth' as Types.checkout.PaymentRequest.ShopperInteractionEnum,
-            recurringProcessingModel:
-              'UnscheduledCardOnFile' as Types.checkout.PaymentRequest.RecurringProcessingModelEnum,
-            paymentMethod: {
-              type: 'scheme' as Types.checkout.CardDetails.TypeEnum,
-              storedPaymentMethodId: charge.recurringDetailReference,
-            },
-          },
+          adyenPaymentRequest(settings, charge) as unknown as Types.checkout.PaymentRequest,
           { idempotencyKey: charge.reference },
         );
       } catch (error) {
         throw new GatewayError('Adyen could not take the payment.', { cause: error });
       }
-      const reference = response.pspReference ?? charge.reference;
-      if (String(response.resultCode) === 'Authorised') return { ok: true, reference };
-      const refusal = response.refusalReason ?? 'Refused';
-      return {
-        ok: false,
-        reason: /fund/i.test(refusal) ? 'insufficient_funds' : 'card_declined',
-        message: refusal,
-        reference,
-      };
+      return outcomeOf(response as Result, charge.reference, false);
+    },
+    async submitDetails(_db, answer): Promise<StoredCardOutcome> {
+      let response: Types.checkout.PaymentDetailsResponse;
+      try {
+        const checkout = await api();
+        response = await checkout.PaymentsApi.paymentsDetails(
+          { details: answer.details } as Types.checkout.PaymentDetailsRequest,
+          { idempotencyKey: `details-${answer.reference}` },
+        );
+      } catch (error) {
+        throw new GatewayError('Adyen could not take the payment.', { cause: error });
+      }
+      return outcomeOf(response as Result, answer.reference, true);
     },
     async refund(_db, pspReference, amount, currency) {
       try {
@@ -77,5 +125,26 @@ export function adyenStoredCardGateway(settings: {
         throw new GatewayError('Adyen could not refund the payment.', { cause: error });
       }
     },
+  };
+}
+
+/** The /payments request of a stored card the buyer pays with at checkout (customer-initiated, 3-D Secure 2 native). */
+export function adyenPaymentRequest(
+  settings: { merchantAccount: string; returnUrl: string },
+  charge: Parameters<StoredCardGateway['charge']>[1],
+) {
+  return {
+    amount: { currency: charge.currency, value: charge.amount },
+    merchantAccount: settings.merchantAccount,
+    reference: charge.reference,
+    returnUrl: settings.returnUrl,
+    shopperReference: charge.shopperReference,
+    shopperInteraction: 'Ecommerce',
+    recurringProcessingModel: 'CardOnFile',
+    paymentMethod: { type: 'scheme', storedPaymentMethodId: charge.recurringDetailReference },
+    channel: 'Web',
+    origin: new URL(settings.returnUrl).origin,
+    authenticationData: { threeDSRequestData: { nativeThreeDS: 'preferred' } },
+    ...(charge.browserInfo ? { browserInfo: charge.browserInfo } : {}),
   };
 }

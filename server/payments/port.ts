@@ -25,6 +25,10 @@ export interface Intent {
   amount: number;
   currency: string;
   metadata: Record<string, string>;
+  /** How the card holder was authenticated, once the intent succeeded (null when the gateway does not say). */
+  authentication?: Authentication | null;
+  /** What the bank asks for while `status` is requires_action (Stripe's next_action type). */
+  nextAction?: string | null;
 }
 
 export interface NewIntent {
@@ -87,11 +91,22 @@ export interface CardSetup {
   card: VerifiedCard | null;
 }
 
-export type ChargeRefusal = 'card_declined' | 'insufficient_funds' | 'unknown_card';
+export type ChargeRefusal = 'card_declined' | 'insufficient_funds' | 'unknown_card' | 'authentication_failed';
+
+/** How the card holder was authenticated, or the exemption that applied (payments.authentication). */
+export type Authentication = components['schemas']['PaymentAuthentication'];
+
+/** A challenge the card's bank asks for (Strong Customer Authentication), for the checkout panel to show. */
+export type PaymentAction = components['schemas']['PaymentAction'];
 
 export type StoredCardOutcome =
-  | { ok: true; reference: string }
-  | { ok: false; reason: ChargeRefusal; message: string; reference: string };
+  | { ok: true; reference: string; authentication: Authentication }
+  | { ok: false; reason: ChargeRefusal; message: string; reference: string }
+  /** the bank asks the buyer to authenticate: nothing is charged until the challenge's answer (submitDetails) */
+  | { ok: false; reason: 'requires_action'; message: string; reference: string; action: PaymentAction };
+
+/** What a browser tells 3-D Secure 2 about itself (Adyen's browserInfo). */
+export type BrowserInfo = NonNullable<components['schemas']['PayWithSavedCardRequest']['browser_info']>;
 
 export interface StoredCardCharge {
   amount: number;
@@ -99,13 +114,30 @@ export interface StoredCardCharge {
   recurringDetailReference: string;
   /** the buyer's id at the gateway */
   shopperReference: string;
+  /** the buyer (the sandbox answers its challenges only to their owner) */
+  ownerId: number;
   /** our reference of the payment (the booking and attempt): the gateway's idempotency key */
   reference: string;
+  browserInfo?: BrowserInfo;
+}
+
+/** The answer to a challenge: the details it gave, for the payment it was asked for. */
+export interface ChallengeAnswer {
+  ownerId: number;
+  /** the payment's reference at the gateway (the charge's outcome's) */
+  reference: string;
+  details: { threeDSResult?: string; redirectResult?: string };
 }
 
 export interface StoredCardGateway {
   readonly name: 'adyen' | 'sandbox';
+  /**
+   * A payment the buyer makes at checkout with a card stored before: customer-initiated (Adyen's
+   * shopperInteraction Ecommerce, recurringProcessingModel CardOnFile), so that the bank may ask for a challenge.
+   */
   charge(db: Db, charge: StoredCardCharge, now: Date): Promise<StoredCardOutcome>;
+  /** The challenge's answer (Adyen's /payments/details): paid, or refused; never a second challenge. */
+  submitDetails(db: Db, answer: ChallengeAnswer, now: Date): Promise<StoredCardOutcome>;
   refund(db: Db, pspReference: string, amount: number, currency: CurrencyCode): Promise<void>;
 }
 

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
-import type { CardGateway, CardSetup, Intent, StoredCardGateway, StoredCardOutcome, VerifiedCard } from './port';
+import type {
+  Authentication,
+  CardGateway,
+  CardSetup,
+  Intent,
+  StoredCardGateway,
+  StoredCardOutcome,
+  VerifiedCard,
+} from './port';
 
 /**
  * The sandbox gateway: the default when no keys are configured, so that the whole purchase runs on a machine
@@ -14,7 +22,22 @@ export const SANDBOX_TEST_CARDS = [
   { number: '4242 4242 4242 4242', outcome: 'succeeded' },
   { number: '4000 0000 0000 0002', outcome: 'card_declined' },
   { number: '4000 0000 0000 9995', outcome: 'insufficient_funds' },
+  { number: '4000 0027 6000 3184', outcome: 'challenge_passes' },
+  { number: '4000 0027 6000 3192', outcome: 'challenge_fails' },
 ] as const;
+
+/**
+ * Cards whose bank asks for 3-D Secure (Strong Customer Authentication) at each payment, new or stored: the
+ * challenge of the first passes, of the second fails. Storing them (a verification, no money) asks nothing.
+ */
+export const CHALLENGE_PASSES = '4000002760003184';
+export const CHALLENGE_FAILS = '4000002760003192';
+
+/** Stripe's text when the card holder's authentication failed. */
+export const AUTHENTICATION_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+/** The stored card's refusal when the buyer's bank did not confirm the buyer. */
+export const STORED_AUTHENTICATION_FAILED = 'Your bank could not confirm it was you (3-D Secure). Nothing was charged.';
 
 const DECLINED = '4000000000000002';
 const NO_FUNDS = '4000000000009995';
@@ -77,14 +100,19 @@ type IntentRow = {
   metadata: string;
   status: string;
 };
-const intentOf = (r: IntentRow): Intent => ({
-  id: r.id,
-  clientSecret: r.client_secret,
-  status: r.status,
-  amount: Number(r.amount),
-  currency: r.currency,
-  metadata: JSON.parse(r.metadata) as Record<string, string>,
-});
+const intentOf = (r: IntentRow): Intent => {
+  const metadata = JSON.parse(r.metadata) as Record<string, string>;
+  return {
+    id: r.id,
+    clientSecret: r.client_secret,
+    status: r.status,
+    amount: Number(r.amount),
+    currency: r.currency,
+    metadata,
+    authentication: r.status === 'succeeded' ? ((metadata.authentication ?? 'none') as Authentication) : null,
+    nextAction: r.status === 'requires_action' ? 'use_stripe_sdk' : null,
+  };
+};
 
 const COLUMNS = ['id', 'client_secret', 'owner_id', 'amount', 'currency', 'metadata', 'status'] as const;
 
@@ -131,7 +159,7 @@ const setupOf = (r: IntentRow): CardSetup => {
  */
 async function keepIntent(
   db: Db,
-  prefix: 'sbpi' | 'sbseti',
+  prefix: 'sbpi' | 'sbseti' | 'sb3ds',
   values: {
     ownerId: number;
     idempotencyKey: string;
@@ -174,6 +202,12 @@ export const sandboxCardGateway: CardGateway & {
     input: { clientSecret: string; ownerId: number; number: string; expMonth: number; expYear: number; cvc: string },
     now: Date,
   ): Promise<{ intent: Intent; error: CardError | null } | null>;
+  /** The bank's answer to a payment's challenge (null: not the owner's intent; 'no_challenge': none asked). */
+  authenticate(
+    db: Db,
+    input: { clientSecret: string; ownerId: number },
+    now: Date,
+  ): Promise<{ intent: Intent; error: CardError | null } | null | 'no_challenge'>;
 } = {
   name: 'sandbox',
   publishableKey: () => SANDBOX_PUBLISHABLE_KEY,
@@ -243,8 +277,10 @@ export const sandboxCardGateway: CardGateway & {
     let problem = testCardError(input, now);
     // a verification takes no money: a card without funds is verified (its charges are refused later)
     if (setup && problem?.decline_code === 'insufficient_funds') problem = null;
-    const status = problem ? 'requires_payment_method' : 'succeeded';
     const digits = input.number.replace(/[\s-]/g, '');
+    // a payment (not a verification) with a card whose bank asks for 3-D Secure waits for the challenge
+    const challenge = !setup && !problem && (digits === CHALLENGE_PASSES || digits === CHALLENGE_FAILS);
+    const status = problem ? 'requires_payment_method' : challenge ? 'requires_action' : 'succeeded';
     const verified =
       setup && !problem
         ? {
@@ -264,6 +300,9 @@ export const sandboxCardGateway: CardGateway & {
         status,
         last_error: problem ? (problem.decline_code ?? problem.code) : null,
         ...(verified ? { metadata: JSON.stringify(verified) } : {}),
+        ...(challenge
+          ? { metadata: JSON.stringify({ ...metadata, challenge_passes: digits === CHALLENGE_PASSES ? '1' : '0' }) }
+          : {}),
         updated_at: now.toISOString(),
       })
       .where('id', '=', row.id)
@@ -271,12 +310,54 @@ export const sandboxCardGateway: CardGateway & {
       .execute();
     return { intent: intentOf({ ...row, status }), error: problem };
   },
+
+  async authenticate(db, input, now) {
+    const row = await db
+      .selectFrom('sandbox_intents')
+      .select(COLUMNS)
+      .where('client_secret', '=', input.clientSecret)
+      .where('owner_id', '=', input.ownerId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const metadata = JSON.parse(row.metadata) as Record<string, string>;
+    if (row.status === 'succeeded' && metadata.authentication === 'challenge')
+      return { intent: intentOf(row), error: null };
+    if (row.status !== 'requires_action') return 'no_challenge';
+    const passes = metadata.challenge_passes === '1';
+    const status = passes ? 'succeeded' : 'requires_payment_method';
+    const next = { ...metadata, authentication: 'challenge' };
+    await db
+      .updateTable('sandbox_intents')
+      .set({
+        status,
+        last_error: passes ? null : 'payment_intent_authentication_failure',
+        metadata: JSON.stringify(next),
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'requires_action')
+      .execute();
+    const intent = intentOf({ ...row, status, metadata: JSON.stringify(next) });
+    return {
+      intent,
+      error: passes ? null : error('card_error', 'payment_intent_authentication_failure', null, AUTHENTICATION_FAILED),
+    };
+  },
 };
 
-/** Stored cards in the sandbox: the card's reference ends with its test number's last four digits. */
+/** A stored card asks for a challenge when its reference ends with a challenge card's last four digits. */
+const challengeOf = (reference: string) =>
+  reference.endsWith(CHALLENGE_PASSES.slice(-4)) ? '1' : reference.endsWith(CHALLENGE_FAILS.slice(-4)) ? '0' : null;
+const STORED_CHALLENGE = 'stored_card_challenge';
+
+/**
+ * Stored cards in the sandbox: the card's reference ends with its test number's last four digits. The buyer's
+ * payment with a challenge card waits for its challenge (a sandbox intent keeps it, with whose it is); its answer
+ * passes or fails by the card.
+ */
 export const sandboxStoredCardGateway: StoredCardGateway = {
   name: 'sandbox',
-  async charge(_db, charge): Promise<StoredCardOutcome> {
+  async charge(db, charge, now): Promise<StoredCardOutcome> {
     const reference = `sbpsp_${charge.reference}`;
     if (charge.recurringDetailReference.endsWith('0002')) {
       return { ok: false, reason: 'card_declined', message: 'Your card was declined.', reference };
@@ -284,7 +365,65 @@ export const sandboxStoredCardGateway: StoredCardGateway = {
     if (charge.recurringDetailReference.endsWith('9995')) {
       return { ok: false, reason: 'insufficient_funds', message: 'Your card has insufficient funds.', reference };
     }
-    return { ok: true, reference };
+    const passes = challengeOf(charge.recurringDetailReference);
+    if (passes === null) return { ok: true, reference, authentication: 'none' };
+    const row = await keepIntent(
+      db,
+      'sb3ds',
+      {
+        ownerId: charge.ownerId,
+        idempotencyKey: `3ds-${charge.reference}`,
+        amount: charge.amount,
+        currency: charge.currency.toLowerCase(),
+        metadata: { purpose: STORED_CHALLENGE, psp_reference: reference, challenge_passes: passes },
+      },
+      now,
+    );
+    await db
+      .updateTable('sandbox_intents')
+      .set({ status: 'requires_action', updated_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'requires_payment_method')
+      .execute();
+    return {
+      ok: false,
+      reason: 'requires_action',
+      message: 'Your bank asks you to confirm this payment.',
+      reference,
+      action: { gateway: 'sandbox', type: 'threeDS2', token: row.client_secret, data: {} },
+    };
+  },
+  async submitDetails(db, answer, now): Promise<StoredCardOutcome> {
+    const row = await db
+      .selectFrom('sandbox_intents')
+      .select(COLUMNS)
+      .where('client_secret', '=', answer.details.threeDSResult ?? '')
+      .where('owner_id', '=', answer.ownerId)
+      .executeTakeFirst();
+    const metadata = row ? (JSON.parse(row.metadata) as Record<string, string>) : {};
+    if (!row || metadata.purpose !== STORED_CHALLENGE || metadata.psp_reference !== answer.reference) {
+      return {
+        ok: false,
+        reason: 'authentication_failed',
+        message: 'This authentication is not for this payment.',
+        reference: answer.reference,
+      };
+    }
+    const passes = metadata.challenge_passes === '1';
+    await db
+      .updateTable('sandbox_intents')
+      .set({ status: passes ? 'succeeded' : 'failed', updated_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'requires_action')
+      .execute();
+    return passes
+      ? { ok: true, reference: answer.reference, authentication: 'challenge' }
+      : {
+          ok: false,
+          reason: 'authentication_failed',
+          message: STORED_AUTHENTICATION_FAILED,
+          reference: answer.reference,
+        };
   },
   async refund() {},
 };

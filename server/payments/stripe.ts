@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { StripeApiBase } from '../config';
-import type { CardGateway, GatewayEvent, Intent, WebhookVerifier } from './port';
+import type { Authentication, CardGateway, GatewayEvent, Intent, WebhookVerifier } from './port';
 import { GatewayError } from './port';
 
 /**
@@ -27,6 +27,8 @@ export function stripeCardGateway(settings: {
     amount: pi.amount,
     currency: pi.currency,
     metadata: { ...pi.metadata },
+    authentication: authenticationOfIntent(pi),
+    nextAction: pi.next_action?.type ?? null,
   });
   const failed = (what: string, cause: unknown) => new GatewayError(`Stripe could not ${what}.`, { cause });
   return {
@@ -51,7 +53,8 @@ export function stripeCardGateway(settings: {
     },
     async retrieveIntent(_db, id) {
       try {
-        return intentOf(await stripe.paymentIntents.retrieve(id));
+        // the charge says how the card holder was authenticated (its three_d_secure)
+        return intentOf(await stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
       } catch (error) {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw failed('read the payment intent', error);
@@ -101,4 +104,15 @@ export function stripeWebhooks(secret: string | null): WebhookVerifier {
       };
     },
   };
+}
+
+/** How a succeeded intent's card holder was authenticated, by its charge's three_d_secure (null: not said). */
+export function authenticationOfIntent(pi: Stripe.PaymentIntent): Authentication | null {
+  if (pi.status !== 'succeeded' || !pi.latest_charge || typeof pi.latest_charge === 'string') return null;
+  const secure = pi.latest_charge.payment_method_details?.card?.three_d_secure;
+  if (!secure) return 'none';
+  if (secure.result === 'exempted') return 'exemption';
+  if (secure.authentication_flow === 'challenge') return 'challenge';
+  if (secure.authentication_flow === 'frictionless') return 'frictionless';
+  return 'none';
 }

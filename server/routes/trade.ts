@@ -27,14 +27,15 @@ import {
   noteCardFailure,
   ownsBooking,
   payWithStoredCard,
+  submitStoredCardDetails,
   updateAttendees,
 } from '../domain/purchase/purchase';
 import { sellerIdOf } from '../domain/sales/totals';
 import { HttpError, MESSAGES } from '../http/errors';
 import { purchaseMethodOf } from '../ops/metrics';
 import { notePurchase } from '../ops/request-facts';
-import { GatewayError, type Payments } from '../payments/port';
-import { sandboxCardGateway } from '../payments/sandbox';
+import { GatewayError, type Intent, type Payments } from '../payments/port';
+import { type CardError, sandboxCardGateway } from '../payments/sandbox';
 import { spend } from '../quotas/quota';
 
 type CurrencyCode = 'GBP' | 'EUR' | 'USD' | 'AED';
@@ -269,7 +270,28 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
       const done = await payWithStoredCard(
         db,
         payments,
-        { buyerId: buyerOf(user), bookingId: body.booking_id, recurringDetailReference: body.recurringDetailReference },
+        {
+          buyerId: buyerOf(user),
+          bookingId: body.booking_id,
+          recurringDetailReference: body.recurringDetailReference,
+          ...(body.browser_info ? { browserInfo: body.browser_info } : {}),
+        },
+        clock.now(),
+      );
+      notePurchase(c.get('facts'), 'stored_card', purchaseOutcome(done.result));
+      return { status: 200, body: { success: true, message: done.result.message, data: done } };
+    } catch (error) {
+      if (error instanceof GatewayError) return gatewayFailed(error);
+      throw error;
+    }
+  });
+
+  route('/adyen/payment-details', 'post', async ({ user, body, c }, { db, clock }) => {
+    try {
+      const done = await submitStoredCardDetails(
+        db,
+        payments,
+        { buyerId: buyerOf(user), bookingId: body.booking_id, details: body.details },
         clock.now(),
       );
       notePurchase(c.get('facts'), 'stored_card', purchaseOutcome(done.result));
@@ -318,24 +340,47 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
       clock.now(),
     );
     if (!confirmed) throw new HttpError(404, 'Payment intent not found.');
-    const { intent, error } = confirmed;
+    return sandboxAnswer(confirmed);
+  });
+
+  route('/payments/sandbox/authenticate', 'post', async ({ user, body }, { db, clock }) => {
+    if (payments.card.name !== 'sandbox') {
+      throw new HttpError(409, 'The sandbox gateway is not in use: Stripe.js answers the challenge.');
+    }
+    const answered = await sandboxCardGateway.authenticate(
+      db,
+      { clientSecret: body.client_secret, ownerId: buyerOf(user) },
+      clock.now(),
+    );
+    if (!answered) throw new HttpError(404, 'Payment intent not found.');
+    if (answered === 'no_challenge') throw new HttpError(409, 'This payment asks for no authentication.');
+    return sandboxAnswer(answered);
+  });
+
+  /** A sandbox intent as Stripe.js's confirmCardPayment or handleNextAction answers it. */
+  function sandboxAnswer({ intent, error }: { intent: Intent; error: CardError | null }) {
+    const status =
+      intent.status === 'succeeded' || intent.status === 'requires_action'
+        ? (intent.status as 'succeeded' | 'requires_action')
+        : ('requires_payment_method' as const);
     return {
-      status: 200,
+      status: 200 as const,
       body: {
-        success: true,
+        success: true as const,
         ...(error ? { message: error.message } : {}),
         data: {
           payment_intent: {
             id: intent.id,
-            status: intent.status === 'succeeded' ? 'succeeded' : 'requires_payment_method',
+            status,
             amount: intent.amount,
             currency: intent.currency,
+            next_action: status === 'requires_action' ? { type: 'use_stripe_sdk' as const } : null,
           },
           error,
         },
       },
     };
-  });
+  }
 
   route('/purchase/lmt-trade/payment-methods', 'get', async ({ user, query }, { db }) => {
     const currency = query.currency ?? 'GBP';

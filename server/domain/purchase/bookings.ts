@@ -294,7 +294,15 @@ async function writeBooking(
   };
   const row = await insertBooking.takeFirst(db, values);
   if (!row) throw new Error(`the booking of cart ${cart.id} was not written`);
-  const terms = { category: cart.category, ticket_block: cart.ticket_block, row: cart.row };
+  const terms = {
+    category: cart.category,
+    ticket_block: cart.ticket_block,
+    row: cart.row,
+    seats: cart.seats,
+    face_value: cart.face_value,
+    restrictions: cart.restrictions,
+    seller_currency: cart.seller_currency,
+  };
   return bookingView(
     { ...values, id: row.id, ...terms, ticket_type_id: cart.ticket_type_id, ...listing },
     null,

@@ -1,4 +1,4 @@
-/** Paying a booking by card: an intent (method 2) and its confirmation or webhook, a stored card (method 3). */
+/** Paying a booking by card (method 2): an intent and its confirmation or webhook. Stored cards: stored-card.ts. */
 import { sql } from 'kysely';
 import type { FieldError } from '../../contract/contract';
 import type { Db } from '../../db/database';
@@ -103,7 +103,7 @@ export async function confirmWithCard(
   }
   await db
     .updateTable('payments')
-    .set({ status: 'succeeded', updated_at: iso(now) })
+    .set({ status: 'succeeded', authentication: intent.authentication ?? null, updated_at: iso(now) })
     .where('id', '=', payment.id)
     .execute();
   if (!(await fulfil(db, b, listing, 2, now))) {
@@ -121,98 +121,13 @@ export async function confirmWithCard(
 }
 
 /** An expired booking whose payment came late says so. */
-async function lateNote(db: Db, b: BookingRow, now: Date) {
+export async function lateNote(db: Db, b: BookingRow, now: Date) {
   await db
     .updateTable('bookings')
     .set({ status_reason: LATE_PAYMENT_REASON, updated_at: iso(now) })
     .where('id', '=', b.id)
     .where('status', 'in', ['expired', 'failed'])
     .execute();
-}
-
-/**
- * Method 3: charges a stored card by its recurring reference at the stored-card gateway (our reference per
- * booking and attempt is its idempotency key), then confirms as the others do. A refusal answers status 0
- * with 'Payment failed: {reason}', and the booking stays pending.
- */
-export async function payWithStoredCard(
-  db: Db,
-  payments: Payments,
-  input: { buyerId: number; bookingId: number; recurringDetailReference: string },
-  now: Date,
-): Promise<Outcome> {
-  const card = await db
-    .selectFrom('stored_cards')
-    .select(['id', 'recurring_reference'])
-    .where('owner_id', '=', input.buyerId)
-    .where('recurring_reference', '=', input.recurringDetailReference)
-    .executeTakeFirst();
-  const b = await lockBooking(db, input.buyerId, input.bookingId, now);
-  if (!card) throw invalid([{ path: '/body/recurringDetailReference', message: 'is not one of your stored cards' }]);
-  if (b.status === 'confirmed') return outcome(db, b, result(b, true, CONFIRMED_MESSAGE, null), now);
-  if (b.status !== 'pending') return outcome(db, b, notPayable(b), now);
-  requireGuests(b);
-  const listing = await termsOf(db, b.cart_id);
-  const total = chargeOf(b, listing.ticket_type_id, 3);
-  const attempts = await db
-    .selectFrom('payments')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('booking_id', '=', b.id)
-    .where('payment_method', '=', 3)
-    .executeTakeFirstOrThrow();
-  const reference = `${b.booking_no}-m3-${Number(attempts.n) + 1}`;
-  const charged = await payments.storedCard.charge(
-    db,
-    {
-      amount: total,
-      currency: b.currency as CurrencyCode,
-      recurringDetailReference: card.recurring_reference,
-      shopperReference: `buyer-${b.buyer_id}`,
-      reference,
-    },
-    now,
-  );
-  await recordPayment(
-    db,
-    b,
-    {
-      method: 3,
-      gateway: payments.storedCard.name,
-      reference: charged.reference,
-      amount: total,
-      status: charged.ok ? 'succeeded' : 'failed',
-      failure: charged.ok ? null : charged.message,
-    },
-    now,
-  );
-  if (!charged.ok) {
-    const message = `Payment failed: ${charged.message}`;
-    await noteFailure(db, b, message, now);
-    return outcome(
-      db,
-      b,
-      result(b, false, message, charged.reason === 'unknown_card' ? 'unknown_card' : charged.reason),
-      now,
-    );
-  }
-  if (!(await fulfil(db, b, listing, 3, now))) {
-    await payments.storedCard.refund(db, charged.reference, total, b.currency as CurrencyCode);
-    await db
-      .updateTable('payments')
-      .set({ status: 'refunded', refunded_amount: total, updated_at: iso(now) })
-      .where('gateway', '=', payments.storedCard.name)
-      .where('reference', '=', charged.reference)
-      .execute();
-    const cart = await db
-      .selectFrom('carts')
-      .select(['id', 'listing_id', 'quantity'])
-      .where('id', '=', b.cart_id)
-      .executeTakeFirstOrThrow();
-    await expireCart(db, cart, now);
-    await lateNote(db, b, now);
-    return outcome(db, b, result(b, false, LATE_PAYMENT_REASON, 'hold_expired', true), now);
-  }
-  return outcome(db, b, result(b, true, CONFIRMED_MESSAGE, null), now);
 }
 
 /**

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { prepared } from '../../db/prepared';
 import { HttpError } from '../../http/errors';
+import { restrictionsOf } from '../listings/rules';
 import { findListing, unitPriceOf } from './catalog';
 import { checkHoldLimit } from './holds';
 import { type CurrencyCode, HOLD_MS, type PaymentMethod, priceBreakdown, pricingProblem, splitList } from './pricing';
@@ -55,6 +56,8 @@ type CartValues = {
   seller_unit_price: number;
   seller_currency: string;
   in_hand_date: string | null;
+  face_value: number | null;
+  restrictions: string;
   expires_at: string;
   at: string;
 };
@@ -78,6 +81,8 @@ const insertCart = prepared((db, $: CartValues) =>
       seller_unit_price: $.seller_unit_price,
       seller_currency: $.seller_currency,
       in_hand_date: $.in_hand_date,
+      face_value: $.face_value,
+      restrictions: $.restrictions,
       status: 'held',
       hold_state: 'holding',
       expires_at: $.expires_at,
@@ -153,6 +158,8 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
     seller_unit_price: listing.price,
     seller_currency: listing.currency,
     in_hand_date: listing.in_hand_date,
+    face_value: listing.face_value,
+    restrictions: listing.restrictions,
     expires_at: expiresAt,
     at,
   });
@@ -169,5 +176,11 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
     expires_at: expiresAt,
     hold_seconds_left: secondsLeft(expiresAt, now),
     price_breakdown: breakdown,
+    terms: {
+      face_value: listing.face_value,
+      face_value_currency: listing.currency as CurrencyCode,
+      seats: taken.seats,
+      restrictions: restrictionsOf(listing.restrictions),
+    },
   };
 }

@@ -42,6 +42,8 @@ const termsById = prepared((db, $: { id: number }) =>
       'row',
       'seats',
       'in_hand_date',
+      'face_value',
+      'restrictions',
     ])
     .where('id', '=', $.id),
 );
@@ -154,6 +156,8 @@ type NewPayment = {
   amount: number;
   status: string;
   failure?: string | null;
+  /** how the card holder was authenticated (payments.authentication), when known */
+  authentication?: string | null;
 };
 const upsertPayment = prepared(
   (
@@ -168,6 +172,7 @@ const upsertPayment = prepared(
       currency: string;
       status: string;
       failure: string | null;
+      authentication: string | null;
       at: string;
     },
   ) =>
@@ -183,14 +188,18 @@ const upsertPayment = prepared(
         currency: $.currency,
         status: $.status,
         failure_reason: $.failure,
+        authentication: $.authentication,
         refunded_amount: 0,
         created_at: $.at,
         updated_at: $.at,
       })
       .onConflict((oc) =>
-        oc
-          .columns(['gateway', 'reference'])
-          .doUpdateSet({ status: $.status, failure_reason: $.failure, updated_at: $.at }),
+        oc.columns(['gateway', 'reference']).doUpdateSet({
+          status: $.status,
+          failure_reason: $.failure,
+          authentication: $.authentication,
+          updated_at: $.at,
+        }),
       ),
 );
 export async function recordPayment(db: Db, b: BookingRow, p: NewPayment, now: Date) {
@@ -204,6 +213,7 @@ export async function recordPayment(db: Db, b: BookingRow, p: NewPayment, now: D
     currency: b.currency,
     status: p.status,
     failure: p.failure ?? null,
+    authentication: p.authentication ?? null,
     at: iso(now),
   });
 }
@@ -229,6 +239,10 @@ function confirmedView(
       ticket_block: terms.ticket_block,
       row: terms.row,
       ticket_type_id: terms.ticket_type_id,
+      seats: terms.seats,
+      face_value: terms.face_value,
+      restrictions: terms.restrictions,
+      seller_currency: terms.currency,
       ...sale.event,
     },
     payment,
@@ -273,7 +287,12 @@ export async function confirmWithWallet(db: Db, buyerId: number, bookingId: numb
       now,
     );
     reference = `ledger:${posting.entryId}`;
-    await recordPayment(db, b, { method: 1, gateway: 'sbpay', reference, amount: total, status: 'succeeded' }, now);
+    await recordPayment(
+      db,
+      b,
+      { method: 1, gateway: 'sbpay', reference, amount: total, status: 'succeeded', authentication: 'not_applicable' },
+      now,
+    );
     sale = await fulfil(db, b, terms, 1, now);
   } catch (error) {
     if (!(error instanceof InsufficientFunds)) throw error;
@@ -302,6 +321,7 @@ export async function confirmWithWallet(db: Db, buyerId: number, bookingId: numb
     amount: total,
     currency: b.currency as CurrencyCode,
     refunded_amount: 0,
+    authentication: 'not_applicable' as const,
   };
   return { result: result(b, true, CONFIRMED_MESSAGE, null), booking: confirmedView(b, terms, sale, payment, now) };
 }

@@ -1,7 +1,7 @@
 /**
  * The purchase area's commands and reads, by job: carts.ts (add-to-cart), bookings.ts (the booking, its
  * guests, its cancellation), payments.ts (the wallet and the confirmation every method shares), cards.ts (card
- * and stored-card payments), views.ts (the booking as shown, the buyer's bookings), rules.ts (texts and rules
+ * payments), stored-card.ts (stored cards and their challenges), views.ts (the booking as shown, the buyer's bookings), rules.ts (texts and rules
  * without the database).
  */
 export { cancelBooking, createBooking, type NewBooking, updateAttendees } from './bookings';
@@ -10,7 +10,6 @@ export {
   confirmWithCard,
   createCardIntent,
   noteCardFailure,
-  payWithStoredCard,
 } from './cards';
 export { createCart, type NewCart } from './carts';
 export { HOLD_ENDED_REASON } from './holds';
@@ -30,4 +29,5 @@ export {
   type PaymentResult,
   UNPAYABLE,
 } from './rules';
+export { payWithStoredCard, submitStoredCardDetails } from './stored-card';
 export { bookingHistory, findBooking, ownsBooking } from './views';

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../db/database';
 import { prepared } from '../../db/prepared';
+import { restrictionsOf } from '../listings/rules';
 import { bookingDeliveries } from '../sales/buyer-view';
 import { guestFieldsOf } from './catalog';
 import { releaseDueHolds } from './holds';
@@ -49,6 +50,10 @@ const viewQuery = (db: Db) =>
       'carts.ticket_block',
       'carts.row',
       'carts.ticket_type_id',
+      'carts.seats',
+      'carts.face_value',
+      'carts.restrictions',
+      'carts.seller_currency',
       'events.name as match_name',
       'events.event_date',
       'events.event_time',
@@ -63,6 +68,11 @@ export interface HeldTerms {
   ticket_block: string;
   row: string;
   ticket_type_id: number;
+  seats: string | null;
+  face_value: number | null;
+  restrictions: string;
+  /** the listing's currency, the one its face value is in */
+  seller_currency: string;
 }
 
 /** What the purchase page shows of a booking's event. */
@@ -135,6 +145,12 @@ export function bookingView(r: ViewRow, payment: Payment | null, delivery: Deliv
     expires_at: r.expires_at,
     hold_seconds_left: r.status === 'pending' ? secondsLeft(r.expires_at, now) : 0,
     payment,
+    terms: {
+      face_value: r.face_value,
+      face_value_currency: r.seller_currency as CurrencyCode,
+      seats: r.seats,
+      restrictions: restrictionsOf(r.restrictions),
+    },
     created_at: r.created_at,
     confirmed_at: r.confirmed_at,
     delivery,
@@ -157,6 +173,7 @@ async function viewsOf(db: Db, rows: ViewRow[], now: Date): Promise<Booking[]> {
             'amount',
             'currency',
             'refunded_amount',
+            'authentication',
             'id',
           ])
           .where('booking_id', 'in', ids)
@@ -178,6 +195,7 @@ async function viewsOf(db: Db, rows: ViewRow[], now: Date): Promise<Booking[]> {
           amount: Number(p.amount),
           currency: p.currency as CurrencyCode,
           refunded_amount: Number(p.refunded_amount),
+          authentication: p.authentication as Payment['authentication'],
         }
       : null;
     return bookingView(r, payment, deliveryOf.get(r.id) ?? null, now);

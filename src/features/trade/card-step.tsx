@@ -1,17 +1,19 @@
 import { CardElement, Elements } from '@stripe/react-stripe-js';
 import type { StripeCardElement } from '@stripe/stripe-js';
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
-import { CARD_TEXT, type cardPaymentMachine } from '../../../machines/card-payment.machine';
+import { CARD_TEXT, type cardPaymentMachine, type PaymentConfig } from '../../../machines/card-payment.machine';
 import { useNotify } from '../../app/notify-bridge';
 import { formatMinorUnits } from '../../lib/money';
 import { Button } from '../../ui/button';
 import { Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { BankChallenge } from './bank-challenge';
 
 type CardRef = ActorRefFrom<typeof cardPaymentMachine>;
+type SandboxTestCard = NonNullable<PaymentConfig['sandbox_test_cards']>[number];
 
 const box = css({ display: 'grid', gap: '3', border: '1px solid {colors.border}', borderRadius: 'md', p: '3' });
 
@@ -32,15 +34,24 @@ export default function CardStep({ card }: { card: CardRef }) {
         ? 'loadFailed'
         : s.matches('details')
           ? 'details'
-          : s.matches('processing')
-            ? 'processing'
-            : s.matches('failed')
-              ? 'failed'
-              : 'done',
+          : s.hasTag('challenge')
+            ? 'challenge'
+            : s.matches('processing') || s.matches('authenticating')
+              ? 'processing'
+              : s.matches('failed')
+                ? 'failed'
+                : 'done',
   );
   const failure = useSelector(card, (s) => s.context.failure);
+  const amount = useSelector(card, (s) => s.context.amount);
+  const currency = useSelector(card, (s) => s.context.currency);
+  // the card form in view when the step opens (the panel is long; the step is at its end)
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, []);
   return (
-    <section aria-label="Card payment" className={box}>
+    <section ref={ref} aria-label="Card payment" className={box}>
       {view === 'loading' ? <Skeleton height="120px" /> : null}
       {view === 'loadFailed' ? (
         <div role="alert" className={css({ display: 'grid', gap: '2' })}>
@@ -53,10 +64,19 @@ export default function CardStep({ card }: { card: CardRef }) {
       ) : null}
       {/* the card form stays mounted while the payment is processed: Stripe.js confirms with the mounted card
           Element (an unmounted one is an IntegrationError), so processing only hides it */}
-      {view === 'details' || view === 'processing' ? (
-        <div hidden={view === 'processing'}>
+      {view === 'details' || view === 'processing' || view === 'challenge' ? (
+        <div hidden={view !== 'details'}>
           <Details card={card} />
         </div>
+      ) : null}
+      {view === 'challenge' ? (
+        <BankChallenge
+          gateway="sandbox"
+          amount={amount}
+          currency={currency}
+          onConfirm={() => card.send({ type: 'challenge.completed' })}
+          onCancel={() => card.send({ type: 'challenge.cancelled' })}
+        />
       ) : null}
       {view === 'processing' ? (
         <p role="status" className={css({ fontWeight: 'semibold' })}>
@@ -124,40 +144,83 @@ function Details({ card }: { card: CardRef }) {
   );
 }
 
-/** The sandbox gateway's plain card form (test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined). */
+const OUTCOME_TEXT: Record<SandboxTestCard['outcome'], string> = {
+  succeeded: 'pays',
+  card_declined: 'is declined',
+  insufficient_funds: 'has insufficient funds',
+  challenge_passes: 'asks your bank to confirm (passes)',
+  challenge_fails: 'asks your bank to confirm (fails)',
+};
+
+/** The sandbox's test cards, each a button that types its number (any future expiry and CVC). */
+function SandboxTestCards({ card }: { card: CardRef }) {
+  const cards = useSelector(card, (s) => s.context.config?.sandbox_test_cards ?? []);
+  if (cards.length === 0) return null;
+  return (
+    <div className={css({ display: 'grid', gap: '1', fontSize: 'sm' })}>
+      <p id="sandbox-test-cards" className={css({ color: 'fg.muted' })}>
+        Sandbox test cards (any future expiry, any CVC):
+      </p>
+      <ul aria-labelledby="sandbox-test-cards" className={css({ display: 'grid', gap: '1' })}>
+        {cards.map((c) => (
+          <li key={c.number} className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+            <Button
+              aria-label={`Use test card ${c.number}`}
+              onClick={() => {
+                card.send({ type: 'sandbox.changed', field: 'number', value: c.number });
+                if (!card.getSnapshot().context.sandboxCard.expiry)
+                  card.send({ type: 'sandbox.changed', field: 'expiry', value: '12/34' });
+                if (!card.getSnapshot().context.sandboxCard.cvc)
+                  card.send({ type: 'sandbox.changed', field: 'cvc', value: '123' });
+              }}
+            >
+              {c.number}
+            </Button>
+            <span>{OUTCOME_TEXT[c.outcome]}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The sandbox gateway's plain card form, with its test cards listed. */
 function SandboxCard({ card }: { card: CardRef }) {
   const value = useSelector(card, (s) => s.context.sandboxCard);
   return (
-    <div
-      className={css({
-        display: 'grid',
-        gap: '3',
-        gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 9rem), 1fr))',
-      })}
-    >
-      <TextField
-        label="Card number"
-        inputMode="numeric"
-        autoComplete="cc-number"
-        maxLength={23}
-        value={value.number}
-        onChange={(e) => card.send({ type: 'sandbox.changed', field: 'number', value: e.currentTarget.value })}
-      />
-      <TextField
-        label="Expiry (MM/YY)"
-        autoComplete="cc-exp"
-        maxLength={7}
-        value={value.expiry}
-        onChange={(e) => card.send({ type: 'sandbox.changed', field: 'expiry', value: e.currentTarget.value })}
-      />
-      <TextField
-        label="CVC"
-        inputMode="numeric"
-        autoComplete="cc-csc"
-        maxLength={4}
-        value={value.cvc}
-        onChange={(e) => card.send({ type: 'sandbox.changed', field: 'cvc', value: e.currentTarget.value })}
-      />
-    </div>
+    <>
+      <SandboxTestCards card={card} />
+      <div
+        className={css({
+          display: 'grid',
+          gap: '3',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 9rem), 1fr))',
+        })}
+      >
+        <TextField
+          label="Card number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          maxLength={23}
+          value={value.number}
+          onChange={(e) => card.send({ type: 'sandbox.changed', field: 'number', value: e.currentTarget.value })}
+        />
+        <TextField
+          label="Expiry (MM/YY)"
+          autoComplete="cc-exp"
+          maxLength={7}
+          value={value.expiry}
+          onChange={(e) => card.send({ type: 'sandbox.changed', field: 'expiry', value: e.currentTarget.value })}
+        />
+        <TextField
+          label="CVC"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          maxLength={4}
+          value={value.cvc}
+          onChange={(e) => card.send({ type: 'sandbox.changed', field: 'cvc', value: e.currentTarget.value })}
+        />
+      </div>
+    </>
   );
 }

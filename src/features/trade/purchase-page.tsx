@@ -10,7 +10,8 @@ import {
   purchaseHistoryMachine,
   tradeReadMachine,
 } from '../../../machines/trade-search.machine';
-import { messageOf } from '../../../openapi/client';
+import { ApiError, messageOf } from '../../../openapi/client';
+import { notify } from '../../app/notify-bridge';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMinorUnits } from '../../lib/money';
@@ -18,10 +19,34 @@ import { saveFile } from '../../lib/save-file';
 import { blockText } from '../../lib/seats';
 import { href, paths } from '../../routes';
 import { Button } from '../../ui/button';
+import { ListingTerms } from '../../ui/listing-terms';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { type Tone, ToneBadge } from '../../ui/tone-badge';
 import { card, grid, muted, pager } from './trade-styles';
+
+/** How the card holder was authenticated, as the buyer reads it. */
+export const AUTHENTICATION_TEXT: Record<NonNullable<NonNullable<Booking['payment']>['authentication']>, string> = {
+  challenge: '3-D Secure: confirmed with your bank',
+  frictionless: '3-D Secure: approved by your bank without a check',
+  exemption: 'Exempt from Strong Customer Authentication',
+  none: 'No card authentication',
+  not_applicable: 'SB Pay (no card)',
+};
+
+export const UNEXPECTED = 'An unexpected error occurred. Please try again later.';
+
+/**
+ * What an action's failure says: a refusal (4xx) is the server's reason, shown under its button (answered);
+ * anything else (offline, 5xx) is a toast, since nothing a person can act on belongs under the button.
+ */
+export function sayFailure(error: unknown, show: (message: string | null) => void, fallback?: string) {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) show(messageOf(error, fallback));
+  else {
+    show(null);
+    notify({ level: 'error', message: UNEXPECTED });
+  }
+}
 
 const STATUS_TONE: Record<Booking['status'], Tone> = {
   confirmed: 'success',
@@ -93,7 +118,7 @@ function Booked({ booking: read }: { booking: Booking }) {
     try {
       setCancelled(await cancelBooking(booking.booking_id, key));
     } catch (error) {
-      setProblem(messageOf(error));
+      sayFailure(error, setProblem);
     } finally {
       setSending(false);
     }
@@ -107,7 +132,11 @@ function Booked({ booking: read }: { booking: Booking }) {
           <Button tone="secondary" disabled={sending} onClick={cancel}>
             Cancel booking
           </Button>
-          {problem ? <p role="alert">{problem}</p> : null}
+          {problem ? (
+            <p role="alert" className={css({ color: 'error' })}>
+              {problem}
+            </p>
+          ) : null}
         </div>
       ) : null}
     </>
@@ -142,6 +171,10 @@ function BookingDetails({ booking }: { booking: Booking }) {
         {booking.quantity} × {booking.Category}, {blockText(booking.ticket_block)}, row {booking.row} (
         {booking.Ticket_type})
       </dd>
+      <dt>Ticket terms</dt>
+      <dd>
+        <ListingTerms terms={booking.terms} label="Ticket terms of this booking" />
+      </dd>
       <dt>Status</dt>
       <dd>
         <ToneBadge tone={STATUS_TONE[booking.status]}>{booking.status}</ToneBadge>
@@ -151,6 +184,10 @@ function BookingDetails({ booking }: { booking: Booking }) {
           <dt>Paid</dt>
           <dd>
             {booking.payment.currency} {formatMinorUnits(booking.payment.amount)}
+          </dd>
+          <dt>Authentication</dt>
+          <dd>
+            {booking.payment.authentication ? AUTHENTICATION_TEXT[booking.payment.authentication] : 'not recorded'}
           </dd>
         </>
       ) : (
@@ -178,7 +215,7 @@ function Delivery({ booking, delivery }: { booking: Booking; delivery: NonNullab
       const zip = await downloadBookingTickets(booking.booking_id);
       saveFile(zip.file, zip.name);
     } catch (error) {
-      setProblem(messageOf(error, 'The tickets could not be downloaded. Please try again.'));
+      sayFailure(error, setProblem, 'The tickets could not be downloaded. Please try again.');
     } finally {
       setSaving(false);
     }

@@ -31,6 +31,7 @@ import { ListingTerms } from '../../ui/listing-terms';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
+import { BankChallenge } from './bank-challenge';
 import { muted, sectionTitle } from './trade-styles';
 
 /** The card step and Stripe's packages: their own chunk, loaded only when a card payment starts. */
@@ -129,12 +130,34 @@ function PurchaseSections({ purchase }: { purchase: PurchaseRef }) {
     );
   return (
     <div className={css({ display: 'grid', gap: '6' })}>
+      <CheckoutSteps purchase={purchase} />
       <Hold purchase={purchase} />
       <ReviewPurchase purchase={purchase} />
       <BillingAddress purchase={purchase} />
       <GuestDetails purchase={purchase} />
       <Payment purchase={purchase} />
     </div>
+  );
+}
+
+const stepList = css({ display: 'flex', gap: '2', flexWrap: 'wrap', alignItems: 'center', fontSize: 'sm' });
+const step = css({ color: 'fg.muted', '&[aria-current=step]': { color: 'fg', fontWeight: 'semibold' } });
+
+/** The checkout as one path: review (quantity, address, method), then pay (guests first when asked). */
+function CheckoutSteps({ purchase }: { purchase: PurchaseRef }) {
+  const paying = useSelector(purchase, (s) => !s.matches('editing') && !s.matches('submitting'));
+  return (
+    <nav aria-label="Review and pay">
+      <ol className={stepList}>
+        <li className={step} aria-current={paying ? undefined : 'step'}>
+          1. Review
+        </li>
+        <li aria-hidden="true">→</li>
+        <li className={step} aria-current={paying ? 'step' : undefined}>
+          2. Pay
+        </li>
+      </ol>
+    </nav>
   );
 }
 
@@ -453,6 +476,9 @@ function Payment({ purchase }: { purchase: PurchaseRef }) {
   const card = useSelector(purchase, (s) =>
     s.matches({ paying: 'card' }) ? (s.children.cardPayment as CardRef) : null,
   );
+  const action = useSelector(purchase, (s) => s.context.action);
+  const answering = useSelector(purchase, (s) => s.matches({ paying: 'answeringChallenge' }));
+  const total = useSelector(purchase, (s) => s.context.breakdown);
   const canTopUp = Session.useSelector((s) => selectAllowedPermissions(s).includes('lmt-pay'));
   const [topUp, setTopUp] = useState(false);
   if (!methods) return null;
@@ -503,6 +529,18 @@ function Payment({ purchase }: { purchase: PurchaseRef }) {
           {failure}
         </p>
       ) : null}
+      {action ? (
+        <BankChallenge
+          gateway={action.gateway}
+          amount={total?.total_with_payment_fee ?? 0}
+          currency={total?.currency ?? ''}
+          busy={answering}
+          onConfirm={() =>
+            purchase.send({ type: 'challenge.completed', details: { threeDSResult: action.token ?? '' } })
+          }
+          onCancel={() => purchase.send({ type: 'challenge.cancelled' })}
+        />
+      ) : null}
       {card ? (
         <Suspense fallback={<Skeleton height="160px" />}>
           <CardStep card={card} />
@@ -526,7 +564,7 @@ function Payment({ purchase }: { purchase: PurchaseRef }) {
           <Button onClick={() => purchase.send({ type: 'booking.cancelled' })}>Cancel booking</Button>
         </div>
       ) : null}
-      {submitting && !card ? <p aria-live="polite">Processing…</p> : null}
+      {submitting && !card && !action ? <p aria-live="polite">Processing…</p> : null}
       {topUp ? (
         <Suspense fallback={null}>
           <TopUpDrawer open={topUp} onClose={() => setTopUp(false)} currency={methods.wallet.currency} />
