@@ -42,6 +42,7 @@ import * as m0041 from './migrations/0041-feed-count-shards';
 import * as m0042 from './migrations/0042-in-hand-dates';
 import * as m0043 from './migrations/0043-admin-audit-log';
 import * as m0044 from './migrations/0044-price-caps';
+import * as m0048 from './migrations/0048-bank-statements';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0042-in-hand-dates': m0042,
   '0043-admin-audit-log': m0043,
   '0044-price-caps': m0044,
+  '0048-bank-statements': m0048,
 };
 
 /** The migrations' names in the order they apply. */
