@@ -3642,6 +3642,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/bank-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a bank statement and credit the top-ups it matches
+         * @description Path chosen by us. Back office. Form upload (multipart) of one `file`: an ISO 20022 CAMT.053 statement (XML) or a bank's CSV export (a header row naming at least a date, an amount and a reference or description column), at most 5 MB and 5,000 lines. A file that is neither answers 422 on `/body/file` ('This file is not a bank statement we can read...'); a binary file is refused by its first bytes (415). Each credit line is matched to a pending top-up by its reference (read loosely: case, spaces, dashes, words around it, one mistyped character when the check digits leave a single seller) and its amount. A line whose reference names one seller with one pending top-up of that amount and currency credits it through the deposit approval (the ledger entry, the seller's notification, the audit log), with the line kept as its proof. Every other credit line (unknown reference, several candidates, a part or an over-payment, no pending top-up) waits for a person (listBankStatementLines). A line is identified by the bank's entry reference (else a hash of its account, date, amount, currency, text and place among equal lines): importing a statement again, or a statement that repeats a line, credits nothing twice. Debit lines, and lines in a currency no wallet holds, are counted and skipped.
+         */
+        post: operations["importBankStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bank-statement-lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bank statement lines that wait for a person
+         * @description Path chosen by us. The credit lines no import could credit on its own (status `review` by default), oldest first, each with why (`reason`) and its candidate top-ups: the pending top-ups of the seller its reference names in the line's currency, else pending top-ups of the same amount and currency (at most 5).
+         */
+        get: operations["listBankStatementLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bank-statement-lines/{id}/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a waiting statement line to a pending top-up by hand
+         * @description Path chosen by us. Back office. Credits what arrived (the line's amount, in the top-up's currency, which must be the line's) to the wallet of the chosen pending top-up through the deposit approval, and keeps the line as its proof, in one transaction. Exactly once: the line leaves `review` and the top-up leaves `pending` by conditional updates; a second click answers 200 with the line as matched, a line dismissed or matched to another top-up answers 409, as does a top-up already decided. An unknown line or top-up answers 404.
+         */
+        post: operations["matchBankStatementLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bank-statement-lines/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a waiting statement line, with a reason
+         * @description Path chosen by us. Back office. The line leaves the queue without crediting anyone (sent back to the payer, not a top-up...), with the reason in the audit log. Dismissing it again answers 200; a matched line answers 409.
+         */
+        post: operations["dismissBankStatementLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/payouts": {
         parameters: {
             query?: never;
@@ -5457,10 +5537,85 @@ export interface components {
             };
         };
         /**
+         * @description Where a statement's credit line stands: `credited` by the import, `review` waiting for a person, `matched` by a person, `dismissed` by a person.
+         * @enum {string}
+         */
+        BankLineStatus: "credited" | "review" | "matched" | "dismissed";
+        /**
+         * @description Why a line waits for a person, or how it was read: `unknown_reference` (no seller's reference in it), `ambiguous` (a typo that fits several sellers, or several references), `part_payment` (less than the pending top-up), `over_payment` (more), `no_pending_top_up` (the seller has none in that currency), `typo_corrected` (credited, the reference read with one character corrected).
+         * @enum {string|null}
+         */
+        BankLineReason: "unknown_reference" | "ambiguous" | "part_payment" | "over_payment" | "no_pending_top_up" | "typo_corrected" | null;
+        BankLine: {
+            id: number;
+            statement_id: number;
+            /**
+             * Format: date
+             * @description The booking day the statement gives.
+             */
+            booked_on: string;
+            /** @description What arrived, in minor units of `currency`. */
+            amount: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description The remittance text as the payer wrote it (where the reference should be). */
+            text: string;
+            payer: string | null;
+            /** @description The bank's own reference of the entry, when the statement gives one. */
+            bank_reference: string | null;
+            status: components["schemas"]["BankLineStatus"];
+            reason: components["schemas"]["BankLineReason"];
+            /** @description The seller its reference names, when it names one. */
+            seller_id: number | null;
+            /** @description The top-up it credited, once credited or matched. */
+            deposit_id: number | null;
+            /** @description Pending top-ups it may be for (only while it waits). */
+            candidates: components["schemas"]["AdminDeposit"][];
+            /** Format: date-time */
+            created_at: string;
+        };
+        BankLineResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BankLine"];
+        };
+        BankLineListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                lines: components["schemas"]["BankLine"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        BankStatementImport: {
+            statement_id: number;
+            /** @enum {string} */
+            format: "camt053" | "csv";
+            /** @description Every entry the file holds. */
+            lines_total: number;
+            /** @description The credit entries among them. */
+            credit_lines: number;
+            /** @description Credit lines seen before (this statement imported again, or a line it repeats); nothing done. */
+            already_imported: number;
+            /** @description Lines that credited a top-up without a person. */
+            credited: number;
+            /** @description Lines that wait for a person. */
+            to_review: number;
+            /** @description Debit entries, and entries in a currency no wallet holds, skipped. */
+            skipped_lines: number;
+        };
+        BankStatementImportResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["BankStatementImport"];
+        };
+        /**
          * @description A queue of the back office.
          * @enum {string}
          */
-        AdminQueueName: "deposits" | "kyc" | "payouts" | "event_requests" | "erasures" | "orders";
+        AdminQueueName: "deposits" | "kyc" | "payouts" | "event_requests" | "erasures" | "orders" | "bank_lines";
         AdminQueue: {
             queue: components["schemas"]["AdminQueueName"];
             /** @description How many items wait in it. */
@@ -5514,7 +5669,7 @@ export interface components {
          * @description An action of the back office.
          * @enum {string}
          */
-        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved";
+        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved" | "bank_statement.imported" | "bank_line.dismissed";
         AdminAuditEntry: {
             id: number;
             /** Format: date-time */
@@ -13414,6 +13569,146 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    importBankStatement: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: a key the client makes for one intended import and sends again when it retries the same request. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The statement, CAMT.053 XML or CSV, at most 5 MB.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The statement is read; what it credited and what waits for a person. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatementImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listBankStatementLines: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["BankLineStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+                /** @description How many rows a page holds. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of statement lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    matchBankStatementLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    deposit_id: components["schemas"]["Id"];
+                };
+            };
+        };
+        responses: {
+            /** @description The line is matched (now, or before) and the top-up credited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    dismissBankStatementLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The line is dismissed (now, or before). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankLineResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listAdminPayouts: {
         parameters: {
             query?: {
@@ -14242,8 +14537,10 @@ export const walletTransactionTypeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const payoutStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutStatus"]> = ["requested", "sent", "failed"];
 export const payoutOrderStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayoutOrderState"]> = ["unpaid", "in_flight", "part_paid", "paid"];
 export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Deposit"]["status_label"]> = ["pending admin approval", "approved", "rejected"];
-export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders"];
-export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved"];
+export const bankLineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankLineStatus"]> = ["credited", "review", "matched", "dismissed"];
+export const bankStatementImportFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankStatementImport"]["format"]> = ["camt053", "csv"];
+export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders", "bank_lines"];
+export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved", "bank_statement.imported", "bank_line.dismissed"];
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
 export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];

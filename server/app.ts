@@ -28,6 +28,7 @@ import { accountRoutes } from './routes/account';
 import { accountDataRoutes } from './routes/account-data';
 import { accountFlowRoutes } from './routes/account-flows';
 import { adminPriceCapRoutes, adminRoutes } from './routes/admin';
+import { adminBankRoutes } from './routes/admin-bank';
 import { adminHomeRoutes } from './routes/admin-home';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
@@ -191,6 +192,7 @@ export function createApp(options: AppOptions) {
     adminRoutes(router);
     adminHomeRoutes(router);
     adminPriceCapRoutes(router);
+    adminBankRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);

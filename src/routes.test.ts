@@ -58,6 +58,7 @@ describe('the route registry', () => {
       // the back office's entry: admin accounts only (adminOnly)
       ['Back office', 'dashboard'],
       ['Deposit requests', 'lmt-pay'],
+      ['Bank statements', 'lmt-pay'],
       ['Payout requests', 'lmt-pay'],
       ['KYC submissions', 'settings'],
       ['Event requests', 'event'],
@@ -70,6 +71,7 @@ describe('the route registry', () => {
     expect(menuEntries.filter((e) => e.adminOnly).map((e) => e.key)).toEqual([
       'adminHome',
       'adminDeposits',
+      'adminBankStatements',
       'adminPayouts',
       'adminKyc',
       'adminEventRequests',

@@ -237,6 +237,12 @@ export const routes = {
     access: 'admin',
     menu: { label: 'Deposit requests', icon: 'wallet', order: 110, permission: 'lmt-pay', adminOnly: true },
   }),
+  adminBankStatements: route({
+    pattern: '/admin/bank-statements',
+    title: 'Bank statements',
+    access: 'admin',
+    menu: { label: 'Bank statements', icon: 'wallet', order: 110.5, permission: 'lmt-pay', adminOnly: true },
+  }),
   adminErasures: route({
     pattern: '/admin/erasures',
     title: 'Erasure requests',

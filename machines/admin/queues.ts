@@ -175,3 +175,38 @@ export const orderQueueMachine = createAdminQueueMachine<AdminOrder, DecidedOrde
   reject: (o, reason) => orderAction(o, 'replace', reason),
   announce: (o) => `Order ${o.order.booking_no} ${o.order.status}`,
 });
+
+export type BankLine = DataOf<'/admin/bank-statement-lines', 'get'>['lines'][number];
+type DecidedLine = DataOf<'/admin/bank-statement-lines/{id}/match', 'post'>;
+
+/**
+ * Bank statement lines no import could credit on its own: Approve matches the line to the chosen pending top-up
+ * (crediting what arrived), Reject dismisses it with a reason.
+ */
+export const bankLineQueueMachine = createAdminQueueMachine<BankLine, DecidedLine>({
+  id: 'adminBankLines',
+  fetchPage: async (page, signal) => {
+    const data = unwrap(
+      await api.GET('/admin/bank-statement-lines', { params: { query: { status: 'review', page } }, signal }),
+      FETCH_ERROR,
+    );
+    return fromPageMeta(data.lines, data.meta);
+  },
+  keyOf: (l) => l.id,
+  initialValues: (l) => ({ deposit_id: l.candidates[0] ? String(l.candidates[0].id) : '' }),
+  refuseValues: (values) =>
+    /^\d+$/.test(values.deposit_id ?? '') ? null : 'No pending top-up to match: dismiss the line with a reason.',
+  approve: async (l, values) =>
+    unwrap(
+      await api.POST('/admin/bank-statement-lines/{id}/match', {
+        params: { path: { id: l.id } },
+        body: { deposit_id: Number(values.deposit_id) },
+      }),
+    ),
+  reject: async (l, reason) =>
+    unwrap(
+      await api.POST('/admin/bank-statement-lines/{id}/dismiss', { params: { path: { id: l.id } }, body: { reason } }),
+    ),
+  announce: (l) =>
+    l.status === 'matched' ? `Line #${l.id} matched: the top-up is credited` : `Line #${l.id} dismissed`,
+});

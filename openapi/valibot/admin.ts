@@ -6,6 +6,18 @@ import { defaultMessages, type Messages } from '../form-messages';
 export const rejectDepositBody = (m: Messages = defaultMessages) =>
   v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));
 
+/** The multipart/form-data body of POST /admin/bank-statements (importBankStatement). */
+export const importBankStatementBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(5242880, m('file', 'maxBytes', 5242880))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/bank-statement-lines/{id}/match (matchBankStatementLine). */
+export const matchBankStatementLineBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ deposit_id: v.pipe(v.number(m('deposit_id', 'type')), v.integer(m('deposit_id', 'integer')), v.minValue(1, m('deposit_id', 'minimum', 1)), v.maxValue(2147483647, m('deposit_id', 'maximum', 2147483647))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/bank-statement-lines/{id}/dismiss (dismissBankStatementLine). */
+export const dismissBankStatementLineBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));
+
 /** The application/json body of POST /admin/payouts/{id}/failed (markPayoutFailed). */
 export const markPayoutFailedBody = (m: Messages = defaultMessages) =>
   v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500))) }, m('', 'type'));

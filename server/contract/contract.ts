@@ -249,6 +249,7 @@ const KIND_OF_MIME: Record<string, string[]> = {
   'image/webp': ['webp'],
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
   'text/csv': ['csv'],
+  'application/xml': ['xml'],
   'application/vnd.apple.pkpass': ['pkpass'],
 };
 

@@ -44,6 +44,7 @@ import * as m0043 from './migrations/0043-admin-audit-log';
 import * as m0044 from './migrations/0044-price-caps';
 import * as m0045 from './migrations/0045-listing-bulk-changes';
 import * as m0046 from './migrations/0046-payment-authentication';
+import * as m0048 from './migrations/0048-bank-statements';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '0044-price-caps': m0044,
   '0045-listing-bulk-changes': m0045,
   '0046-payment-authentication': m0046,
+  '0048-bank-statements': m0048,
 };
 
 /** The migrations' names in the order they apply. */

@@ -30,3 +30,36 @@ export interface AdminAuditLogTable {
   /** The reason given, when one was. */
   detail: string | null;
 }
+
+/** A bank statement the back office imported (migration 0048); its file is a `files` row. */
+export interface BankStatementTable {
+  id: Generated<number>;
+  file_id: string;
+  format: 'camt053' | 'csv';
+  imported_by: number;
+  imported_at: string;
+  lines_total: number;
+  credited: number;
+  to_review: number;
+}
+
+/** A credit line of an imported statement (migration 0048): once per `line_key`, at most one top-up each. */
+export interface BankStatementLineTable {
+  id: Generated<number>;
+  statement_id: number;
+  line_key: string;
+  booked_on: string;
+  /** What arrived, in minor units of `currency`. */
+  amount: number;
+  currency: string;
+  text: string;
+  payer: string | null;
+  bank_reference: string | null;
+  status: 'credited' | 'review' | 'matched' | 'dismissed';
+  reason: string | null;
+  seller_id: number | null;
+  deposit_id: number | null;
+  decided_by: number | null;
+  decided_at: string | null;
+  created_at: string;
+}

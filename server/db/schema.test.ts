@@ -4,6 +4,7 @@ import { type FreshDatabase, freshDatabase } from '../test-support';
 import { table } from './expected-columns';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
+import { ADMIN_TABLES } from './schema-admin.expected';
 
 /**
  * server/db/schema.ts (what the code believes) against the migrated database (what is there), on the test
@@ -529,25 +530,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['name', 'claimed_at', 'runs', 'last_ok_at', 'last_error', 'detail'],
     ['last_ok_at', 'last_error', 'detail'],
   ),
-  erasure_requests: table<Database['erasure_requests']>()(
-    ['id', 'seller_id', 'status', 'requested_at', 'rejection_reason', 'decided_by', 'decided_at'],
-    ['rejection_reason', 'decided_by', 'decided_at'],
-  ),
-  admin_audit_log: table<Database['admin_audit_log']>()(
-    [
-      'id',
-      'created_at',
-      'actor_id',
-      'actor_email',
-      'action',
-      'record_type',
-      'record_id',
-      'amount',
-      'currency',
-      'detail',
-    ],
-    ['amount', 'currency', 'detail'],
-  ),
+  ...ADMIN_TABLES,
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

@@ -1,6 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { components } from '../../openapi/schema';
-import type { AdminAuditLogTable, ErasureRequestTable } from './schema-admin';
+import type {
+  AdminAuditLogTable,
+  BankStatementLineTable,
+  BankStatementTable,
+  ErasureRequestTable,
+} from './schema-admin';
 import type {
   AdditionalTemplateTable,
   EventRequestTable,
@@ -71,6 +76,8 @@ export interface Database {
   ledger_entries: LedgerEntryTable;
   ledger_lines: LedgerLineTable;
   deposits: DepositTable;
+  bank_statements: BankStatementTable;
+  bank_statement_lines: BankStatementLineTable;
   carts: CartTable;
   bookings: BookingTable;
   payments: PaymentTable;

@@ -191,7 +191,8 @@ export async function attachDepositProof(
   return deposit.status === 'pending' ? { kind: 'has_proof' } : { kind: 'decided' };
 }
 
-export type Decision = { kind: 'approve' } | { kind: 'reject'; reason: string };
+/** An approval credits the request's amount, or `amount` when what arrived differs (a matched bank line). */
+export type Decision = { kind: 'approve'; amount?: number } | { kind: 'reject'; reason: string };
 export type DecisionOutcome =
   /** this call changed it */
   | { kind: 'decided'; deposit: AdminDeposit }
@@ -234,8 +235,8 @@ export async function decideDeposit(
     if (!deposit) return { kind: 'not_found' };
     return { kind: deposit.status === target ? 'already' : 'conflict', deposit };
   }
-  const amount = Number(changed.amount);
   if (decision.kind === 'approve') {
+    const amount = decision.amount ?? Number(changed.amount);
     const wallet = await walletAccount(db, changed.user_id, changed.currency, now);
     const bank = await platformBankAccount(db, changed.currency, now);
     const posting = await postEntry(
@@ -282,6 +283,23 @@ const adminDepositOf = (r: AdminRow): AdminDeposit => ({
 export async function findAdminDeposit(db: Db, depositId: number): Promise<AdminDeposit | undefined> {
   const row = await adminDepositsQuery(db).where('deposits.id', '=', depositId).executeTakeFirst();
   return row && adminDepositOf(row as AdminRow);
+}
+
+/** Pending deposits of a seller, or of an amount, in a currency, oldest first: a bank line's candidates. */
+export async function pendingCandidates(
+  db: Db,
+  filter: { currency: string; sellerId: number | null; amount: number },
+  limit: number,
+): Promise<AdminDeposit[]> {
+  let q = adminDepositsQuery(db)
+    .where('deposits.status', '=', 'pending')
+    .where('deposits.currency', '=', filter.currency);
+  q =
+    filter.sellerId !== null
+      ? q.where('deposits.user_id', '=', filter.sellerId)
+      : q.where('deposits.amount', '=', filter.amount);
+  const rows = await q.orderBy('deposits.created_at').orderBy('deposits.id').limit(limit).execute();
+  return rows.map((r) => adminDepositOf(r as AdminRow));
 }
 
 /** The back office's queue: every seller's deposits in one status, oldest first. */

@@ -11,6 +11,7 @@ const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   webp: ['webp'],
   xlsx: ['xlsx'],
   csv: ['csv'],
+  xml: ['xml'],
   pkpass: ['pkpass'],
   zip: ['zip'],
 };
@@ -23,6 +24,7 @@ const NAME_OF_KIND: Readonly<Record<string, string>> = {
   webp: 'image',
   xlsx: 'spreadsheet',
   csv: 'table',
+  xml: 'statement',
   pkpass: 'ticket',
   zip: 'archive',
 };

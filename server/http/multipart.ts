@@ -47,6 +47,7 @@ const MIME_OF: Record<string, string> = {
   webp: 'image/webp',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv',
+  xml: 'application/xml',
   pkpass: 'application/vnd.apple.pkpass',
 };
 const canonical = (kind: string) => (kind === 'jpeg' ? 'jpg' : kind);

@@ -32,6 +32,7 @@ const PartnerSettingsPage = lazyLoaded(pageModules.partnerSettings);
 const RequestFeaturePage = lazyLoaded(pageModules.requestFeature);
 const AdminHomePage = lazyLoaded(pageModules.adminHome);
 const AdminOrdersPage = lazyLoaded(pageModules.adminOrders);
+const AdminBankStatementsPage = lazyLoaded(pageModules.adminBankStatements);
 const AdminAuditLogPage = lazyLoaded(pageModules.adminAuditLog);
 const AdminDepositsPage = lazyLoaded(pageModules.adminDeposits);
 const AdminEventRequestsPage = lazyLoaded(pageModules.adminEventRequests);
@@ -78,6 +79,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   tradePurchase: TradePurchasePage,
   adminHome: AdminHomePage,
   adminOrders: AdminOrdersPage,
+  adminBankStatements: AdminBankStatementsPage,
   adminAuditLog: AdminAuditLogPage,
   adminDeposits: AdminDepositsPage,
   adminPayouts: AdminPayoutsPage,

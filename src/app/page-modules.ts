@@ -37,6 +37,7 @@ export const pageModules = {
   tradePurchase: remembered(() => import('../features/trade/purchase-page')),
   adminHome: remembered(() => import('../features/admin/admin-home-page')),
   adminOrders: remembered(() => import('../features/admin/admin-orders-page')),
+  adminBankStatements: remembered(() => import('../features/admin/admin-bank-statements-page')),
   adminAuditLog: remembered(() => import('../features/admin/admin-audit-log-page')),
   adminDeposits: remembered(() => import('../features/admin/admin-deposits-page')),
   adminPayouts: remembered(() => import('../features/admin/admin-payouts-page')),

@@ -12,7 +12,16 @@ export interface Operator {
 
 /** What an action was done to, and the money it was about (credited, sent, refunded or refused; none for KYC). */
 export interface AuditedRecord {
-  type: 'deposit' | 'payout' | 'kyc' | 'event_request' | 'erasure' | 'order' | 'price_cap';
+  type:
+    | 'deposit'
+    | 'payout'
+    | 'kyc'
+    | 'event_request'
+    | 'erasure'
+    | 'order'
+    | 'price_cap'
+    | 'bank_statement'
+    | 'bank_line';
   id: number;
   amount?: { minor: number; currency: string } | null;
   /** The reason given, when one was. */

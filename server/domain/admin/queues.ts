@@ -55,6 +55,13 @@ export async function adminQueues(db: Db, now: Date): Promise<AdminQueue[]> {
         .where('status', '=', 'requested')
         .executeTakeFirst(),
     ),
+    bank_lines: await waiting(
+      db
+        .selectFrom('bank_statement_lines')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('created_at').as('oldest')])
+        .where('status', '=', 'review')
+        .executeTakeFirst(),
+    ),
     orders: await waiting(
       overdue(db, now)
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('orders.deliver_by').as('oldest')])

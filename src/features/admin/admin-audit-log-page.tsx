@@ -30,6 +30,8 @@ const ACTION_LABELS: Record<AdminAuditAction, string> = {
   'order.cancelled': 'Order cancelled and refunded',
   'order.replaced': 'Order replaced',
   'price_cap.saved': 'Resale price cap saved',
+  'bank_statement.imported': 'Bank statement imported',
+  'bank_line.dismissed': 'Bank statement line dismissed',
 };
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 

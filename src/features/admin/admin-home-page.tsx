@@ -15,7 +15,8 @@ type QueueRoute =
   | 'adminPayouts'
   | 'adminEventRequests'
   | 'adminErasures'
-  | 'adminOrders';
+  | 'adminOrders'
+  | 'adminBankStatements';
 
 const QUEUES: Record<AdminQueue['queue'], { label: string; route: QueueRoute }> = {
   deposits: { label: 'Deposit requests', route: 'adminDeposits' },
@@ -24,6 +25,7 @@ const QUEUES: Record<AdminQueue['queue'], { label: string; route: QueueRoute }> 
   event_requests: { label: 'Event requests', route: 'adminEventRequests' },
   erasures: { label: 'Erasure requests', route: 'adminErasures' },
   orders: { label: 'Orders needing action', route: 'adminOrders' },
+  bank_lines: { label: 'Bank statement lines to review', route: 'adminBankStatements' },
 };
 
 const card = css({

@@ -40,6 +40,7 @@ export function ConfirmDialog<Item>({ admin, view }: { admin: QueueRef<Item>; vi
           <Field
             key={f.name}
             field={f}
+            options={f.options?.(item) ?? []}
             value={values[f.name] ?? ''}
             disabled={approving}
             onChange={(value) => admin.send({ type: 'value.changed', name: f.name, value })}
@@ -58,16 +59,40 @@ export function ConfirmDialog<Item>({ admin, view }: { admin: QueueRef<Item>; vi
 
 function Field({
   field,
+  options,
   value,
   disabled,
   onChange,
 }: {
   field: ApprovalField;
+  options: ReadonlyArray<{ value: string; label: string }>;
   value: string;
   disabled: boolean;
   onChange: (value: string) => void;
 }) {
   const id = useId();
+  if (field.kind === 'choice') {
+    return (
+      <>
+        <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+          {field.label}
+        </label>
+        <select
+          id={id}
+          value={value}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.value)}
+          className={inputBox}
+        >
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </>
+    );
+  }
   if (field.kind === 'time') {
     return (
       <TextField

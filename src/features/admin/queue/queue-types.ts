@@ -18,11 +18,13 @@ export interface QueueColumn<Item> {
   nowrap?: boolean;
 }
 
-/** A field of the approval dialog (an event request's kick-off time, an order's reason). */
+/** A field of the approval dialog (an event request's kick-off time, an order's reason, a bank line's top-up). */
 export interface ApprovalField {
   name: string;
   label: string;
-  kind: 'time' | 'reason';
+  kind: 'time' | 'reason' | 'choice';
+  /** The choices of a `choice` field, from the item being approved. */
+  options?: (item: unknown) => ReadonlyArray<{ value: string; label: string }>;
 }
 
 /**
