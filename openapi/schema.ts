@@ -5109,6 +5109,11 @@ export interface components {
             is_default: boolean;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When the seller removed the account (absent while it is one of its accounts). A payout made before keeps its account, shown as removed.
+             */
+            removed_at?: string;
         };
         BankAccountInput: {
             /** @description The account holder as the bank knows it. */
@@ -5138,6 +5143,8 @@ export interface components {
             message?: string;
             data: {
                 bank_accounts: components["schemas"]["BankAccount"][];
+                /** @description The removed accounts that payouts were made to (each with `removed_at`), newest removal first: the accounts the payout history names. */
+                removed_accounts: components["schemas"]["BankAccount"][];
             };
         };
         PayoutBankAccountResponse: {
@@ -5173,6 +5180,11 @@ export interface components {
              * @description When the back office marked it sent or failed.
              */
             decided_at: string | null;
+            /**
+             * Format: date
+             * @description The day the money is expected in the bank: in progress, the working day after the payout run it goes in (each working day at 12:00 UK time); sent, the working day after it was sent; failed, null.
+             */
+            arrives_by: string | null;
         };
         PayoutResponse: {
             /** @constant */
@@ -5243,6 +5255,22 @@ export interface components {
             success: true;
             message?: string;
             data: {
+                /** @description When the next payout can be requested and when it arrives. Payouts go in one payout run each working day (Monday to Friday) at 12:00 UK time: a payout requested before a run goes in it, after it in the next; it reaches the bank by the working day after its run. */
+                next_payout: {
+                    can_request: boolean;
+                    /** @description In words: 'You can request a payout now: it goes in the payout run of Mon 30 Nov at 12:00 UK time and arrives by Tue 1 Dec.', or what stands in the way. */
+                    message: string;
+                    /**
+                     * Format: date-time
+                     * @description The payout run a payout requested now goes in.
+                     */
+                    run_at: string;
+                    /**
+                     * Format: date
+                     * @description The day a payout requested now reaches the bank.
+                     */
+                    arrives_by: string;
+                };
                 balances: components["schemas"]["PayoutBalance"][];
                 bank_account: components["schemas"]["BankAccount"] | null;
                 /** @description The smallest payout, in minor units of any currency (PAYOUT_MINIMUM). */
