@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import ExcelJS from 'exceljs';
 import { actAs, goInside, openAs } from './support';
 
 // Issue 11 in the browser: a seller lists tickets and manages them in Inventory, against the real server.
@@ -115,87 +113,6 @@ test.describe('inventory', () => {
       await filters.getByRole('searchbox', { name: 'Match' }).fill(matchName);
       await filters.getByRole('button', { name: 'Search' }).click();
       await expect(listing).toContainText('Unpublished');
-    });
-  });
-});
-
-/** The template's two example rows changed as given (by column header), as the file a seller saves, and the match. */
-async function filled(template: Buffer, rows: ReadonlyArray<Readonly<Record<string, string | number>>>) {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(template as unknown as ArrayBuffer);
-  const sheet = wb.getWorksheet('Listings') as ExcelJS.Worksheet;
-  const headers = (sheet.getRow(1).values as unknown[]).map(String);
-  const match = String(sheet.getRow(2).getCell(headers.indexOf('Match')).value);
-  // both rows on the first row's match, so that one search of Inventory shows them
-  sheet.getRow(3).getCell(headers.indexOf('Match')).value = match;
-  for (const [i, changes] of rows.entries()) {
-    for (const [column, value] of Object.entries(changes))
-      sheet.getRow(i + 2).getCell(headers.indexOf(column)).value = value;
-  }
-  return { buffer: Buffer.from(await wb.xlsx.writeBuffer()), matchName: match.split(' | ')[1] ?? '' };
-}
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-test.describe('bulk inventory', () => {
-  actAs('seller');
-
-  test('a seller fills the template, reads the report of two bad rows, fixes them, uploads again and finds the listings in Inventory', async ({
-    page,
-  }) => {
-    // rows no seeded listing has, so that these listings are found again in Inventory
-    const stamp = Date.now() % 1_000_000;
-    const rows = [`B${stamp}A`, `B${stamp}B`];
-    await openAs(page, 'seller');
-    await goInside(page, '/bulk-listings', 'Bulk Inventory');
-
-    const saved = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download template' }).click();
-    const download = await saved;
-    expect(download.suggestedFilename()).toBe('bulk-listing-template.xlsx');
-    const template = await readFile(await download.path());
-
-    const file = page.getByLabel('Listings file');
-    const upload = page.getByRole('button', { name: 'Upload', exact: true });
-    await expect(upload).toBeDisabled();
-
-    await test.step('a price of zero and a quantity of zero: each row, its column and message; nothing created', async () => {
-      const bad = await filled(template, [
-        { Row: rows[0] as string, Price: 0 },
-        { Row: rows[1] as string, Quantity: 0 },
-      ]);
-      await file.setInputFiles({ name: 'my-listings.xlsx', mimeType: XLSX, buffer: bad.buffer });
-      await upload.click();
-      const report = page.getByRole('table', { name: 'Problems by row' });
-      const price = report.getByRole('row').filter({ hasText: 'Price' });
-      const quantity = report.getByRole('row').filter({ hasText: 'Quantity' });
-      await expect(price).toHaveCount(1);
-      await expect(price.getByRole('cell').first()).toHaveText('2');
-      await expect(quantity).toHaveCount(1);
-      await expect(quantity.getByRole('cell').first()).toHaveText('3');
-      await expect(page.getByRole('alert').filter({ hasText: /nothing was created/i })).toBeVisible();
-    });
-
-    let matchName = '';
-    await test.step('fixed and uploaded again: every row is created', async () => {
-      const fixed = await filled(template, [
-        { Row: rows[0] as string, Price: 99.5 },
-        { Row: rows[1] as string, Quantity: 2 },
-      ]);
-      matchName = fixed.matchName;
-      await file.setInputFiles({ name: 'my-listings-fixed.xlsx', mimeType: XLSX, buffer: fixed.buffer });
-      await upload.click();
-      await expect(page.getByRole('status').filter({ hasText: /^2 listings created\./ })).toBeVisible();
-      await expect(page.getByRole('table', { name: 'Problems by row' })).toHaveCount(0);
-    });
-
-    await test.step('both listings are in Inventory', async () => {
-      await goInside(page, '/my-listings', 'Inventory');
-      const filters = page.getByRole('form', { name: 'Filter listings' });
-      await filters.getByRole('searchbox', { name: 'Match' }).fill(matchName);
-      await filters.getByRole('button', { name: 'Search' }).click();
-      for (const row of rows) await expect(page.getByRole('row', { name: new RegExp(`, row ${row}$`) })).toBeVisible();
-      await expect(page.getByRole('row', { name: new RegExp(`, row ${rows[0]}$`) })).toContainText('99.50');
     });
   });
 });

@@ -12,6 +12,7 @@ export type BankChange =
   | { kind: 'delete'; id: number; password: string };
 
 export interface BankAccountsContext {
+  /** The seller's accounts, then the removed ones the payout history names (`removed_at` set). */
   accounts: SettingsBankAccount[];
   /** The account a make-default or remove dialog is about. */
   target: number | null;
@@ -39,9 +40,11 @@ export const bankAccountsMachine = setup({
     emitted: {} as NotifyEvent,
   },
   actors: {
-    loadAccounts: fromPromise<SettingsBankAccount[]>(
-      async ({ signal }) => unwrap(await api.GET('/settings/bank-accounts', { signal })).bank_accounts,
-    ),
+    // the seller's accounts, then the removed ones that payouts were made to (each with `removed_at`)
+    loadAccounts: fromPromise<SettingsBankAccount[]>(async ({ signal }) => {
+      const data = unwrap(await api.GET('/settings/bank-accounts', { signal }));
+      return [...data.bank_accounts, ...data.removed_accounts];
+    }),
     applyChange: fromPromise<SettingsBankAccount, BankChange>(async ({ input }) => {
       if (input.kind === 'add') return unwrap(await api.POST('/settings/bank-accounts/add', { body: input.form }));
       const params = { path: { bank_account_id: input.id } };

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { ApiError } from '../openapi/client';
 import { type ESignRequest, type KycDocument, type KycSubmission, kycMachine, REVIEW_POLL_MS } from './kyc.machine';
+import { kycStepOf } from './kyc-steps';
 import { controllableActors, modelPaths, replay, uncovered } from './testing/model';
 
 const empty = { photo_id: null, address_proof: null, business: null, seller_contract: null };
@@ -154,6 +155,19 @@ describe('KYC statechart, model-based', () => {
             expect(told.at(-1)).toBe('approved');
           }
           if (real.hasTag('uploading')) expect(real.context.uploading?.file).toBe(file);
+          // the stepper's step follows the flow: Review while under review, Approved once approved, Submit only
+          // when every document and the contract are in, the documents before the contract
+          const step = kycStepOf(real);
+          if (real.matches({ flow: 'approved' })) expect(step).toBe('Approved');
+          if (real.matches({ flow: 'underReview' })) expect(step).toBe('Review');
+          if (real.matches({ flow: 'editing' })) {
+            expect(step).toEqual(
+              real.can({ type: 'kyc.submitted' }) ? 'Submit' : expect.stringMatching(/^(Documents|Contract|Submit)$/),
+            );
+            const d = real.context.kyc?.documents;
+            if (!d?.photo_id || !d.address_proof) expect(step).toBe('Documents');
+          }
+          if (real.hasTag('loading') || real.hasTag('error')) expect(step).toBeNull();
         },
       );
     });

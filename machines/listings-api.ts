@@ -65,9 +65,6 @@ export interface ListingPatch {
   id: number;
   changes: Partial<Listing>;
 }
-export type BulkOutcome =
-  | { kind: 'created'; created: number }
-  | { kind: 'rejected'; rows: BulkRowError[]; message: string };
 
 /** 500 -> '5.00': minor units as the price field shows them. */
 const amountOf = (minor: number | string | undefined) => {
@@ -173,7 +170,6 @@ export function requestKeys() {
 
 const listingKeys = requestKeys();
 const eventRequestKeys = requestKeys();
-const bulkKeys = requestKeys();
 
 export async function fetchCatalogueMatches(
   { page, filters }: ListRequest<MatchSearchFilters, never>,
@@ -417,45 +413,6 @@ export async function loadListingDetail(
     }),
   );
   return { kind, insights };
-}
-
-const reportOf = (body: unknown): BulkRowError[] =>
-  body && typeof body === 'object' && 'report' in body && Array.isArray(body.report)
-    ? (body.report as BulkRowError[])
-    : [];
-
-/** Sends the spreadsheet; a 422 with a row report is an outcome (the page shows it), any other refusal throws. */
-export async function uploadBulkFile(
-  file: File,
-  signal: AbortSignal,
-  onProgress: (fraction: number) => void,
-): Promise<BulkOutcome> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  try {
-    const data = await upload('/bulk-listing/upload-excel-tickets', form, {
-      idempotencyKey: bulkKeys.keyFor(file),
-      signal,
-      onProgress: ({ fraction }) => onProgress(fraction),
-    });
-    bulkKeys.succeeded();
-    return { kind: 'created', created: data.created };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 422) {
-      const rows = reportOf(error.body);
-      // a 422 without rows is about the file as a whole: its field errors say what
-      if (rows.length > 0) return { kind: 'rejected', rows, message: error.message };
-      const first = error.errors[0]?.message;
-      throw new ApiError(422, first ? `${error.message} ${first}` : error.message, error.errors, error.body);
-    }
-    throw error;
-  }
-}
-
-export async function downloadBulkTemplate(signal: AbortSignal): Promise<Blob> {
-  const data = unwrap(await api.GET('/bulk-listing/template', { signal }));
-  const bytes = Uint8Array.from(atob(data.content_base64), (c) => c.charCodeAt(0));
-  return new Blob([bytes], { type: data.mime });
 }
 
 /** Uploads ticket files to an existing listing (1 to 10, pdf/jpg/jpeg/png, 5 MB each); answers its files now. */

@@ -19,6 +19,12 @@ const summary: PayoutSummary = {
   bank_account: bank,
   minimum: 2_000,
   fee: 100,
+  next_payout: {
+    can_request: true,
+    message: 'You can request a payout now.',
+    run_at: '2026-11-30T12:00:00.000Z',
+    arrives_by: '2026-12-01',
+  },
 };
 const poor: PayoutSummary = {
   ...summary,

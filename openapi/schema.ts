@@ -1527,9 +1527,29 @@ export interface paths {
         put?: never;
         /**
          * Upload a spreadsheet of listings (Bulk Inventory)
-         * @description Form upload (multipart) of one `file`: the template of GET /bulk-listing/template filled in (xlsx, or the same columns as csv), at most 5 MB and 5,000 rows. The kind is read from the first bytes (a file renamed .xlsx is refused, 415); a workbook larger than 50 MB unpacked, or with more than 5,000 rows, is refused (422, reported on row 1). Every row is checked with the rules of a new listing; a cell holding a formula is refused, never evaluated; text is stored exactly as written (a cell starting with = + - @ is text). When any row is wrong nothing is created and the answer is 422 with `report`: one entry per problem (row number as the spreadsheet shows it, column header, the value, message; at most 1,000 entries, `error_count` counts them all). Otherwise every row becomes a listing in one transaction (200). With `dry_run=true` the file is only checked: 200 with `created: 0` when it is valid.
+         * @description Form upload (multipart) of one `file`: the template of GET /bulk-listing/template filled in (xlsx, or the same columns as csv), at most 5 MB and 5,000 rows. The kind is read from the first bytes (a file renamed .xlsx is refused, 415); a workbook larger than 50 MB unpacked, or with more than 5,000 rows, is refused (422, reported on row 1). Every row is checked with the rules of a new listing; a cell holding a formula is refused, never evaluated; text is stored exactly as written (a cell starting with = + - @ is text). When any row is wrong nothing is created and the answer is 422 with `report`: one entry per problem (row number as the spreadsheet shows it, column header, the value, message; at most 1,000 entries, `error_count` counts them all). Otherwise every row becomes a listing in one transaction (200). Two kinds of row are skipped, never listed: the template's example rows left unchanged, and tickets the seller already lists (same match, category, block, row, seats, ticket type, quantity, price and currency), so that a file sent again lists nothing twice. The confirm of a preview (POST /bulk-listing/preview) sends the same file with the preview's `preview_sha256` (a file changed since is refused, 409) and, when the seller chose to, `leave_refused=true`: the refused rows are left out and the others created. With `dry_run=true` the file is only checked: 200 with `created: 0` when it is valid.
          */
         post: operations["uploadBulkListingExcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk-listing/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an upload of this spreadsheet would do, row by row (Bulk Inventory's preview)
+         * @description Path chosen by us. The same file as POST /bulk-listing/upload-excel-tickets (xlsx or csv by its first bytes, 5 MB, 5,000 rows, 50 MB unpacked), judged row by row and written nowhere: no listing, and the file itself is not kept. Each row is `create`, `skip` (the template's example rows left unchanged; tickets the seller already lists) or `refuse` (every problem: column, value, message), in the file's order. A file that cannot be read, or whose columns are wrong, answers 422 with `report` as the upload does. The answer's `sha256` goes with the confirm, so that the file confirmed is the file previewed.
+         */
+        post: operations["previewBulkListingUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5209,6 +5229,11 @@ export interface components {
             is_default: boolean;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When the seller removed the account (absent while it is one of its accounts). A payout made before keeps its account, shown as removed.
+             */
+            removed_at?: string;
         };
         BankAccountInput: {
             /** @description The account holder as the bank knows it. */
@@ -5238,6 +5263,8 @@ export interface components {
             message?: string;
             data: {
                 bank_accounts: components["schemas"]["BankAccount"][];
+                /** @description The removed accounts that payouts were made to (each with `removed_at`), newest removal first: the accounts the payout history names. */
+                removed_accounts: components["schemas"]["BankAccount"][];
             };
         };
         PayoutBankAccountResponse: {
@@ -5273,6 +5300,11 @@ export interface components {
              * @description When the back office marked it sent or failed.
              */
             decided_at: string | null;
+            /**
+             * Format: date
+             * @description The day the money is expected in the bank: in progress, the working day after the payout run it goes in (each working day at 12:00 UK time); sent, the working day after it was sent; failed, null.
+             */
+            arrives_by: string | null;
         };
         PayoutResponse: {
             /** @constant */
@@ -5343,6 +5375,22 @@ export interface components {
             success: true;
             message?: string;
             data: {
+                /** @description When the next payout can be requested and when it arrives. Payouts go in one payout run each working day (Monday to Friday) at 12:00 UK time: a payout requested before a run goes in it, after it in the next; it reaches the bank by the working day after its run. */
+                next_payout: {
+                    can_request: boolean;
+                    /** @description In words: 'You can request a payout now: it goes in the payout run of Mon 30 Nov at 12:00 UK time and arrives by Tue 1 Dec.', or what stands in the way. */
+                    message: string;
+                    /**
+                     * Format: date-time
+                     * @description The payout run a payout requested now goes in.
+                     */
+                    run_at: string;
+                    /**
+                     * Format: date
+                     * @description The day a payout requested now reaches the bank.
+                     */
+                    arrives_by: string;
+                };
                 balances: components["schemas"]["PayoutBalance"][];
                 bank_account: components["schemas"]["BankAccount"] | null;
                 /** @description The smallest payout, in minor units of any currency (PAYOUT_MINIMUM). */
@@ -7591,7 +7639,44 @@ export interface components {
                 dry_run: boolean;
                 rows_total: number;
                 created: number;
+                /** @description Rows skipped (the template's unchanged examples, tickets already listed). */
+                skipped: number;
+                /** @description Refused rows left out (`leave_refused`). */
+                left_out: number;
                 ticket_ids: number[];
+            };
+        };
+        BulkPreviewRow: {
+            /** @description The row number as the spreadsheet shows it. */
+            row: number;
+            /** @enum {string} */
+            action: "create" | "skip" | "refuse";
+            /** @description Why the row is refused (every problem) or skipped (one reason); empty for a row to create. */
+            reasons: components["schemas"]["BulkRowError"][];
+            /** @description The match the row names ('<name>, <date>'), when it is a known match. */
+            match?: string;
+            category?: string;
+            ticket_block?: string;
+            seat_row?: string;
+            quantity?: number;
+            /** @description Per ticket, in minor units of `currency`. */
+            price?: number;
+            currency?: components["schemas"]["CurrencyCode"];
+            /** @description The seller's listing these tickets already are (a skipped row). */
+            listing_id?: number;
+        };
+        BulkPreviewResponse: {
+            /** @constant */
+            success: true;
+            message: string;
+            data: {
+                /** @description The file's digest; the confirm sends it back as `preview_sha256`. */
+                sha256: string;
+                rows_total: number;
+                to_create: number;
+                to_skip: number;
+                to_refuse: number;
+                rows: components["schemas"]["BulkPreviewRow"][];
             };
         };
         BulkUploadRejectedResponse: {
@@ -10157,11 +10242,18 @@ export interface operations {
                      * @default false
                      */
                     dry_run?: boolean;
+                    /** @description The `sha256` of the preview this upload confirms: a file whose bytes differ (changed on disk since its preview) is refused with 409 and nothing is created. */
+                    preview_sha256?: string;
+                    /**
+                     * @description Create the rows that can be created and leave the refused ones out (the seller saw them in the preview). Without it any refused row refuses the whole file (422).
+                     * @default false
+                     */
+                    leave_refused?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Every row is valid; the listings were created (or, dry_run, would be). */
+            /** @description Every row is valid (or the refused ones were left out); the listings were created (or, dry_run, would be). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10173,9 +10265,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The request does not match the contract (`errors`), or rows of the file are wrong (`report`); nothing was created. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUploadRejectedResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    previewBulkListingUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The filled template (xlsx or csv), at most 5 MB and 5,000 rows.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan, row by row; nothing was written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkPreviewResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The request does not match the contract (`errors`), or the file cannot be read (`report`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14608,4 +14746,5 @@ export const marketInsightsYour_priceOneOf1PositionValues: ReadonlyArray<Extract
     position: unknown;
 }>["position"]> = ["only", "lowest", "below_median", "median", "above_median", "highest"];
 export const bulkListingColumnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkListingColumn"]> = ["Match", "Category", "Block", "Row", "Seats", "Ticket Type", "Quantity", "Split", "Price", "Face Value", "Currency", "Restrictions", "Notes"];
+export const bulkPreviewRowActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkPreviewRow"]["action"]> = ["create", "skip", "refuse"];
 export const eventRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventRequestStatus"]> = ["pending", "approved", "rejected"];

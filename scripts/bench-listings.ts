@@ -95,7 +95,7 @@ async function prepare(target: string, count: number) {
 
 async function spreadsheet(rows: number, events: { id: number; name: string; event_date: string }[]) {
   const ExcelJS = (await import('exceljs')).default;
-  const { COLUMNS } = await import('../server/domain/listings/bulk');
+  const { COLUMNS } = await import('../server/domain/listings/bulk-columns');
   const wb = new ExcelJS.Workbook();
   const sheet = wb.addWorksheet('Listings');
   sheet.addRow(COLUMNS.map((c) => c.header));

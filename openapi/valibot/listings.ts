@@ -28,7 +28,11 @@ export const saveMyListingsViewBody = (m: Messages = defaultMessages) =>
 
 /** The multipart/form-data body of POST /bulk-listing/upload-excel-tickets (uploadBulkListingExcel). */
 export const uploadBulkListingExcelBody = (m: Messages = defaultMessages) =>
-  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(5242880, m('file', 'maxBytes', 5242880))), dry_run: v.optional(v.boolean(m('dry_run', 'type'))) }, m('', 'type'));
+  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(5242880, m('file', 'maxBytes', 5242880))), dry_run: v.optional(v.boolean(m('dry_run', 'type'))), preview_sha256: v.optional(v.pipe(v.string(m('preview_sha256', 'type')), v.regex(new RegExp('^[0-9a-f]{64}$', 'u'), m('preview_sha256', 'pattern')))), leave_refused: v.optional(v.boolean(m('leave_refused', 'type'))) }, m('', 'type'));
+
+/** The multipart/form-data body of POST /bulk-listing/preview (previewBulkListingUpload). */
+export const previewBulkListingUploadBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ file: v.pipe(v.blob(m('file', 'type')), v.maxSize(5242880, m('file', 'maxBytes', 5242880))) }, m('', 'type'));
 
 /** The application/json body of POST /match/request-event (requestEvent). */
 export const requestEventBody = (m: Messages = defaultMessages) =>

@@ -50,9 +50,18 @@ export interface BankAccountView {
   bic: string;
   is_default: boolean;
   created_at: string;
+  removed_at?: string;
 }
 
-type Row = { id: number; holder_name: string; iban: string; bic: string; is_default: number; created_at: string };
+type Row = {
+  id: number;
+  holder_name: string;
+  iban: string;
+  bic: string;
+  is_default: number;
+  created_at: string;
+  deleted_at?: string | null;
+};
 
 export const viewOf = (r: Row): BankAccountView => ({
   id: r.id,
@@ -64,6 +73,7 @@ export const viewOf = (r: Row): BankAccountView => ({
   bic: r.bic,
   is_default: r.is_default === 1,
   created_at: r.created_at,
+  ...(r.deleted_at ? { removed_at: r.deleted_at } : {}),
 });
 
 const COLUMNS = ['id', 'holder_name', 'iban', 'bic', 'is_default', 'created_at'] as const;
@@ -77,6 +87,24 @@ export async function listBankAccounts(db: Db, sellerId: number): Promise<BankAc
     .where('deleted_at', 'is', null)
     .orderBy('is_default', 'desc')
     .orderBy('id')
+    .execute();
+  return rows.map(viewOf);
+}
+
+/** The seller's removed accounts that payouts were made to, newest removal first: the history still names them. */
+export async function removedPayoutAccounts(db: Db, sellerId: number): Promise<BankAccountView[]> {
+  const rows = await db
+    .selectFrom('bank_accounts')
+    .select([...COLUMNS, 'deleted_at'])
+    .where('seller_id', '=', sellerId)
+    .where('deleted_at', 'is not', null)
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('payouts').select('payouts.id').whereRef('payouts.bank_account_id', '=', 'bank_accounts.id'),
+      ),
+    )
+    .orderBy('deleted_at', 'desc')
+    .orderBy('id', 'desc')
     .execute();
   return rows.map(viewOf);
 }

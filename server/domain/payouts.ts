@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import type { PayoutStatus } from '../db/schema';
 import { maskIban, viewOf } from './bank-accounts';
 import { accountOf, InsufficientFunds, platformBankAccount, postEntry } from './ledger';
+import { arrivesBy } from './payout-schedule';
 import { type ExportCell, type ExportColumn, tableFile } from './sales/exports';
 import { sellerEarningsKey } from './sales/money';
 
@@ -120,6 +121,7 @@ function payoutQuery(db: Db) {
       'bank_accounts.bic',
       'bank_accounts.is_default',
       'bank_accounts.created_at as bank_created_at',
+      'bank_accounts.deleted_at as bank_deleted_at',
       (eb) =>
         eb
           .selectFrom('payout_orders')
@@ -146,11 +148,13 @@ const payoutOf = (r: PayoutRow): Payout => ({
     bic: r.bic,
     is_default: r.is_default,
     created_at: r.bank_created_at,
+    deleted_at: r.bank_deleted_at,
   }),
   failure_reason: r.failure_reason,
   orders_count: Number(r.orders_count ?? 0),
   created_at: r.created_at,
   decided_at: r.decided_at,
+  arrives_by: arrivesBy(r),
 });
 
 export interface PayoutFilters {

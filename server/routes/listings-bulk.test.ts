@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLUMNS, MAX_BULK_ROWS, MAX_UNPACKED_BYTES, unpacksWithin } from '../domain/listings/bulk';
+import { unpacksWithin } from '../domain/listings/bulk';
+import { COLUMNS, MAX_BULK_ROWS, MAX_UNPACKED_BYTES } from '../domain/listings/bulk-columns';
 import { freshServer } from '../test-support';
 import { type Answer, call, newKey, type Server, userId } from './trade-testing';
 
@@ -97,7 +98,7 @@ describe('bulk listing from a spreadsheet (server)', () => {
       ).n,
     );
 
-  it('gives a template with the columns, the matches and drop-down lists; uploaded as it is, its examples list', async () => {
+  it('gives a template with the columns, the matches and drop-down lists; uploaded as it is, nothing is listed', async () => {
     const r = await call(s, 'GET', '/bulk-listing/template', seller);
     expect(r.status).toBe(200);
     const data = r.body.data as unknown as { name: string; columns: string[]; content_base64: string; size: number };
@@ -123,8 +124,10 @@ describe('bulk listing from a spreadsheet (server)', () => {
     const before = await mine();
     const up = await send(bytes);
     expect(up.status, JSON.stringify(up.body).slice(0, 600)).toBe(200);
-    expect(up.body.data).toMatchObject({ created: 2, rows_total: 2, dry_run: false });
-    expect(await mine()).toBe(before + 2);
+    // the template's own example rows are skipped, never listed
+    expect(up.body.data).toMatchObject({ created: 0, skipped: 2, rows_total: 2, dry_run: false });
+    expect(up.body.message).toBe('0 listings created (2 rows skipped).');
+    expect(await mine()).toBe(before);
   });
 
   it('reads a workbook whose xl/workbook.xml comes after its sheets (any writer may order a zip so)', async () => {

@@ -1,16 +1,6 @@
 import type { AuthUser } from '../auth/session';
 import type { FieldError } from '../contract/contract';
 import type { Router } from '../contract/router';
-import {
-  BulkFileError,
-  type BulkRowError,
-  COLUMNS,
-  MAX_REPORT,
-  readCsv,
-  readXlsx,
-  templateWorkbook,
-  validateRows,
-} from '../domain/listings/bulk';
 import { attachFiles, listingHistory } from '../domain/listings/files';
 import { marketInsights } from '../domain/listings/insights';
 import {
@@ -39,6 +29,7 @@ import { removeFiles } from '../http/multipart';
 import { holdOpen, spend } from '../quotas/quota';
 import { additionalTemplateRoutes } from './additional-templates';
 import { eventRequestAdminRoutes } from './admin-event-requests';
+import { bulkUploadRoutes } from './listings-bulk-upload';
 import { listingChangeRoutes } from './listings-changes';
 import { badFileName } from './wallet';
 
@@ -95,6 +86,7 @@ export function listingsRoutes(router: Router) {
   listingChangeRoutes(router);
   additionalTemplateRoutes(router);
   eventRequestAdminRoutes(router);
+  bulkUploadRoutes(router);
   route('/my-listings', 'get', async ({ user, query }, { db, clock }) => {
     checkRange(query);
     const { page, per_page, cursor, ...filters } = query;
@@ -267,68 +259,6 @@ export function listingsRoutes(router: Router) {
         success: true,
         message: `${stored.length} file${stored.length === 1 ? '' : 's'} uploaded.`,
         data: { ticket_id: body.ticket_id, files: list },
-      },
-    };
-  });
-
-  route('/bulk-listing/template', 'get', async (_input, { db, clock }) => {
-    const file = await templateWorkbook(db, clock.now());
-    return {
-      status: 200,
-      body: {
-        success: true,
-        data: {
-          name: 'bulk-listing-template.xlsx',
-          mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          size: file.length,
-          columns: COLUMNS.map((c) => c.header),
-          content_base64: file.toString('base64'),
-        },
-      },
-    };
-  });
-
-  route('/bulk-listing/upload-excel-tickets', 'post', async ({ user, body, files }, { db, clock }) => {
-    const file = files.file?.[0];
-    if (!file) throw invalid([{ path: '/body/file', message: 'is required' }]);
-    const problem = badFileName(file.clientName);
-    if (problem) throw invalid([{ path: '/body/file', message: problem }]);
-    const now = clock.now();
-    const refuse = (report: BulkRowError[], rowsTotal: number) => ({
-      status: 422 as const,
-      body: {
-        success: false as const,
-        message: `${report.length} problem${report.length === 1 ? '' : 's'} in the file; nothing was created. Fix the rows and upload it again.`,
-        errors: [],
-        report: report.slice(0, MAX_REPORT),
-        error_count: report.length,
-        rows_total: rowsTotal,
-      },
-    });
-    let parsed: Awaited<ReturnType<typeof readXlsx>>;
-    try {
-      parsed = file.kind === 'xlsx' ? await readXlsx(file.path) : await readCsv(file.path);
-    } catch (error) {
-      if (!(error instanceof BulkFileError)) throw error;
-      return refuse([{ row: 1, column: '', value: '', message: error.message }], 0);
-    }
-    const { listings, errors } = await validateRows(db, parsed, now);
-    if (errors.length > 0) return refuse(errors, parsed.rows.length);
-    const dryRun = body.dry_run === true;
-    if (dryRun) {
-      // a dry run keeps nothing: the file's record (written by the router in this transaction) and the file
-      await db.deleteFrom('files').where('id', '=', file.id).execute();
-      removeFiles([file]);
-    }
-    const ids = dryRun ? [] : await createListings(db, actorOf(user), listings, now);
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: dryRun
-          ? `All ${listings.length} rows are valid.`
-          : `${ids.length} listing${ids.length === 1 ? '' : 's'} created.`,
-        data: { dry_run: dryRun, rows_total: listings.length, created: ids.length, ticket_ids: ids },
       },
     };
   });

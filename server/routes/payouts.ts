@@ -18,9 +18,11 @@ import {
   ownsAccount,
   payoutAccount,
   removeBankAccount,
+  removedPayoutAccounts,
   tellAccountChange,
 } from '../domain/bank-accounts';
 import { metaOf } from '../domain/paging';
+import { nextPayout } from '../domain/payout-schedule';
 import {
   adminPayoutPage,
   type DecisionOutcome,
@@ -123,18 +125,31 @@ const IS_DEFAULT = { status: 409, body: { success: false, message: BANK_MESSAGES
  * Bank accounts change only by the seller itself (x-role seller), confirmed by its password.
  */
 export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
-  route('/payouts/summary', 'get', async ({ user }, { db }) => {
+  route('/payouts/summary', 'get', async ({ user }, deps) => {
+    const { db, clock } = deps;
     const sellerId = sellerIdOf(user);
+    const balances = await payoutBalances(db, sellerId);
+    const account = await payoutAccount(db, sellerId);
+    const best = [...balances].sort((a, b) => b.available - a.available)[0] ?? null;
+    const open = await db
+      .selectFrom('payouts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('seller_id', '=', sellerId)
+      .where('status', '=', 'requested')
+      .executeTakeFirstOrThrow();
+    const next = nextPayout({
+      now: clock.now(),
+      hasAccount: account !== null,
+      best,
+      minimum: PAYOUT_MINIMUM,
+      open: Number(open.n),
+      maxOpen: deps.quotas['open-payouts'].max,
+    });
     return {
       status: 200,
       body: {
         success: true,
-        data: {
-          balances: await payoutBalances(db, sellerId),
-          bank_account: await payoutAccount(db, sellerId),
-          minimum: PAYOUT_MINIMUM,
-          fee: PAYOUT_FEE,
-        },
+        data: { balances, bank_account: account, minimum: PAYOUT_MINIMUM, fee: PAYOUT_FEE, next_payout: next },
       },
     };
   });
@@ -248,7 +263,13 @@ export function payoutRoutes({ route }: Router, mail: { mailer: Mailer }) {
 
   route('/settings/bank-accounts', 'get', async ({ user }, { db }) => ({
     status: 200,
-    body: { success: true, data: { bank_accounts: await listBankAccounts(db, user.id) } },
+    body: {
+      success: true,
+      data: {
+        bank_accounts: await listBankAccounts(db, user.id),
+        removed_accounts: await removedPayoutAccounts(db, user.id),
+      },
+    },
   }));
 
   const add =

@@ -10,6 +10,7 @@ import { routes } from '../../routes';
 import { Button } from '../../ui/button';
 import { FileField } from '../../ui/file-field';
 import { UploadProgress } from '../../ui/upload-progress';
+import { BulkPreviewSection } from './bulk-preview';
 import { card, muted, sectionTitle, stack } from './listing-styles';
 import { saveBlob } from './save-blob';
 
@@ -23,9 +24,12 @@ const REPORT_COLUMNS: CsvColumn<BulkRowError>[] = [
   { heading: 'Message', cell: (r) => r.message },
 ];
 
-type BulkRef = NonNullable<ReturnType<typeof useViewActor<typeof bulkUploadMachine>>>;
+export type BulkRef = NonNullable<ReturnType<typeof useViewActor<typeof bulkUploadMachine>>>;
 
-/** bulk-listings, Bulk Inventory: the template, the upload with its progress, the server's report or the count. */
+/**
+ * bulk-listings, Bulk Inventory: the template, the file checked with its progress, the preview of every row
+ * (create, skip, refuse and why) and its Confirm, then the count; or the server's report of a file refused.
+ */
 export default function BulkListingsPage() {
   const bulk = useViewActor(bulkUploadMachine, 'bulk-upload');
   useEffect(() => {
@@ -38,6 +42,7 @@ export default function BulkListingsPage() {
     <div className={stack}>
       <Template bulk={bulk} />
       <Upload bulk={bulk} />
+      <BulkPreviewSection bulk={bulk} />
       <Outcome bulk={bulk} />
     </div>
   );
@@ -72,13 +77,20 @@ function Upload({ bulk }: { bulk: BulkRef }) {
   const file = useSelector(bulk, (s) => s.context.file);
   const progress = useSelector(bulk, (s) => s.context.progress);
   const busy = useSelector(bulk, (s) => s.hasTag('busy'));
-  const processing = useSelector(bulk, (s) => s.matches({ upload: { uploading: 'processing' } }));
+  const processing = useSelector(
+    bulk,
+    (s) => s.matches({ upload: { checking: 'processing' } }) || s.matches({ upload: { importing: 'processing' } }),
+  );
+  const importing = useSelector(bulk, (s) => s.matches({ upload: 'importing' }));
   const canUpload = useSelector(bulk, (s) => s.can({ type: 'upload.submitted' }));
   return (
     <section aria-labelledby="bulk-upload" className={card}>
       <h2 id="bulk-upload" className={sectionTitle}>
-        2. Upload the filled file
+        2. Check the filled file
       </h2>
+      <p className={muted}>
+        You see what the upload will create, skip or refuse, row by row, before anything is listed.
+      </p>
       <FileField
         label="Listings file"
         rules={BULK_FILE_RULES}
@@ -90,7 +102,7 @@ function Upload({ bulk }: { bulk: BulkRef }) {
         <div aria-live="polite" className={stack}>
           {processing ? (
             <p role="status" className={muted}>
-              Checking every row…
+              {importing ? 'Creating the listings…' : 'Checking every row…'}
             </p>
           ) : (
             <UploadProgress progress={progress ?? 0} label={`Uploading ${file?.name ?? 'the file'}`} />
@@ -99,7 +111,7 @@ function Upload({ bulk }: { bulk: BulkRef }) {
       ) : null}
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
         <Button busy={busy} disabled={!canUpload} onClick={() => bulk.send({ type: 'upload.submitted' })}>
-          Upload
+          Check file
         </Button>
         {busy ? (
           <Button tone="secondary" onClick={() => bulk.send({ type: 'upload.cancelled' })}>
@@ -111,13 +123,17 @@ function Upload({ bulk }: { bulk: BulkRef }) {
   );
 }
 
+const rows = (n: number, what = 'row') => `${n.toLocaleString('en-GB')} ${what}${n === 1 ? '' : 's'}`;
+
 function Outcome({ bulk }: { bulk: BulkRef }) {
   const state = useSelector(bulk, (s) => {
     const upload = (s.value as { upload: string | object }).upload;
-    return typeof upload === 'string' ? upload : 'uploading';
+    return typeof upload === 'string' ? upload : 'busy';
   });
   const report = useSelector(bulk, (s) => s.context.report);
   const created = useSelector(bulk, (s) => s.context.created);
+  const skipped = useSelector(bulk, (s) => s.context.skipped);
+  const leftOut = useSelector(bulk, (s) => s.context.leftOut);
   const message = useSelector(bulk, (s) => s.context.message);
   if (state === 'imported' && created !== null)
     return (
@@ -126,7 +142,9 @@ function Outcome({ bulk }: { bulk: BulkRef }) {
           Done
         </h2>
         <p role="status">
-          {created === 1 ? '1 listing created.' : `${created.toLocaleString('en-GB')} listings created.`}{' '}
+          {created === 1 ? '1 listing created.' : `${created.toLocaleString('en-GB')} listings created.`}
+          {skipped > 0 ? ` ${rows(skipped)} skipped.` : ''}
+          {leftOut > 0 ? ` ${rows(leftOut, 'refused row')} left out.` : ''}{' '}
           <Link href={routes.myListings.pattern}>See them in Inventory</Link>
         </p>
       </section>

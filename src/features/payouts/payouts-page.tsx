@@ -18,6 +18,7 @@ import { Button } from '../../ui/button';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
+import { dayOf, NextPayout } from './next-payout';
 import { PayoutOrders } from './payout-orders';
 
 type PayoutsRef = ActorRefFrom<typeof payoutsMachine>;
@@ -88,7 +89,9 @@ function Balances({ payouts }: { payouts: PayoutsRef }) {
             Retry
           </Button>
         </div>
-      ) : summary ? (
+      ) : null}
+      {summary && !loading && !failed ? <NextPayout next={summary.next_payout} /> : null}
+      {loading || failed ? null : summary ? (
         <div className={css({ overflowX: 'auto' })}>
           <table className={table}>
             <thead>
@@ -215,6 +218,7 @@ function History({ payouts }: { payouts: PayoutsRef }) {
                 <th>Amount</th>
                 <th>Net</th>
                 <th>Status</th>
+                <th>Arrives</th>
                 <th>Account</th>
                 <th>
                   <span className={css({ srOnly: true })}>Details</span>
@@ -229,7 +233,11 @@ function History({ payouts }: { payouts: PayoutsRef }) {
                   <td>{formatMoney({ minor: p.amount, currency: p.currency })}</td>
                   <td>{formatMoney({ minor: p.net, currency: p.currency })}</td>
                   <td>{p.status_label}</td>
-                  <td>{p.bank_account.iban_masked}</td>
+                  <td>{p.arrives_by ? `by ${dayOf(p.arrives_by)}` : '—'}</td>
+                  <td>
+                    {p.bank_account.iban_masked}
+                    {p.bank_account.removed_at ? ' (removed)' : ''}
+                  </td>
                   <td>
                     <Button
                       tone="secondary"

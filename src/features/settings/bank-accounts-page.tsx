@@ -27,7 +27,9 @@ export default function BankAccountsPage() {
 }
 
 function Accounts({ actor }: { actor: Ref }) {
-  const accounts = useSelector(actor, (s) => s.context.accounts);
+  const all = useSelector(actor, (s) => s.context.accounts);
+  const accounts = all.filter((a) => !a.removed_at);
+  const removed = all.filter((a) => a.removed_at);
   const loading = useSelector(actor, (s) => s.hasTag('loading'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const ready = useSelector(actor, (s) => s.matches('ready'));
@@ -103,7 +105,37 @@ function Accounts({ actor }: { actor: Ref }) {
           Add bank account
         </Button>
       </div>
+      {removed.length > 0 ? <RemovedAccounts removed={removed} /> : null}
     </section>
+  );
+}
+
+/** Removed accounts that payouts were made to: the payout history names them, so they are listed as removed. */
+function RemovedAccounts({ removed }: { removed: SettingsBankAccount[] }) {
+  return (
+    <>
+      <h3 id="removed-accounts" className={css({ fontSize: 'sm', fontWeight: 'bold', mt: '2' })}>
+        Removed accounts
+      </h3>
+      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+        Payouts were made to these accounts before you removed them; Payouts lists them as removed. Nothing is paid to
+        them any more.
+      </p>
+      <ul
+        aria-labelledby="removed-accounts"
+        className={css({ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: '2' })}
+      >
+        {removed.map((a) => (
+          <li key={a.id} className={css({ fontSize: 'sm', overflowWrap: 'anywhere' })}>
+            {a.holder_name}, IBAN {a.iban_masked}, SWIFT/BIC {a.bic} (removed{' '}
+            {new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
+              new Date(a.removed_at as string),
+            )}
+            )
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { openProof } from '../../lib/proof-file';
 import { Button } from '../../ui/button';
 import { FileField } from '../../ui/file-field';
 import { inputBox } from '../../ui/text-field';
+import { KycStepper } from './kyc-stepper';
 
 type KycRef = ActorRefFrom<typeof kycMachine>;
 
@@ -100,6 +101,9 @@ function SellerKyc({ logout }: { logout: React.ReactNode }) {
   if (!kyc) return null;
   return (
     <section className={cx(box, columns)}>
+      <div className={css({ gridColumn: '1 / -1', minWidth: 0 })}>
+        <KycStepper kyc={kyc} />
+      </div>
       <div className={css({ display: 'grid', gap: '4', minWidth: 0 })}>
         <Status kyc={kyc} />
         {logout}
