@@ -13,6 +13,11 @@ import { type Db, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
 import type { Database } from '../server/db/schema';
 import { DEMO_PASSWORD, PERMISSIONS, seed } from '../server/db/seed';
+import { createBooking } from '../server/domain/purchase/bookings';
+import { createCart } from '../server/domain/purchase/carts';
+import { confirmWithWallet } from '../server/domain/purchase/payments';
+import { applyOrderEvent } from '../server/domain/sales/lifecycle';
+import { findOrder } from '../server/domain/sales/orders';
 import { recordOrder } from '../server/domain/sales/totals';
 import { createLogger } from '../server/logger';
 import { startServer } from '../server/main';
@@ -297,6 +302,82 @@ async function seedWorkSeller(database: Db) {
         .where('id', '=', id)
         .execute();
     }
+  });
+  await seedMobileSale(database);
+}
+
+/**
+ * Four mobile tickets of the work seller bought by the rival with SB Pay through the purchase flow, accepted
+ * (e2e/mobile-transfers.spec.ts): booking and order SB-WORK-MOB, on a match without guest details.
+ */
+async function seedMobileSale(database: Db) {
+  const now = new Date();
+  await database.transaction().execute(async (trx) => {
+    const sellerId = (
+      await trx.selectFrom('users').select('id').where('email', '=', 'workseller@e2e.test').executeTakeFirstOrThrow()
+    ).id;
+    const buyerId = (
+      await trx.selectFrom('users').select('id').where('email', '=', 'rival@demo.test').executeTakeFirstOrThrow()
+    ).id;
+    const event = await trx
+      .selectFrom('events')
+      .select('id')
+      .where('guest_fields', '=', '')
+      .where('event_date', '>', new Date(now.getTime() + 10 * 86_400_000).toISOString().slice(0, 10))
+      .orderBy('event_date')
+      .executeTakeFirstOrThrow();
+    const listing = await trx
+      .insertInto('listings')
+      .values({
+        seller_id: sellerId,
+        event_id: event.id,
+        category: 'Longside Upper Tier',
+        ticket_block: 'Block 9',
+        row: '4',
+        ticket_type_id: 2,
+        quantity: 8,
+        available: 8,
+        split_type: 'any',
+        price: 1_000,
+        currency: 'GBP',
+        created_at: now.toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const address = await trx
+      .selectFrom('addresses')
+      .select('id')
+      .where('owner_id', '=', buyerId)
+      .executeTakeFirstOrThrow();
+    const who = { buyerId, userId: buyerId, listingId: listing.id };
+    const cart = await createCart(trx, { ...who, matchId: event.id, quantity: 4, currency: 'GBP', method: 1 }, now);
+    const booking = await createBooking(
+      trx,
+      { ...who, cartId: cart.cart_id, method: 1, billing: { address_id: address.id } },
+      now,
+    );
+    await confirmWithWallet(trx, buyerId, booking.booking_id, now);
+    const { order_id } = await trx
+      .selectFrom('bookings')
+      .select('order_id')
+      .where('id', '=', booking.booking_id)
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('bookings').set({ booking_no: 'SB-WORK-MOB' }).where('id', '=', booking.booking_id).execute();
+    await trx
+      .updateTable('orders')
+      .set({ booking_no: 'SB-WORK-MOB' })
+      .where('id', '=', order_id as number)
+      .execute();
+    const order = await findOrder(trx, sellerId, order_id as number);
+    if (!order) throw new Error('e2e seed: the mobile sale has no order');
+    await applyOrderEvent(
+      trx,
+      order,
+      { type: 'order.accept', by: 'seller' },
+      { actor: 'seller', userId: sellerId },
+      now,
+      null,
+    );
   });
 }
 

@@ -43,7 +43,7 @@ export interface SalesFilters {
 /** One delivery the drawer sends, by the order's delivery method. */
 export type Delivery =
   | { kind: 'pdf'; files: File[]; mode: PdfMode; ticketNos?: number[] }
-  | { kind: 'mobile'; links: string[]; ticketNos?: number[] }
+  | { kind: 'mobile'; links: string[]; wholeOrder?: boolean; ticketNos?: number[] }
   | { kind: 'wallet'; files: File[]; ticketNos?: number[] }
   | { kind: 'courier'; courier: string; trackingNumber: string; proof: File | null; ticketNos?: number[] }
   | { kind: 'instructions'; file: File };
@@ -196,6 +196,8 @@ function deliveryForm(delivery: Delivery) {
       return { path: '/api/sales/upload-tickets' as const, form };
     case 'mobile':
       form.append('transfer_links', delivery.links.join('\n'));
+      // one link the club issued for the whole booking delivers every ticket
+      if (delivery.wholeOrder) form.append('link_mode', 'whole_order');
       return { path: '/api/sales/upload-mobile-ticket' as const, form };
     case 'wallet':
       for (const f of delivery.files) form.append('files', f);

@@ -64,6 +64,7 @@ const row: SalesOrder['order'] = {
 
 const order = (changes: Partial<SalesOrder['order']>, tickets = [ticket(1, false), ticket(2, false)]): SalesOrder => ({
   order: { ...row, ...changes },
+  transfer: null,
   tickets,
   guests: [
     { ticket_no: 1, first_name: 'Ada', last_name: 'Lovelace' },

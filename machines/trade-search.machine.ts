@@ -140,6 +140,15 @@ export async function cancelBooking(bookingId: number, key: string): Promise<Boo
   );
 }
 
+/** The buyer says they accepted the club's transfer of a booking's mobile tickets; answers the booking. */
+export async function acceptTransfer(bookingId: number, key: string): Promise<Booking> {
+  return unwrap(
+    await api.POST('/purchase/lmt-trade/bookings/{booking_id}/transfer-accepted', {
+      params: { header: { 'Idempotency-Key': key }, path: { booking_id: bookingId } },
+    }),
+  );
+}
+
 export type TradeRead =
   | { kind: 'event'; matchId: number; currency: CurrencyCode }
   | { kind: 'recentlyViewed'; currency: CurrencyCode }

@@ -2742,6 +2742,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase/lmt-trade/bookings/{booking_id}/transfer-accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The buyer says they accepted the club's ticket transfer
+         * @description Path chosen by us. Mobile tickets travel as the club's transfer: the seller sends the link (one per ticket or one for the whole order) and the buyer accepts it in the club's app. The buyer says so here: the booking's `delivery.transfer.accepted_at` is set once (a second call answers the booking as it is), the order's log records it and the reminders stop. 409 'No transfer has been sent for this booking yet.' before the seller sent one, or once the sale was cancelled. Another buyer's booking answers 404.
+         */
+        post: operations["acceptTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase/lmt-trade/bookings/{booking_id}/tickets": {
         parameters: {
             query?: never;
@@ -3433,7 +3453,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver mobile tickets (transfer links or wallet passes)
-         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path and `?booking_id` as in the spec. Delivers tickets of a confirmed order (409 'Accept the order before delivering its tickets.' while pending; 409 'This order is {status}: its tickets cannot be delivered.' once delivered, completed, cancelled or replaced; 409 'Ticket {n} is already delivered: remove it first.'; 409 when the order's ticket type is delivered another way, naming the call to use). Each ticket delivered writes one delivery row (a ticket is delivered once: two uploads racing for the same ticket, one wins and the other answers 409) and an order log row; the last one moves the order to delivered through the order lifecycle and notifies the buyer ('tickets_delivered'), who then finds and downloads them in the purchase history. Another seller's order answers 404 and nothing is kept. For ticket type 2 Mobile ticket: either `transfer_links` (one https link per line, one per ticket, in the order of `ticket_nos`) or `files` (Apple Wallet passes, .pkpass: a zip holding pass.json, 5 MB each, one per ticket); not both (422). A link that is not https answers 422 on `/body/transfer_links`.
+         * @description Internal proxy route of the SPA (POST, form upload with the domain key header); path and `?booking_id` as in the spec. Delivers tickets of a confirmed order (409 'Accept the order before delivering its tickets.' while pending; 409 'This order is {status}: its tickets cannot be delivered.' once delivered, completed, cancelled or replaced; 409 'Ticket {n} is already delivered: remove it first.'; 409 when the order's ticket type is delivered another way, naming the call to use). Each ticket delivered writes one delivery row (a ticket is delivered once: two uploads racing for the same ticket, one wins and the other answers 409) and an order log row; the last one moves the order to delivered through the order lifecycle and notifies the buyer ('tickets_delivered'), who then finds and downloads them in the purchase history. Another seller's order answers 404 and nothing is kept. For ticket type 2 Mobile ticket: either `transfer_links` (one https link per line, one per ticket, in the order of `ticket_nos`; or one link for the whole order with `link_mode` whole_order, as ticketing systems issue them) or `files` (Apple Wallet passes, .pkpass: a zip holding pass.json, 5 MB each, one per ticket); not both (422). A link that is not https answers 422 on `/body/transfer_links`.
          */
         post: operations["proxyUploadMobileTicket"];
         delete?: never;
@@ -4110,6 +4130,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events to come, with their clubs' transfer windows (back office)
+         * @description Path chosen by us. The events from today on, soonest first (at most 100), matching `q` in the match's name, teams or tournament, each with its transfer window and how many of its orders are open.
+         */
+        get: operations["listAdminEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/events/{id}/transfer-window": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set when an event's club releases mobile transfers (back office)
+         * @description Path chosen by us. Many clubs release ticket transfers only 24 to 72 hours before kick-off. `hours` is that window (1 to 168; null: no window). Every open order (pending or awaiting delivery) of the event takes the new window at once: a mobile order is not due before its transfers have been open 12 hours (or the kick-off, when that comes first), so a deadline before the seller can transfer is never counted late. Written to the audit log as `event.transfer_window_saved`. An unknown event answers 404.
+         */
+        put: operations["setTransferWindow"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/erasure-requests": {
         parameters: {
             query?: never;
@@ -4318,6 +4378,46 @@ export interface components {
             limit: number | null;
             within: boolean | null;
             message: string;
+        };
+        /** @description A mobile order's club transfer: when the event's transfers open (kick-off less the club's window; null when the club has none), when the buyer said they accepted it (null while not), and the reminders sent meanwhile. A transfer sent and not yet accepted still counts as delivered on time for the seller. */
+        TransferState: {
+            /** Format: date-time */
+            opens_at: string | null;
+            /** Format: date-time */
+            accepted_at: string | null;
+            reminders: number;
+        };
+        TransferWindowInput: {
+            /** @description Transfers open this many hours before kick-off; null for no window. */
+            hours: number | null;
+        };
+        AdminEvent: {
+            id: number;
+            match_name: string;
+            tournament: string;
+            /** Format: date */
+            event_date: string;
+            event_time: string;
+            stadium_name: string;
+            transfer_window_hours: number | null;
+            /** Format: date-time */
+            transfers_open_at: string | null;
+            /** @description Its orders pending or awaiting delivery. */
+            open_orders: number;
+        };
+        AdminEventListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                events: components["schemas"]["AdminEvent"][];
+            };
+        };
+        AdminEventResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AdminEvent"];
         };
         PriceCapListResponse: {
             /** @constant */
@@ -5717,7 +5817,7 @@ export interface components {
          * @description An action of the back office.
          * @enum {string}
          */
-        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved" | "bank_statement.imported" | "bank_line.dismissed";
+        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved" | "bank_statement.imported" | "bank_line.dismissed" | "event.transfer_window_saved";
         AdminAuditEntry: {
             id: number;
             /** Format: date-time */
@@ -5725,7 +5825,7 @@ export interface components {
             operator_id: number;
             operator_email: string;
             action: components["schemas"]["AdminAuditAction"];
-            /** @description What the action was done to (deposit, payout, kyc, event_request, erasure, order, price_cap). */
+            /** @description What the action was done to (deposit, payout, kyc, event_request, erasure, order, price_cap, event). */
             record_type: string;
             record_id: number;
             /** @description The money the action was about (credited, sent, refunded, or refused), in minor units of `currency`; null when none. */
@@ -6160,7 +6260,7 @@ export interface components {
          */
         SalesDeliveryType: "pdf" | "pdf_page" | "transfer_link" | "wallet_pass" | "courier" | "collection";
         /** @enum {string} */
-        SalesOrderLogAction: "created" | "accepted" | "declined" | "acceptance_expired" | "ticket_delivered" | "ticket_removed" | "delivered" | "cancelled" | "replaced" | "completed" | "ticket_type_changed" | "notes_saved" | "instruction_uploaded";
+        SalesOrderLogAction: "created" | "accepted" | "declined" | "acceptance_expired" | "ticket_delivered" | "ticket_removed" | "delivered" | "cancelled" | "replaced" | "completed" | "ticket_type_changed" | "notes_saved" | "instruction_uploaded" | "transfer_accepted" | "transfer_reminded";
         /**
          * @description Who made a change: the seller (or a team member with `sales`), the back office, the platform (a deadline, the end of the event) or the buyer (the purchase that made the order).
          * @enum {string}
@@ -6313,6 +6413,8 @@ export interface components {
             payout: components["schemas"]["MinorUnits"];
         };
         SalesOrderDetails: {
+            /** @description For mobile tickets, the club transfer's state; null for other ticket types. */
+            transfer: components["schemas"]["TransferState"] | null;
             order: components["schemas"]["SalesOrder"];
             tickets: components["schemas"]["SalesTicket"][];
             /** @description The names the tickets are for, as the seller needs them for delivery: the event's guest details when it asks for them (one per ticket), else the buyer's name for every ticket; empty when unknown. */
@@ -6504,6 +6606,8 @@ export interface components {
         };
         /** @description The sale behind a confirmed booking as the buyer sees it (issue 12): the order's status, how many tickets are delivered and how, the deadline, and whether the zip can be downloaded (GET /purchase/lmt-trade/bookings/{booking_id}/tickets). */
         BookingDelivery: {
+            /** @description For mobile tickets, the club transfer's state; null for other ticket types. */
+            transfer: components["schemas"]["TransferState"] | null;
             order_status: components["schemas"]["OrderStatus"];
             quantity: number;
             delivered: number;
@@ -12113,6 +12217,36 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    acceptTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                booking_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking, its transfer accepted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     downloadBookingTickets: {
         parameters: {
             query?: never;
@@ -13310,6 +13444,12 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description One https transfer link per line (each up to 2,000 characters), one per ticket. */
                     transfer_links?: string;
+                    /**
+                     * @description per_ticket: one link per line, one per ticket. whole_order: exactly one link, which the club's system issued for the whole booking, delivers every ticket named (or every one not yet delivered).
+                     * @default per_ticket
+                     * @enum {string}
+                     */
+                    link_mode?: "per_ticket" | "whole_order";
                     /** @description Which tickets (numbers 1 to the quantity, comma separated, each once) the upload delivers, in order; without it, the order's undelivered tickets from the lowest number. */
                     ticket_nos?: string;
                     /** @description Wallet passes (.pkpass), 5 MB each, one per ticket. */
@@ -14438,6 +14578,65 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    listAdminEvents: {
+        parameters: {
+            query?: {
+                /** @description Words of the match, a team or the tournament. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminEventListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    setTransferWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferWindowInput"];
+            };
+        };
+        responses: {
+            /** @description The event as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     listAdminErasureRequests: {
         parameters: {
             query?: {
@@ -14644,6 +14843,7 @@ export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQueryLangValues: Re
 export const pathsPurchaseLmtTradeEventsMatch_idGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/events/{match_id}"]["get"]["parameters"]["query"]["sort"]> = ["price_asc", "price_desc"];
 export const pathsPurchaseLmtTradeTicketsSell_ticket_idGetParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/tickets/{sell_ticket_id}"]["get"]["parameters"]["query"]["lang"]> = ["en"];
 export const pathsPurchaseLmtTradeAddToCartPostParametersQueryLangValues: ReadonlyArray<FlattenedDeepRequired<paths>["/purchase/lmt-trade/add-to-cart"]["post"]["parameters"]["query"]["lang"]> = ["en"];
+export const pathsApiSalesUploadMobileTicketPostRequestBodyContentMultipartFormDataLink_modeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/sales/upload-mobile-ticket"]["post"]["requestBody"]["content"]["multipart/form-data"]["link_mode"]> = ["per_ticket", "whole_order"];
 export const erasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErasureStatus"]> = ["requested", "erased", "rejected"];
 export const accountErasureStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccountErasure"]["status"]> = ["none", "requested", "rejected"];
 export const priceCapInputActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PriceCapInput"]["active"]> = [0, 1];
@@ -14678,7 +14878,7 @@ export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const bankLineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankLineStatus"]> = ["credited", "review", "matched", "dismissed"];
 export const bankStatementImportFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankStatementImport"]["format"]> = ["camt053", "csv"];
 export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders", "bank_lines"];
-export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved", "bank_statement.imported", "bank_line.dismissed"];
+export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved", "bank_statement.imported", "bank_line.dismissed", "event.transfer_window_saved"];
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
 export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];
@@ -14699,7 +14899,7 @@ export const salesExportFormatValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const salesPdfModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesPdfMode"]> = ["per_ticket", "split"];
 export const salesDeliveryMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDeliveryMethod"]> = ["pdf", "mobile", "courier", "collection"];
 export const salesDeliveryTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDeliveryType"]> = ["pdf", "pdf_page", "transfer_link", "wallet_pass", "courier", "collection"];
-export const salesOrderLogActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderLogAction"]> = ["created", "accepted", "declined", "acceptance_expired", "ticket_delivered", "ticket_removed", "delivered", "cancelled", "replaced", "completed", "ticket_type_changed", "notes_saved", "instruction_uploaded"];
+export const salesOrderLogActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderLogAction"]> = ["created", "accepted", "declined", "acceptance_expired", "ticket_delivered", "ticket_removed", "delivered", "cancelled", "replaced", "completed", "ticket_type_changed", "notes_saved", "instruction_uploaded", "transfer_accepted", "transfer_reminded"];
 export const orderActorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderActor"]> = ["seller", "admin", "system", "buyer"];
 export const salesExportColumnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesExportColumn"]> = ["Order number", "Status", "Order date", "Match", "Tournament", "Match date", "Match time", "Stadium", "City", "Category", "Block", "Row", "Seats", "Ticket type", "Quantity", "Delivered", "Currency", "Unit price", "Amount", "Deliver by"];
 export const salesOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderActionInput"]["action"]> = ["accept", "decline"];

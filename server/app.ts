@@ -27,7 +27,7 @@ import { QUOTAS, type Quotas } from './quotas/limits';
 import { accountRoutes } from './routes/account';
 import { accountDataRoutes } from './routes/account-data';
 import { accountFlowRoutes } from './routes/account-flows';
-import { adminPriceCapRoutes, adminRoutes } from './routes/admin';
+import { adminEventRoutes, adminPriceCapRoutes, adminRoutes } from './routes/admin';
 import { adminBankRoutes } from './routes/admin-bank';
 import { adminHomeRoutes } from './routes/admin-home';
 import { authRoutes } from './routes/auth';
@@ -193,6 +193,7 @@ export function createApp(options: AppOptions) {
     adminHomeRoutes(router);
     adminPriceCapRoutes(router);
     adminBankRoutes(router);
+    adminEventRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);

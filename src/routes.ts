@@ -267,6 +267,12 @@ export const routes = {
     access: 'admin',
     menu: { label: 'Orders needing action', icon: 'sales', order: 112.5, permission: 'sales', adminOnly: true },
   }),
+  adminTransferWindows: route({
+    pattern: '/admin/transfer-windows',
+    title: 'Transfer windows',
+    access: 'admin',
+    menu: { label: 'Transfer windows', icon: 'sales', order: 112.7, permission: 'event', adminOnly: true },
+  }),
   adminAuditLog: route({
     pattern: '/admin/audit-log',
     title: 'Audit log',

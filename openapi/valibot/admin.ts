@@ -42,6 +42,10 @@ export const rejectKycBody = (m: Messages = defaultMessages) =>
 export const setPriceCapBody = (m: Messages = defaultMessages) =>
   v.strictObject({ country_id: v.optional(v.pipe(v.number(m('country_id', 'type')), v.integer(m('country_id', 'integer')), v.minValue(1, m('country_id', 'minimum', 1)), v.maxValue(2147483647, m('country_id', 'maximum', 2147483647)))), event_id: v.optional(v.pipe(v.number(m('event_id', 'type')), v.integer(m('event_id', 'integer')), v.minValue(1, m('event_id', 'minimum', 1)), v.maxValue(2147483647, m('event_id', 'maximum', 2147483647)))), markup_bps: v.pipe(v.number(m('markup_bps', 'type')), v.integer(m('markup_bps', 'integer')), v.minValue(0, m('markup_bps', 'minimum', 0)), v.maxValue(100000, m('markup_bps', 'maximum', 100000))), active: v.optional(v.union([v.literal(0), v.literal(1)], m('active', 'enum'))) }, m('', 'type'));
 
+/** The application/json body of PUT /admin/events/{id}/transfer-window (setTransferWindow). */
+export const setTransferWindowBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ hours: v.nullable(v.pipe(v.number(m('hours', 'type')), v.integer(m('hours', 'integer')), v.minValue(1, m('hours', 'minimum', 1)), v.maxValue(168, m('hours', 'maximum', 168)))) }, m('', 'type'));
+
 /** The application/json body of POST /admin/erasure-requests/{id}/reject (rejectErasureRequest). */
 export const rejectErasureRequestBody = (m: Messages = defaultMessages) =>
   v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500)), v.regex(new RegExp('\\S', 'u'), m('reason', 'pattern'))) }, m('', 'type'));

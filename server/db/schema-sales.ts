@@ -38,6 +38,13 @@ export interface OrderTable {
   deliver_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** The day the seller has the tickets from (YYYY-MM-DD), the listing's at the sale (migration 0042). */
   in_hand_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the event's mobile transfers open (kick-off less its window), as at the sale; null: no window. */
+  transfers_open_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the buyer said they accepted the transfer; null while not (migration 0049). */
+  transfer_accepted_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Reminders sent to the buyer to accept the transfer, and the last one's time. */
+  transfer_reminders: ColumnType<number, number | undefined, number>;
+  transfer_reminded_at: ColumnType<string | null, string | null | undefined, string | null>;
   notes: ColumnType<string | null, string | null | undefined, string | null>;
   notes_updated_at: ColumnType<string | null, string | null | undefined, string | null>;
   instruction_file_id: ColumnType<string | null, string | null | undefined, string | null>;

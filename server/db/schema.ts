@@ -224,6 +224,8 @@ export interface EventTable {
   country_id: number;
   /** the guest details the event requires of each ticket's guest: a comma list of field names, '' for none */
   guest_fields: ColumnType<string, string | undefined, string>;
+  /** The club releases mobile transfers only this many hours before kick-off; null: no window (migration 0049). */
+  transfer_window_hours: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ListingTable {

@@ -2,6 +2,7 @@ import type { Router } from '../contract/router';
 import { recordAdminAction } from '../domain/admin/audit';
 import { listCaps, setCap } from '../domain/listings/price-caps';
 import { metaOf } from '../domain/paging';
+import { listAdminEvents, setTransferWindow } from '../domain/sales/transfers';
 import { adminDepositPage, type DecisionOutcome, decideDeposit, depositProof } from '../domain/wallet';
 import { MESSAGES } from '../http/errors';
 import { noteMoney } from '../ops/request-facts';
@@ -119,5 +120,23 @@ export function adminPriceCapRoutes({ route }: Router) {
     const detail = `${cap.market} (${cap.scope}): ${cap.rule}, ${cap.active ? 'active' : 'inactive'}`;
     await recordAdminAction(db, user, 'price_cap.saved', { type: 'price_cap', id: cap.id, detail }, now);
     return { status: 200, body: { success: true, message: 'Price cap saved.', data: cap } };
+  });
+}
+
+/** The events to come and their clubs' transfer windows (docs/decisions/mobile-transfers.md). */
+export function adminEventRoutes({ route }: Router) {
+  route('/admin/events', 'get', async ({ query }, { db, clock }) => ({
+    status: 200,
+    body: { success: true, data: { events: await listAdminEvents(db, query.q, clock.now()) } },
+  }));
+
+  route('/admin/events/{id}/transfer-window', 'put', async ({ user, params, body }, { db, clock }) => {
+    const now = clock.now();
+    const { event, moved } = await setTransferWindow(db, params.id, body.hours ?? null, now);
+    const window =
+      event.transfer_window_hours === null ? 'no window' : `${event.transfer_window_hours} h before kick-off`;
+    const detail = `${event.match_name}: ${window}; ${moved} open order deadline(s) moved`;
+    await recordAdminAction(db, user, 'event.transfer_window_saved', { type: 'event', id: event.id, detail }, now);
+    return { status: 200, body: { success: true, message: 'Transfer window saved.', data: event } };
   });
 }

@@ -20,6 +20,7 @@ import { orderLogPage, type Who, writeLog } from '../domain/sales/logs';
 import { DELIVERY_METHOD, findOrder, lockOrder, ORDER_NOT_FOUND, ticketTypeName } from '../domain/sales/orders';
 import { ticketZip } from '../domain/sales/ticket-zip';
 import { sellerIdOf } from '../domain/sales/totals';
+import { remindTransfers } from '../domain/sales/transfers';
 import { registerPrune } from '../housekeeping';
 import { HttpError, MESSAGES } from '../http/errors';
 import type { Payments } from '../payments/port';
@@ -58,6 +59,9 @@ const deliveredMessage = (t: { delivered: number; quantity: number }) =>
 export function salesRoutes({ route }: Router, payments: Payments) {
   registerPrune('sales: unanswered orders cancelled', (db, now) => expireUnaccepted(db, payments, now));
   registerPrune('sales: delivered orders completed after the match', (db, now) => settleFinished(db, now));
+  registerPrune('sales: buyers reminded to accept transfers', (db, now) => remindTransfers(db, now), {
+    everyMs: 60 * 60_000,
+  });
 
   route('/sales/sales-count', 'get', async ({ user }, { db }) => {
     const figures = await figuresByStatus(db, sellerIdOf(user));
@@ -324,7 +328,12 @@ export function salesRoutes({ route }: Router, payments: Payments) {
     await deliverMobile(
       db,
       o,
-      { transfer_links: body.transfer_links, ticket_nos: body.ticket_nos, files: files.files },
+      {
+        transfer_links: body.transfer_links,
+        link_mode: body.link_mode,
+        ticket_nos: body.ticket_nos,
+        files: files.files,
+      },
       sellerWho(user),
       now,
     );

@@ -31,6 +31,7 @@ import {
   updateAttendees,
 } from '../domain/purchase/purchase';
 import { sellerIdOf } from '../domain/sales/totals';
+import { acceptTransfer } from '../domain/sales/transfers';
 import { HttpError, MESSAGES } from '../http/errors';
 import { purchaseMethodOf } from '../ops/metrics';
 import { notePurchase } from '../ops/request-facts';
@@ -435,6 +436,18 @@ export function tradeRoutes({ route }: Router, payments: Payments) {
     const booking = await cancelBooking(db, buyerOf(user), params.booking_id, clock.now());
     return { status: 200, body: { success: true, message: 'Booking cancelled.', data: booking } };
   });
+
+  route(
+    '/purchase/lmt-trade/bookings/{booking_id}/transfer-accepted',
+    'post',
+    async ({ user, params }, { db, clock }) => {
+      const now = clock.now();
+      await acceptTransfer(db, buyerOf(user), params.booking_id, now);
+      const booking = await findBooking(db, buyerOf(user), params.booking_id, now);
+      if (!booking) throw new HttpError(404, 'Booking not found.');
+      return { status: 200, body: { success: true, message: 'Transfer marked as accepted.', data: booking } };
+    },
+  );
 
   route('/purchase/lmt-trade/tracking', 'get', async ({ user, query }, { db }) => {
     const page = pageOf(query, 20);

@@ -24,6 +24,7 @@ const WalletPage = lazyLoaded(pageModules.wallet);
 const PayoutsPage = lazyLoaded(pageModules.payouts);
 const AdminPayoutsPage = lazyLoaded(pageModules.adminPayouts);
 const AdminErasuresPage = lazyLoaded(pageModules.adminErasures);
+const AdminTransferWindowsPage = lazyLoaded(pageModules.adminTransferWindows);
 const YourDataPage = lazyLoaded(pageModules.yourData);
 const BankAccountsPage = lazyLoaded(pageModules.bankAccounts);
 const ReferralsPage = lazyLoaded(pageModules.referrals);
@@ -84,6 +85,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   adminDeposits: AdminDepositsPage,
   adminPayouts: AdminPayoutsPage,
   adminErasures: AdminErasuresPage,
+  adminTransferWindows: AdminTransferWindowsPage,
   adminEventRequests: AdminEventRequestsPage,
   adminKyc: AdminKycPage,
   adminSystem: AdminSystemPage,

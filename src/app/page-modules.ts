@@ -42,6 +42,7 @@ export const pageModules = {
   adminDeposits: remembered(() => import('../features/admin/admin-deposits-page')),
   adminPayouts: remembered(() => import('../features/admin/admin-payouts-page')),
   adminErasures: remembered(() => import('../features/admin/admin-erasures-page')),
+  adminTransferWindows: remembered(() => import('../features/admin/admin-transfer-windows-page')),
   adminEventRequests: remembered(() => import('../features/admin/admin-event-requests-page')),
   adminKyc: remembered(() => import('../features/admin/admin-kyc-page')),
   adminSystem: remembered(() => import('../features/admin/admin-system-page')),

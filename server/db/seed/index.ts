@@ -3,6 +3,8 @@ import { newUserToken } from '../../auth/tokens';
 import type { Clock } from '../../clock';
 import { ensureEscrowShards } from '../../domain/ledger';
 import { addTemplate } from '../../domain/listings/templates';
+import { MOBILE_TICKET_TYPE } from '../../domain/sales/deadlines';
+import { setTransferWindow } from '../../domain/sales/transfers';
 import type { Db } from '../database';
 import type { UserType } from '../schema';
 import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
@@ -355,5 +357,27 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   ) {
     appliedFixtures.push(DEMO_REFERRALS_FIXTURE);
   }
+  // clubs that release mobile transfers late: the events of the demo seller's open mobile orders open transfers
+  // 24 hours before kick-off, after the usual deadline; their orders are due within the window, never late before
+  if (await applyOnce(db, clock, DEMO_TRANSFER_WINDOWS_FIXTURE, (trx) => seedTransferWindows(trx, clock, seller))) {
+    appliedFixtures.push(DEMO_TRANSFER_WINDOWS_FIXTURE);
+  }
   return { createdUsers, appliedFixtures };
+}
+
+const DEMO_TRANSFER_WINDOWS_FIXTURE = 'demo-transfer-windows-v1';
+
+async function seedTransferWindows(db: Db, clock: Clock, seller: number) {
+  const now = clock.now();
+  const events = await db
+    .selectFrom('orders')
+    .select('event_id')
+    .distinct()
+    .where('seller_id', '=', seller)
+    .where('ticket_type_id', '=', MOBILE_TICKET_TYPE)
+    .where('status', 'in', ['pending', 'confirmed'])
+    .where('event_date', '>', now.toISOString().slice(0, 10))
+    .orderBy('event_id')
+    .execute();
+  for (const { event_id } of events.slice(0, 3)) await setTransferWindow(db, event_id, 24, now);
 }

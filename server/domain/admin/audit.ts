@@ -21,7 +21,8 @@ export interface AuditedRecord {
     | 'order'
     | 'price_cap'
     | 'bank_statement'
-    | 'bank_line';
+    | 'bank_line'
+    | 'event';
   id: number;
   amount?: { minor: number; currency: string } | null;
   /** The reason given, when one was. */

@@ -6,7 +6,9 @@ import type { Db } from '../../db/database';
 import { prepared, runFixed } from '../../db/prepared';
 import { InsufficientFunds, payFromWallet, walletBalances } from '../ledger';
 import { notificationLinks, notify } from '../notifications';
+import { transfersOpenOf } from '../sales/deadlines';
 import { recordSale } from '../sales/totals';
+import { transferStateOf } from '../sales/transfers';
 import { lockBooking } from './bookings';
 import { expireCart, HOLD_EXPIRED_MESSAGE } from './holds';
 import type { CurrencyCode, PaymentMethod } from './pricing';
@@ -131,6 +133,7 @@ export async function fulfil(
     sold: terms,
     event_date: event.event_date,
     event_time: event.event_time,
+    transfer_window_hours: event.transfer_window_hours,
   });
   await confirmBooking.execute(db, { id: b.id, method, order: order.id, at });
   const tickets = `${b.quantity} ticket${b.quantity === 1 ? '' : 's'}`;
@@ -254,6 +257,16 @@ function confirmedView(
       tickets: [],
       instruction_file_name: null,
       download_available: false,
+      transfer: transferStateOf({
+        ticket_type_id: terms.ticket_type_id,
+        transfers_open_at: transfersOpenOf(
+          sale.event.event_date,
+          sale.event.event_time,
+          sale.event.transfer_window_hours ?? null,
+        ),
+        transfer_accepted_at: null,
+        transfer_reminders: 0,
+      }),
     },
     now,
   );

@@ -83,6 +83,8 @@ export interface EventShown {
   stadium_name: string;
   city_name: string;
   country_name: string;
+  /** the club's transfer window, hours before kick-off (mobile tickets), or none */
+  transfer_window_hours?: number | null;
 }
 
 type ViewRow = BookingRow & HeldTerms & EventShown;
@@ -98,6 +100,7 @@ export const eventShownById = prepared((db, $: { id: number }) =>
       'events.event_date',
       'events.event_time',
       'events.stadium_name',
+      'events.transfer_window_hours',
       'cities.name as city_name',
       'countries.name as country_name',
     ])

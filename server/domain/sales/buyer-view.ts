@@ -1,5 +1,6 @@
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
+import { transferStateOf } from './transfers';
 
 // ---------------------------------------------------------------------------------------------------------
 // The buyer's view of a booking's delivery
@@ -16,7 +17,18 @@ export async function bookingDeliveries(
   if (orderIds.length === 0) return out;
   const orders = await db
     .selectFrom('orders')
-    .select(['id', 'status', 'quantity', 'delivered', 'deliver_by', 'instruction_file_id'])
+    .select([
+      'id',
+      'status',
+      'quantity',
+      'delivered',
+      'deliver_by',
+      'instruction_file_id',
+      'ticket_type_id',
+      'transfers_open_at',
+      'transfer_accepted_at',
+      'transfer_reminders',
+    ])
     .where('id', 'in', orderIds)
     .execute();
   const deliveries = await db
@@ -63,6 +75,7 @@ export async function bookingDeliveries(
       })),
       instruction_file_name: instructions.find((f) => f.id === o.instruction_file_id)?.original_name ?? null,
       download_available: mine.length > 0,
+      transfer: o.status === 'cancelled' ? null : transferStateOf(o),
     });
   }
   return out;

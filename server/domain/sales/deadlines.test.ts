@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deadlinesFor } from './deadlines';
+import { deadlinesFor, MOBILE_TICKET_TYPE, transfersOpenOf } from './deadlines';
 
 const HOUR = 3_600_000;
 const order = (created: string, match: string, inHand: string | null = null) => ({
@@ -61,6 +61,48 @@ describe('an order’s deadlines', () => {
           expect(accept).toBeGreaterThanOrEqual(created.getTime());
           expect(deliver).toBeGreaterThanOrEqual(created.getTime());
           if (inHand) expect(deliver).toBeGreaterThanOrEqual(Date.parse(`${inHand}T00:00:00.000Z`));
+        },
+      ),
+    );
+  });
+
+  it('do not make mobile tickets due before the club opens transfers (12 hours into the window, at most kick-off)', () => {
+    const mobile = (windowHours: number | null, type = MOBILE_TICKET_TYPE) => ({
+      ...order('2026-11-28T10:00:00.000Z', '2026-12-20T15:00'),
+      ticket_type_id: type,
+      transfers_open_at: transfersOpenOf('2026-12-20', '15:00', windowHours),
+    });
+    // transfers open 24 h before kick-off: the usual deadline (48 h before) would fall before the window
+    expect(deadlinesFor('confirmed', mobile(24)).deliver_by).toBe('2026-12-20T03:00:00.000Z');
+    // open 72 h before: the usual deadline is already 24 h into the window, unchanged
+    expect(deadlinesFor('confirmed', mobile(72)).deliver_by).toBe('2026-12-18T15:00:00.000Z');
+    // open 6 h before: due at kick-off, never after it
+    expect(deadlinesFor('confirmed', mobile(6)).deliver_by).toBe('2026-12-20T15:00:00.000Z');
+    // a PDF order of the same event keeps the usual deadline; no window, no change
+    expect(deadlinesFor('confirmed', mobile(24, 1)).deliver_by).toBe('2026-12-18T15:00:00.000Z');
+    expect(deadlinesFor('confirmed', mobile(null)).deliver_by).toBe('2026-12-18T15:00:00.000Z');
+    // the acceptance deadline still comes first
+    const pending = deadlinesFor('pending', mobile(24));
+    expect(Date.parse(pending.accept_by ?? '')).toBeLessThanOrEqual(Date.parse(pending.deliver_by ?? ''));
+  });
+
+  it('never count a mobile order late before its transfers open, for any sale, match and window', () => {
+    const start = Date.parse('2026-11-01T00:00:00.000Z');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 * 24 }),
+        fc.integer({ min: 1, max: 60 * 24 }),
+        fc.integer({ min: 1, max: 168 }),
+        (createdH, matchAfterH, windowHours) => {
+          const created = new Date(start + createdH * HOUR).toISOString();
+          const match = new Date(Date.parse(created) + matchAfterH * HOUR).toISOString();
+          const opens = transfersOpenOf(match.slice(0, 10), match.slice(11, 16), windowHours);
+          const d = deadlinesFor('confirmed', {
+            ...order(created, match),
+            ticket_type_id: MOBILE_TICKET_TYPE,
+            transfers_open_at: opens,
+          });
+          expect(Date.parse(d.deliver_by ?? '')).toBeGreaterThanOrEqual(Date.parse(opens ?? ''));
         },
       ),
     );

@@ -7,10 +7,12 @@ import { HttpError, MESSAGES } from '../../http/errors';
 import { pdfText } from '../../http/file-checks';
 import type { StoredFile } from '../../http/multipart';
 import type { Payments } from '../../payments/port';
+import { deadlinesFor } from './deadlines';
 import { deliveriesOf } from './details';
 import { applyOrderEvent, refusal } from './lifecycle';
 import { type Who, writeLog } from './logs';
 import { type DeliveryMethod, type DeliveryType, methodOf, type OrderRow, ticketTypeName, UPLOAD_CALL } from './orders';
+import { transferSent } from './transfers';
 
 type Order = NonNullable<OrderRow>;
 const countsOf = (o: Order) => ({ tickets: Number(o.quantity), delivered: Number(o.delivered) });
@@ -225,11 +227,17 @@ async function isWalletPass(path: string): Promise<boolean> {
 export async function deliverMobile(
   db: Db,
   o: Order,
-  input: { transfer_links?: string; ticket_nos?: string; files?: StoredFile[] },
+  input: {
+    transfer_links?: string;
+    link_mode?: 'per_ticket' | 'whole_order';
+    ticket_nos?: string;
+    files?: StoredFile[];
+  },
   who: Who,
   now: Date,
 ) {
   const files = input.files ?? [];
+  const wholeOrder = input.link_mode === 'whole_order';
   const links = (input.transfer_links ?? '')
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -239,6 +247,10 @@ export async function deliverMobile(
   }
   if (files.length === 0 && links.length === 0) {
     throw invalid([{ path: '/body/transfer_links', message: 'give one transfer link per ticket, or wallet passes' }]);
+  }
+  if (wholeOrder && (files.length > 0 || links.length !== 1)) {
+    const message = 'One link for the whole order: give exactly one transfer link.';
+    throw invalid([{ path: '/body/transfer_links', message: 'must be exactly one link for the whole order' }], message);
   }
   checkNames(files, 'files');
   for (const [i, f] of files.entries()) {
@@ -264,7 +276,7 @@ export async function deliverMobile(
   const targets = targetsOf(o, input.ticket_nos, delivered);
   alreadyDelivered(targets, delivered);
   if (targets.length === 0) throw new HttpError(409, 'Every ticket of this order is delivered.');
-  const given = files.length > 0 ? files.length : links.length;
+  const given = files.length > 0 ? files.length : wholeOrder ? 1 : links.length;
   if (given > targets.length) {
     throw invalid([
       {
@@ -276,7 +288,10 @@ export async function deliverMobile(
   const rows: NewDelivery[] =
     files.length > 0
       ? files.map((f, i) => ({ ticket_no: targets[i] as number, type: 'wallet_pass', file_id: f.id }))
-      : links.map((l, i) => ({ ticket_no: targets[i] as number, type: 'transfer_link', transfer_link: l }));
+      : wholeOrder
+        ? targets.map((n) => ({ ticket_no: n, type: 'transfer_link', transfer_link: links[0] as string }))
+        : links.map((l, i) => ({ ticket_no: targets[i] as number, type: 'transfer_link', transfer_link: l }));
+  if (links.length > 0) await transferSent(db, o.id);
   await deliver(db, o, rows, who, now, null);
 }
 
@@ -346,7 +361,13 @@ export async function changeTicketType(db: Db, o: Order, ticketTypeId: number, w
   if (Number(o.delivered) > 0)
     throw new HttpError(409, 'Remove the delivered tickets before changing the ticket type.');
   if (o.ticket_type_id === ticketTypeId) return;
-  await db.updateTable('orders').set({ ticket_type_id: ticketTypeId }).where('id', '=', o.id).execute();
+  // the deadline follows the type: a mobile order waits for the club's transfer window, another does not
+  const deadlines = deadlinesFor(o.status, { ...o, ticket_type_id: ticketTypeId });
+  await db
+    .updateTable('orders')
+    .set({ ticket_type_id: ticketTypeId, accept_by: deadlines.accept_by, deliver_by: deadlines.deliver_by })
+    .where('id', '=', o.id)
+    .execute();
   await writeLog(
     db,
     {

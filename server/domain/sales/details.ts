@@ -1,6 +1,7 @@
 import { allowedOrderActions, type OrderActor } from '../../../machines/order.machine';
 import type { Db } from '../../db/database';
 import { type OrderRow, type SalesFile, type SalesTicket, salesOrderOf } from './orders';
+import { transferStateOf } from './transfers';
 
 // ---------------------------------------------------------------------------------------------------------
 // Tickets, deliveries, guests
@@ -165,6 +166,7 @@ export async function orderDetails(db: Db, o: NonNullable<OrderRow>, by: OrderAc
     notes_updated_at: o.notes_updated_at,
     instruction_file: tickets.instruction_file,
     actions: actionsFor(o, by),
+    transfer: transferStateOf(o),
   };
 }
 

@@ -87,6 +87,9 @@ export const orderColumns = [
   'orders.instruction_file_id',
   'orders.guests',
   'orders.in_hand_date',
+  'orders.transfers_open_at',
+  'orders.transfer_accepted_at',
+  'orders.transfer_reminders',
   'listings.quantity as listing_quantity',
 ] as const;
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import { prepared } from '../../db/prepared';
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
-import { deadlinesFor } from './deadlines';
+import { deadlinesFor, transfersOpenOf } from './deadlines';
 
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 
@@ -263,13 +263,23 @@ export async function recordOrder(db: Db, order: NewOrder): Promise<{ id: number
           ])
           .where('events.id', '=', order.event_id),
       )
-      .returning(['id', 'event_date', 'event_time', 'in_hand_date'])
+      .returning(['id', 'event_date', 'event_time', 'in_hand_date', 'ticket_type_id'])
       .executeTakeFirst();
     if (!row) throw new Error(`recordOrder: there is no event ${order.event_id} or listing ${order.listing_id}`);
     await addShare(trx, { ...order, id: row.id }, 1);
-    // issue 12: the order's deadlines and the first row of its log
-    const deadlines = deadlinesFor(order.status, { created_at: order.created_at, ...row });
-    await trx.updateTable('orders').set(deadlines).where('id', '=', row.id).execute();
+    // the order's deadlines (with the club's transfer window, if any) and the first row of its log
+    const event = await trx
+      .selectFrom('events')
+      .select('transfer_window_hours')
+      .where('id', '=', order.event_id)
+      .executeTakeFirst();
+    const opens = transfersOpenOf(row.event_date, row.event_time, event?.transfer_window_hours ?? null);
+    const deadlines = deadlinesFor(order.status, { created_at: order.created_at, ...row, transfers_open_at: opens });
+    await trx
+      .updateTable('orders')
+      .set({ ...deadlines, transfers_open_at: opens })
+      .where('id', '=', row.id)
+      .execute();
     await trx
       .insertInto('order_logs')
       .values({
@@ -306,6 +316,7 @@ type SaleValues = {
   row: string;
   seats: string | null;
   in_hand_date: string | null;
+  transfers_open_at: string | null;
   accept_by: string | null;
   deliver_by: string | null;
 };
@@ -332,6 +343,7 @@ const insertSale = prepared((db, $: SaleValues) =>
       row: $.row,
       seats: $.seats,
       in_hand_date: $.in_hand_date,
+      transfers_open_at: $.transfers_open_at,
       accept_by: $.accept_by,
       deliver_by: $.deliver_by,
     })
@@ -358,10 +370,22 @@ const firstLogRow = prepared((db, $: { order: number; status: string; user: numb
  */
 export async function recordSale(
   trx: Db,
-  order: NewOrder & { sold: NonNullable<NewOrder['sold']>; event_date: string; event_time: string },
+  order: NewOrder & {
+    sold: NonNullable<NewOrder['sold']>;
+    event_date: string;
+    event_time: string;
+    /** the club's transfer window of the event, in hours before kick-off, or none */
+    transfer_window_hours?: number | null;
+  },
 ): Promise<{ id: number; accept_by: string | null; deliver_by: string | null }> {
   const inHand = order.sold.in_hand_date ?? null;
-  const deadlines = deadlinesFor(order.status, { ...order, in_hand_date: inHand });
+  const opens = transfersOpenOf(order.event_date, order.event_time, order.transfer_window_hours ?? null);
+  const deadlines = deadlinesFor(order.status, {
+    ...order,
+    in_hand_date: inHand,
+    ticket_type_id: order.sold.ticket_type_id,
+    transfers_open_at: opens,
+  });
   const row = await insertSale.takeFirst(trx, {
     booking_no: order.booking_no,
     listing_id: order.listing_id,
@@ -376,6 +400,7 @@ export async function recordSale(
     event_time: order.event_time,
     ...order.sold,
     in_hand_date: inHand,
+    transfers_open_at: opens,
     ...deadlines,
   });
   if (!row) throw new Error(`recordSale: the order ${order.booking_no} was not written`);

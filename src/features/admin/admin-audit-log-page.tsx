@@ -32,6 +32,7 @@ const ACTION_LABELS: Record<AdminAuditAction, string> = {
   'price_cap.saved': 'Resale price cap saved',
   'bank_statement.imported': 'Bank statement imported',
   'bank_line.dismissed': 'Bank statement line dismissed',
+  'event.transfer_window_saved': 'Transfer window saved',
 };
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 

@@ -15,6 +15,7 @@ import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES } from '../../ui/ticket-type-icon';
 import { UploadProgress } from '../../ui/upload-progress';
+import { MobileDeliveryForm, TransferStatus } from './mobile-delivery-form';
 import { type DrawerRef, Section, useDrawer } from './sales-context';
 import { dateTime, matchWhen, money, TONE_COLOURS, toneOf } from './sales-format';
 
@@ -215,6 +216,10 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
   const downloading = snapshot.hasTag('downloading');
   return (
     <Section title="Tickets">
+      <TransferStatus
+        transfer={details.transfer}
+        sent={details.tickets.some((t) => t.delivery?.type === 'transfer_link')}
+      />
       <ul aria-label="Tickets" className={list}>
         {details.tickets.map((t) => {
           const d = t.delivery;
@@ -308,7 +313,6 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
   const busy = snapshot.hasTag('busy');
   const [files, setFiles] = useState<File[]>([]);
   const [mode, setMode] = useState<PdfMode>('per_ticket');
-  const [links, setLinks] = useState('');
   const [courier, setCourier] = useState('');
   const [tracking, setTracking] = useState('');
   const [instructions, setInstructions] = useState<File | null>(null);
@@ -376,37 +380,14 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
         </form>
       ) : null}
       {deliverable && order.delivery_method === 'mobile' ? (
-        <form
-          aria-label="Send mobile tickets"
-          className={css({ display: 'grid', gap: '2' })}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const sent = links
-              .split(/\r?\n/)
-              .map((l) => l.trim())
-              .filter(Boolean);
-            if (sent.length > 0) send({ kind: 'mobile', links: sent });
-            else if (files.length > 0) send({ kind: 'wallet', files });
-          }}
-        >
-          <label className={css({ fontSize: 'sm', fontWeight: 'medium', display: 'grid', gap: '1' })}>
-            Transfer links (one https link per line, in ticket order)
-            <textarea className={textArea} value={links} onChange={(e) => setLinks(e.currentTarget.value)} />
-          </label>
-          <label className={css({ fontSize: 'sm', fontWeight: 'medium', display: 'grid', gap: '1' })}>
-            Or wallet passes (.pkpass)
-            <input
-              type="file"
-              accept=".pkpass"
-              multiple
-              disabled={busy}
-              onChange={(e) => choose(e.currentTarget.files, PASS_RULES)}
-            />
-          </label>
-          <Button type="submit" busy={uploading} disabled={busy || (links.trim() === '' && files.length === 0)}>
-            Send mobile tickets
-          </Button>
-        </form>
+        <MobileDeliveryForm
+          quantity={order.quantity - order.delivered}
+          files={files}
+          busy={busy}
+          uploading={uploading}
+          onFiles={(chosen) => choose(chosen, PASS_RULES)}
+          send={send}
+        />
       ) : null}
       {deliverable && order.delivery_method === 'courier' ? (
         <form

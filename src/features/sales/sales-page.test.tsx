@@ -50,6 +50,7 @@ const row = (id: number, changes: Partial<SalesOrderRow> = {}): SalesOrderRow =>
 
 const details = (r: SalesOrderRow): SalesOrder => ({
   order: r,
+  transfer: null,
   tickets: [1, 2].map((n) => ({
     ticket_no: n,
     ticket_block: '112',

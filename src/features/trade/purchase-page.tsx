@@ -24,6 +24,7 @@ import { Loading, Skeleton } from '../../ui/skeleton';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { type Tone, ToneBadge } from '../../ui/tone-badge';
 import { card, grid, muted, pager } from './trade-styles';
+import { TransferAcceptance } from './transfer-acceptance';
 
 /** How the card holder was authenticated, as the buyer reads it. */
 export const AUTHENTICATION_TEXT: Record<NonNullable<NonNullable<Booking['payment']>['authentication']>, string> = {
@@ -249,6 +250,7 @@ function Delivery({ booking, delivery }: { booking: Booking; delivery: NonNullab
           </span>
         ) : null}
       </dd>
+      <TransferAcceptance booking={booking} delivery={delivery} />
     </>
   );
 }
