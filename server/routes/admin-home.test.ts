@@ -56,7 +56,15 @@ describe('the back office home and its audit log (server)', () => {
 
   it('counts what waits in each queue, the one waiting longest first, and follows a new request', async () => {
     const before = await queues();
-    expect(Object.keys(before).sort()).toEqual(['deposits', 'erasures', 'event_requests', 'kyc', 'orders', 'payouts']);
+    expect(Object.keys(before).sort()).toEqual([
+      'bank_lines',
+      'deposits',
+      'erasures',
+      'event_requests',
+      'kyc',
+      'orders',
+      'payouts',
+    ]);
     const deposit = await requestDeposit(31_500);
     const after = await queues();
     expect(after.deposits?.count).toBe((before.deposits?.count ?? 0) + 1);
