@@ -273,6 +273,12 @@ export const routes = {
     access: 'admin',
     menu: { label: 'Transfer windows', icon: 'sales', order: 112.7, permission: 'event', adminOnly: true },
   }),
+  adminPriceCaps: route({
+    pattern: '/admin/price-caps',
+    title: 'Resale price caps',
+    access: 'admin',
+    menu: { label: 'Price caps', icon: 'sales', order: 112.8, permission: 'event', adminOnly: true },
+  }),
   adminAuditLog: route({
     pattern: '/admin/audit-log',
     title: 'Audit log',

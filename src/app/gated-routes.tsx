@@ -25,6 +25,7 @@ const PayoutsPage = lazyLoaded(pageModules.payouts);
 const AdminPayoutsPage = lazyLoaded(pageModules.adminPayouts);
 const AdminErasuresPage = lazyLoaded(pageModules.adminErasures);
 const AdminTransferWindowsPage = lazyLoaded(pageModules.adminTransferWindows);
+const AdminPriceCapsPage = lazyLoaded(pageModules.adminPriceCaps);
 const YourDataPage = lazyLoaded(pageModules.yourData);
 const BankAccountsPage = lazyLoaded(pageModules.bankAccounts);
 const ReferralsPage = lazyLoaded(pageModules.referrals);
@@ -86,6 +87,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   adminPayouts: AdminPayoutsPage,
   adminErasures: AdminErasuresPage,
   adminTransferWindows: AdminTransferWindowsPage,
+  adminPriceCaps: AdminPriceCapsPage,
   adminEventRequests: AdminEventRequestsPage,
   adminKyc: AdminKycPage,
   adminSystem: AdminSystemPage,

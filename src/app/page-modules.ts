@@ -43,6 +43,7 @@ export const pageModules = {
   adminPayouts: remembered(() => import('../features/admin/admin-payouts-page')),
   adminErasures: remembered(() => import('../features/admin/admin-erasures-page')),
   adminTransferWindows: remembered(() => import('../features/admin/admin-transfer-windows-page')),
+  adminPriceCaps: remembered(() => import('../features/admin/admin-price-caps-page')),
   adminEventRequests: remembered(() => import('../features/admin/admin-event-requests-page')),
   adminKyc: remembered(() => import('../features/admin/admin-kyc-page')),
   adminSystem: remembered(() => import('../features/admin/admin-system-page')),

@@ -145,6 +145,7 @@ describe('route access', () => {
       'Event requests',
       'Orders needing action',
       'Transfer windows',
+      'Price caps',
       'Erasure requests',
       'System',
       'Audit log',
