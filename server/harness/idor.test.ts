@@ -17,11 +17,13 @@ describe('the IDOR matrix', () => {
   let h: Harness;
   let result: IdorResult;
 
+  // the whole matrix runs here: every id-taking operation of the contract by each principal; on
+  // PostgreSQL beside other work it has taken over two minutes
   beforeAll(async () => {
     s = await freshServer();
     h = await createHarness({ request: (url, init) => s.app.request(url, init), db: s.db, clock: s.clock }, { model });
     result = await idorMatrix(h, { perPair: 6, seed: 7 });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     h?.dispose();
     await s?.close();
