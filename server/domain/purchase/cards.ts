@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import type { Payments } from '../../payments/port';
 import { lockBooking } from './bookings';
 import { expireCart } from './holds';
-import { fulfil, noteFailure, outcome, recordPayment, termsOf } from './payments';
+import { fulfil, noteFailure, outcome, termsOf } from './payments';
 import type { CurrencyCode } from './pricing';
 import {
   type BookingRow,
@@ -108,16 +108,24 @@ export async function confirmWithCard(
     .execute();
   if (!(await fulfil(db, b, listing, 2, now))) {
     await refundCard(db, payments, payment.id, input.intentId, now);
-    const cart = await db
-      .selectFrom('carts')
-      .select(['id', 'listing_id', 'quantity'])
-      .where('id', '=', b.cart_id)
-      .executeTakeFirstOrThrow();
-    await expireCart(db, cart, now);
-    await lateNote(db, b, now);
-    return outcome(db, b, result(b, false, LATE_PAYMENT_REASON, 'hold_expired', true), now);
+    return paidLate(db, b, now);
   }
   return outcome(db, b, result(b, true, CONFIRMED_MESSAGE, null), now);
+}
+
+/**
+ * A payment that came after the booking's hold ended (and was refunded by the caller): the cart's tickets go back
+ * to the listing and the booking says why.
+ */
+export async function paidLate(db: Db, b: BookingRow, now: Date): Promise<Outcome> {
+  const cart = await db
+    .selectFrom('carts')
+    .select(['id', 'listing_id', 'quantity'])
+    .where('id', '=', b.cart_id)
+    .executeTakeFirstOrThrow();
+  await expireCart(db, cart, now);
+  await lateNote(db, b, now);
+  return outcome(db, b, result(b, false, LATE_PAYMENT_REASON, 'hold_expired', true), now);
 }
 
 /** An expired booking whose payment came late says so. */

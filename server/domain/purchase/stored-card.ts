@@ -7,8 +7,7 @@ import type { Db } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import type { BrowserInfo, Payments, StoredCardOutcome } from '../../payments/port';
 import { lockBooking } from './bookings';
-import { lateNote } from './cards';
-import { expireCart } from './holds';
+import { paidLate } from './cards';
 import { fulfil, noteFailure, outcome, recordPayment, type Terms, termsOf } from './payments';
 import type { CurrencyCode } from './pricing';
 import {
@@ -17,7 +16,6 @@ import {
   chargeOf,
   invalid,
   iso,
-  LATE_PAYMENT_REASON,
   notPayable,
   type Outcome,
   requireGuests,
@@ -166,14 +164,7 @@ async function settle(
       .where('gateway', '=', payments.storedCard.name)
       .where('reference', '=', charged.reference)
       .execute();
-    const cart = await db
-      .selectFrom('carts')
-      .select(['id', 'listing_id', 'quantity'])
-      .where('id', '=', b.cart_id)
-      .executeTakeFirstOrThrow();
-    await expireCart(db, cart, now);
-    await lateNote(db, b, now);
-    return outcome(db, b, result(b, false, LATE_PAYMENT_REASON, 'hold_expired', true), now);
+    return paidLate(db, b, now);
   }
   return outcome(db, b, result(b, true, CONFIRMED_MESSAGE, null), now);
 }
