@@ -78,9 +78,9 @@ test.describe('purchase as the demo seller', () => {
     await test.step("a declined card: 'Payment Failed' with Retry Payment and Cancel", async () => {
       await expect(card.getByRole('heading', { name: 'Payment Details' })).toBeVisible();
       await expect(panel.getByRole('timer')).toContainText(/Tickets held for \d\d:\d\d/);
-      await card.getByLabel('Card number').fill('4000 0000 0000 0002');
-      await card.getByLabel('Expiry (MM/YY)').fill('12/34');
-      await card.getByLabel('CVC').fill('123');
+      await card.getByRole('textbox', { name: 'Card number' }).fill('4000 0000 0000 0002');
+      await card.getByRole('textbox', { name: 'Expiry (MM/YY)' }).fill('12/34');
+      await card.getByRole('textbox', { name: 'CVC' }).fill('123');
       await card.getByRole('button', { name: /^Pay / }).click();
       await expect(card.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
       await expect(page.getByText(/^Payment failed: /).first()).toBeVisible();
@@ -97,13 +97,13 @@ test.describe('purchase as the demo seller', () => {
 
     await test.step('pay again: declined once more, then Retry Payment with 4242 succeeds', async () => {
       await panel.getByRole('button', { name: 'Pay now' }).click();
-      await card.getByLabel('Card number').fill('4000 0000 0000 0002');
-      await card.getByLabel('Expiry (MM/YY)').fill('12/34');
-      await card.getByLabel('CVC').fill('123');
+      await card.getByRole('textbox', { name: 'Card number' }).fill('4000 0000 0000 0002');
+      await card.getByRole('textbox', { name: 'Expiry (MM/YY)' }).fill('12/34');
+      await card.getByRole('textbox', { name: 'CVC' }).fill('123');
       await card.getByRole('button', { name: /^Pay / }).click();
       await expect(card.getByRole('heading', { name: 'Payment Failed' })).toBeVisible();
       await card.getByRole('button', { name: 'Retry Payment' }).click();
-      await card.getByLabel('Card number').fill('4242 4242 4242 4242');
+      await card.getByRole('textbox', { name: 'Card number' }).fill('4242 4242 4242 4242');
       await card.getByRole('button', { name: /^Pay / }).click();
       await expectSuccess(page);
     });
