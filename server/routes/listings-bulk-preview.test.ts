@@ -3,24 +3,14 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLUMNS } from '../domain/listings/bulk-columns';
 import { freshServer } from '../test-support';
+import { HEADERS, xlsx } from './bulk-testing';
 import { call, newKey, type Server, userId } from './trade-testing';
 
 type Reason = { row: number; column: string; value: string; message: string };
 type PreviewRow = { row: number; action: string; reasons: Reason[]; listing_id?: number; match?: string };
 type Preview = { sha256: string; to_create: number; to_skip: number; to_refuse: number; rows: PreviewRow[] };
 type Body = { success: boolean; message: string; data?: Record<string, unknown>; report?: Reason[] };
-
-const HEADERS = COLUMNS.map((c) => c.header);
-
-async function xlsx(rows: unknown[][]): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const sheet = wb.addWorksheet('Listings');
-  sheet.addRow(HEADERS);
-  for (const r of rows) sheet.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
 
 describe('bulk upload: the preview, then the confirm (server)', () => {
   let s: Server;

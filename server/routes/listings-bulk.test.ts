@@ -4,22 +4,13 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpacksWithin } from '../domain/listings/bulk';
-import { COLUMNS, MAX_BULK_ROWS, MAX_UNPACKED_BYTES } from '../domain/listings/bulk-columns';
+import { MAX_BULK_ROWS, MAX_UNPACKED_BYTES } from '../domain/listings/bulk-columns';
 import { freshServer } from '../test-support';
+import { HEADERS, xlsx } from './bulk-testing';
 import { type Answer, call, newKey, type Server, userId } from './trade-testing';
 
 type Report = { row: number; column: string; value: string; message: string }[];
 type Rejected = { success: false; message: string; report?: Report; error_count?: number; rows_total?: number };
-
-const HEADERS = COLUMNS.map((c) => c.header);
-
-async function xlsx(rows: unknown[][], header: unknown[] = HEADERS): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const sheet = wb.addWorksheet('Listings');
-  sheet.addRow(header);
-  for (const r of rows) sheet.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
 
 describe('bulk listing from a spreadsheet (server)', () => {
   let s: Server;
