@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, sendTo, setup } from 'xstate';
-import { messageOf } from '../../openapi/client';
+import { ApiError, messageOf } from '../../openapi/client';
 import type { paths } from '../../openapi/schema';
 import { type UploadData, upload } from '../../openapi/upload';
 import type { NotifyEvent } from '../notify';
@@ -44,7 +44,12 @@ export const statementImportMachine = setup({
   actions: {
     storeFile: assign({ file: (_, file: File | null) => file, problem: null }),
     storeSummary: assign({ summary: (_, summary: StatementSummary) => summary, file: null }),
-    storeProblem: assign({ problem: (_, error: unknown) => messageOf(error) }),
+    // a refused file says why beside the field, not the 422's general 'Some fields are missing or invalid.'
+    storeProblem: assign({
+      problem: (_, error: unknown) =>
+        (error instanceof ApiError ? error.errors.find((e) => e.path === '/body/file')?.message : undefined) ??
+        messageOf(error),
+    }),
     reloadQueue: sendTo(({ system }) => system.get(BANK_LINES_LIST), { type: 'list.refreshed' }),
     announce: emit(({ context }) => ({
       type: 'notify' as const,
