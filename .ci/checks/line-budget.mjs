@@ -29,7 +29,6 @@ export const EXEMPT = {
  */
 export const OVERSIZE = [
   'openapi/portal.yaml', // 14,677: the contract, one document (split by tag into $ref'd files)
-  'server/db/schema.ts', // 696
   'src/features/listings/add-listings-page.tsx', // 735
   'src/features/wallet/wallet-page.tsx', // 629
   // tests count too: split by the behaviour they test
