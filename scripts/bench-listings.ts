@@ -39,7 +39,7 @@ async function prepare(target: string, count: number) {
   const { seed } = await import('../server/db/seed/index');
   const { systemClock } = await import('../server/clock');
   const { newToken, hashToken, TOKEN_LIFETIME_MS } = await import('../server/auth/tokens');
-  const { createListings } = await import('../server/domain/listings/listings');
+  const { createListings } = await import('../server/domain/listings/commands');
   const { STADIUM_LAYOUT } = await import('../server/domain/listings/rules');
   const db = openDatabase(target);
   await migrateToLatest(db);

@@ -3,7 +3,7 @@ import type { components } from '../../openapi/schema';
 import type { Clock } from '../clock';
 import { type Db, directSqlite, engineOf } from '../db/database';
 import { prepared } from '../db/prepared';
-import type { UserType } from '../db/schema';
+import type { UserType } from '../db/schema-users';
 import { NO_SOCKET_CLIENT } from './client';
 import { knownDevice, rememberDevice } from './devices';
 import { type HashPool, hashPool, PoolFullError } from './hash-pool';

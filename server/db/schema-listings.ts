@@ -94,3 +94,48 @@ export interface ListingViewTable {
   created_at: string;
   updated_at: string;
 }
+
+export interface ListingTable {
+  id: Generated<number>;
+  seller_id: number;
+  event_id: number;
+  category: string;
+  ticket_block: string;
+  row: string;
+  /** 1 to 6, picks an icon */
+  ticket_type_id: number;
+  quantity: number;
+  /** per ticket, in minor units of `currency` */
+  price: number;
+  currency: string;
+  created_at: string;
+  /** tickets a buyer can still take (carts take from it by a conditional update; migration 0008) */
+  available: ColumnType<number, number | undefined, number>;
+  /** which quantities one purchase may take: any, pairs, all_together, avoid_single */
+  split_type: ColumnType<string, string | undefined, string>;
+  /** published (on sale), unpublished (kept off sale), deleted (gone from Inventory; migration 0010) */
+  status: ColumnType<string, string | undefined, string>;
+  /** unsold tickets kept off sale while not published (a trigger moves `available` here) */
+  withheld: ColumnType<number, number | undefined, number>;
+  seats: ColumnType<string | null, string | null | undefined, string | null>;
+  /** minor units of `currency` */
+  face_value: ColumnType<number | null, number | null | undefined, number | null>;
+  /** a comma list of the contract's ListingRestriction values, '' for none */
+  restrictions: ColumnType<string, string | undefined, string>;
+  notes: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the day the seller has the tickets from (YYYY-MM-DD; migration 0042): delivery is not due before it */
+  in_hand_date: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A resale price cap (migration 0044): per country or per event, at most face value plus `markup_bps`. */
+export interface PriceCapTable {
+  id: Generated<number>;
+  country_id: number | null;
+  event_id: number | null;
+  markup_bps: number;
+  /** 1 applies it, 0 keeps it written down only */
+  active: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,6 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** The purchase's tables (server/domain/purchase): carts, bookings, payments and the sandbox gateway's intents. */
+/**
+ * The purchase's tables (server/domain/purchase): carts, bookings, payments, the sandbox gateway's intents and
+ * the webhooks' events, the buyer's addresses and stored cards, what the buyer viewed and the trade's tracking.
+ */
 
 /** A hold of tickets of a listing for 15 minutes (server/domain/purchase). */
 export interface CartTable {
@@ -112,4 +115,59 @@ export interface SandboxIntentTable {
   refunded: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
+}
+
+export interface WebhookEventTable {
+  event_id: string;
+  gateway: string;
+  type: string;
+  outcome: string;
+  received_at: string;
+}
+
+export interface AddressTable {
+  id: Generated<number>;
+  owner_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  country_code: string | null;
+  mobile_number: string | null;
+  country_id: number;
+  city_id: number | null;
+  address: string;
+  zip_code: string;
+  address_type: string;
+  primary_address: ColumnType<number, number | undefined, number>;
+  created_at: string;
+}
+
+export interface StoredCardTable {
+  id: Generated<number>;
+  owner_id: number;
+  gateway: string;
+  brand: string;
+  variant: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  holder_name: string;
+  recurring_reference: string;
+  created_at: string;
+}
+
+export interface RecentlyViewedTable {
+  user_id: number;
+  event_id: number;
+  viewed_at: string;
+}
+
+export interface TradeTrackingTable {
+  id: Generated<number>;
+  user_id: number;
+  step: string;
+  event_id: number | null;
+  booking_id: number | null;
+  detail: string | null;
+  created_at: string;
 }

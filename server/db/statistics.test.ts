@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshSeededDatabase, TEST_ENGINE, userIdOf } from '../test-support';
 import { refreshStatistics, SAMPLED_TABLES, STATISTICS_EVERY_MS, statisticsTask } from './statistics';
 
-/** Inventory's first page, as listMyListings prepares it (server/domain/listings/listings.ts). */
+/** Inventory's first page, as listMyListings prepares it (server/domain/listings/queries.ts). */
 const INVENTORY_PAGE = `SELECT listings.id FROM listings
   INNER JOIN events ON events.id = listings.event_id
   WHERE listings.seller_id = ? AND listings.status <> 'deleted'

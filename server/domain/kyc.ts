@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Selectable } from 'kysely';
 import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
-import type { KycDocumentKind, KycSubmissionTable } from '../db/schema';
+import type { KycDocumentKind, KycSubmissionTable } from '../db/schema-kyc';
 import type { ESign } from '../esign/port';
 import type { SandboxESign } from '../esign/sandbox';
 import { nameForKind } from '../http/file-names';

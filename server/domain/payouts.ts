@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { type components, currencyCodeValues } from '../../openapi/schema';
 import type { Db } from '../db/database';
-import type { PayoutStatus } from '../db/schema';
+import type { PayoutStatus } from '../db/schema-wallet';
 import { maskIban, viewOf } from './bank-accounts';
 import { accountOf, InsufficientFunds, platformBankAccount, postEntry } from './ledger';
 import { arrivesBy } from './payout-schedule';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { components } from '../../openapi/schema';
 import type { Db } from '../db/database';
-import type { DepositStatus, DepositTable, PaymentTransferBy } from '../db/schema';
+import type { DepositStatus, DepositTable, PaymentTransferBy } from '../db/schema-wallet';
 import { nameForKind } from '../http/file-names';
 import { platformBankAccount, postEntry, walletAccount, walletBalances } from './ledger';
 import { notificationLinks, notify } from './notifications';

@@ -1,7 +1,8 @@
 import type { Router } from '../contract/router';
 import { deleteListings, deleteView, listViews, saveView, selectedIds, undoChange } from '../domain/listings/changes';
-import { type Actor, setStatus } from '../domain/listings/listings';
+import { setStatus } from '../domain/listings/commands';
 import { updatePrices } from '../domain/listings/prices';
+import type { Actor } from '../domain/listings/rows';
 import { sellerIdOf } from '../domain/sales/totals';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;

@@ -1,26 +1,15 @@
 import type { AuthUser } from '../auth/session';
 import type { FieldError } from '../contract/contract';
 import type { Router } from '../contract/router';
+import { checkNewListings, type NewListing } from '../domain/listings/checks';
+import { createListings, deleteListing, updateListing } from '../domain/listings/commands';
 import { attachFiles, listingHistory } from '../domain/listings/files';
 import { marketInsights } from '../domain/listings/insights';
-import {
-  type Actor,
-  BadListCursor,
-  checkNewListings,
-  createListings,
-  deleteListing,
-  findListingEvent,
-  findMyListing,
-  listMyListings,
-  logPage,
-  MATCH_NOT_FOUND,
-  myListingsByIds,
-  type NewListing,
-  searchListingEvents,
-  updateListing,
-} from '../domain/listings/listings';
+import { logPage } from '../domain/listings/logs';
 import { capMessageIn } from '../domain/listings/price-caps';
+import { BadListCursor, findListingEvent, listMyListings, searchListingEvents } from '../domain/listings/queries';
 import { fieldSettings, requestEvent, requestPage, saveFieldSettings, stadiums } from '../domain/listings/requests';
+import { type Actor, findMyListing, MATCH_NOT_FOUND, myListingsByIds } from '../domain/listings/rows';
 import { type ListingRestriction, RESTRICTIONS, STADIUM_LAYOUT } from '../domain/listings/rules';
 import { checkListingTemplates } from '../domain/listings/templates';
 import { sellerIdOf } from '../domain/sales/totals';

@@ -1,5 +1,5 @@
 import type { Router } from '../contract/router';
-import { logPage } from '../domain/listings/listings';
+import { logPage } from '../domain/listings/logs';
 import { SCHEDULE_OFF, SCHEDULE_SAVED, saveSchedule, scheduleOf } from '../domain/report-schedules';
 import {
   dashboardReport,

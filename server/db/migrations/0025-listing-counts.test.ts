@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMyListings } from '../../domain/listings/listings';
+import { listMyListings } from '../../domain/listings/queries';
 import { type FreshDatabase, freshSeededDatabase, writeConcurrently } from '../../test-support';
 import type { Db } from '../database';
 

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * (`listings_event`), then sorted each date's rows by time and id in a temporary tree. With
  * `events_date_time` the matches come in (date, time, id) order, and with `listings_event_seller` each match
  * gives only this seller's listings, in id order: the first 50 rows are the page, with no sort (the list orders
- * by date, time, match, listing: server/domain/listings/listings.ts SORTS). With 10,000 listings over 30
+ * by date, time, match, listing: server/domain/listings/queries.ts SORTS). With 10,000 listings over 30
  * matches (bench:listings' database) the statement took 670 µs and takes 400; the whole page read (count, page,
  * sold and held, files, templates, matches) 1,200 µs and 600 (with server/db/database.ts shapedRows).
  */

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * every listing of the seller, joined to its match, and sorted them in a temporary tree for each page: with
  * 10,000 listings, 4 to 12 ms a page against 0.4 for the match order, and bench:listings' 180 views in turn
  * (`ANSWER_CACHE=0`) answered 301 a second with p99 546 ms. With these, and the match joined only when a filter
- * or the sort reads it (server/domain/listings/listings.ts filteredListings), a page is the first rows of an
+ * or the sort reads it (server/domain/listings/queries.ts filteredListings), a page is the first rows of an
  * index, forwards or backwards (ties by id: the listing's rowid ends every index entry): at most 1.7 ms, 0.4 at
  * the median. Two per sort: the seller's listings but the deleted (Inventory as it opens), and those of one
  * status (its filter). Without the second, a filter on the rarer status walked the first past most of the

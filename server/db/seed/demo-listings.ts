@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../../clock';
-import { createListings, type NewListing, setStatus } from '../../domain/listings/listings';
+import type { NewListing } from '../../domain/listings/checks';
+import { createListings, setStatus } from '../../domain/listings/commands';
 import { updatePrices } from '../../domain/listings/prices';
 import { RESTRICTIONS, STADIUM_LAYOUT } from '../../domain/listings/rules';
 import type { Db } from '../database';

@@ -6,7 +6,7 @@ import { addTemplate } from '../../domain/listings/templates';
 import { MOBILE_TICKET_TYPE } from '../../domain/sales/deadlines';
 import { setTransferWindow } from '../../domain/sales/transfers';
 import type { Db } from '../database';
-import type { UserType } from '../schema';
+import type { UserType } from '../schema-users';
 import { DEMO_FULFILMENT_FIXTURE, seedDemoFulfilment } from './demo-fulfilment';
 import { seedDemoListingViews } from './demo-listing-views';
 import { seedDemoListings } from './demo-listings';

@@ -1,5 +1,5 @@
 import type { components } from '../../../openapi/schema';
-import type { NewListing } from './listings';
+import type { NewListing } from './checks';
 import {
   type CurrencyCode,
   type ListingRestriction,

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { type BulkRowError, type Cell, COLUMN_OF_FIELD, exampleIndex, type ParsedRow } from './bulk-columns';
 import { clip, parseRows } from './bulk-rows';
-import { checkNewListings, type NewListing } from './listings';
+import { checkNewListings, type NewListing } from './checks';
 
 export type BulkAction = 'create' | 'skip' | 'refuse';
 

@@ -1,6 +1,6 @@
 import { amountText } from '../purchase/pricing';
 import { type BulkRowError, type Cell, COLUMNS, type Column, CURRENCIES, type ParsedRow } from './bulk-columns';
-import type { NewListing } from './listings';
+import type { NewListing } from './checks';
 import {
   CATEGORY_NAMES,
   type CurrencyCode,

@@ -3,17 +3,11 @@ import type { components } from '../../../openapi/schema';
 import type { FieldError } from '../../contract/contract';
 import type { Db } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
-import {
-  type Actor,
-  extrasOf,
-  type ListFilters,
-  listingIdsMatching,
-  notFound,
-  ownedRows,
-  setStatus,
-  writeLogs,
-} from './listings';
+import { setStatus } from './commands';
+import { writeLogs } from './logs';
 import { applyPrices } from './prices';
+import { type ListFilters, listingIdsMatching } from './queries';
+import { type Actor, extrasOf, notFound, ownedRows } from './rows';
 
 // Changes of a selection of Inventory beyond a price or a status: which listings a selection names (ids, or all
 // that a filter matches), their deletion at once, and the undo of a change of prices or statuses.

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { HttpError } from '../../http/errors';
+import { writeLogs } from './logs';
 import {
   type Actor,
   findListingRow,
@@ -8,8 +9,7 @@ import {
   type ListingSale,
   lockListings,
   notFound,
-  writeLogs,
-} from './listings';
+} from './rows';
 import { type CurrencyCode, MAX_FILES_PER_LISTING } from './rules';
 
 const iso = (d: Date) => d.toISOString();

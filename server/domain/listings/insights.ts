@@ -2,8 +2,8 @@ import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import { convert, type PaymentMethod, priceBreakdown } from '../purchase/pricing';
-import { MATCH_NOT_FOUND } from './listings';
 import { capsOfEvents, checkCaps } from './price-caps';
+import { MATCH_NOT_FOUND } from './rows';
 import type { CurrencyCode } from './rules';
 
 type MarketInsights = components['schemas']['MarketInsights'];

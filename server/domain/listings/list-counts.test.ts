@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshSeededDatabase, userIdOf } from '../../test-support';
 import { recordOrder } from '../sales/totals';
-import { type ListFilters, listMyListings } from './listings';
+import { type ListFilters, listMyListings } from './queries';
 
 const NOW = new Date('2026-11-01T10:00:00.000Z');
 const AT = NOW.toISOString();

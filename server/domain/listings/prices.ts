@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../contract/contract';
 import type { Db } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
-import { type Actor, duplicates, type ListingRow, ownedRows, PAST_CHANGE, writeLogs } from './listings';
+import { duplicates, PAST_CHANGE } from './checks';
+import { writeLogs } from './logs';
 import { capProblems, capsOfEvents, checkCaps, refuseOverCap } from './price-caps';
+import { type Actor, type ListingRow, ownedRows } from './rows';
 import { type CurrencyCode, MAX_PRICE, MIN_PRICE, PRICE_RANGE, todayOf } from './rules';
 
 const invalid = (errors: FieldError[]) => new HttpError(422, MESSAGES.validation, errors);

@@ -2,7 +2,7 @@ import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
 import { notificationLinks, notify } from '../notifications';
-import type { Actor } from './listings';
+import type { Actor } from './rows';
 import { STADIUM_LAYOUT, todayOf } from './rules';
 
 type EventRequestInput = components['schemas']['EventRequestInput'];

@@ -7,7 +7,7 @@ import type { FieldError } from '../../contract/contract';
 import type { Db } from '../../db/database';
 import { rootOf } from '../../db/database';
 import { prepared } from '../../db/prepared';
-import type { CartTable } from '../../db/schema';
+import type { CartTable } from '../../db/schema-purchase';
 import { HttpError, KeptRefusal } from '../../http/errors';
 import { GUEST_FIELDS, type GuestField, guestFieldsOf } from './catalog';
 import { expireCart, HOLD_EXPIRED_MESSAGE, releaseCart } from './holds';

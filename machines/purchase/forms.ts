@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { components } from '../openapi/schema';
-import { createBookingBody } from '../openapi/valibot';
-import { type FieldErrors, fieldLimits, issuesToErrors } from './form.machine';
+import type { components } from '../../openapi/schema';
+import { createBookingBody } from '../../openapi/valibot';
+import { type FieldErrors, fieldLimits, issuesToErrors } from '../form.machine';
 
 /** The purchase's forms, without the statechart: the billing address and the guests' details (spec section 5). */
 

@@ -1,5 +1,7 @@
 import { fromPromise } from 'xstate';
-import { api, unwrap } from '../openapi/client';
+import { api, unwrap } from '../../openapi/client';
+import { CITIES_ERROR, loadCities } from '../reference-api';
+import { toAttendees } from './forms';
 import type {
   Booking,
   Cart,
@@ -11,11 +13,9 @@ import type {
   PaymentOutcome,
   PriceBreakdown,
   PurchaseContext,
-} from './purchase.machine';
-import { toAttendees } from './purchase-forms';
-import { CITIES_ERROR, loadCities } from './reference-api';
+} from './types';
 
-/** The purchase's calls to the server: the purchase statechart's actors (purchase.machine.ts). */
+/** The purchase's calls to the server: the purchase statechart's actors (machines/purchase.machine.ts). */
 
 /** The spec's client constants (section 9). */
 export const CLIENT_COUNTRY = 'IN';
