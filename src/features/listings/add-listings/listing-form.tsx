@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import { useId } from 'react';
 import { css } from 'styled-system/css';
 import * as v from 'valibot';
 import type { ListingValues } from '../../../../machines/add-listing.machine';
@@ -29,7 +28,6 @@ export function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
   const blocks = useSelector(add, (s) => s.context.blocks);
   const templatesStatus = useSelector(add, (s) => (s.value as { templates: TemplatesStatus }).templates);
   const templates = useSelector(add, (s) => s.context.templates);
-  const blockListId = useId();
   const set = (field: keyof ListingValues & string, value: unknown) =>
     add.send({ type: 'listing.changed', field, value });
   const categories = blocks?.categories ?? [];
@@ -63,23 +61,16 @@ export function ListingForm({ add, form }: { add: AddRef; form: FormRef }) {
           error={err('category')}
           showErrors={showErrors}
         />
-        <div>
-          <TextField
-            label="Block"
-            required
-            list={blockListId}
-            maxLength={50}
-            value={values.ticket_block}
-            onChange={(e) => set('ticket_block', e.currentTarget.value)}
-            error={err('ticket_block')}
-            showErrors={showErrors}
-          />
-          <datalist id={blockListId}>
-            {blockSuggestions.map((b) => (
-              <option key={b} value={b} />
-            ))}
-          </datalist>
-        </div>
+        <Dropdown
+          freeText
+          label="Block"
+          required
+          options={blockSuggestions.map((b) => ({ label: b, value: b }))}
+          value={values.ticket_block}
+          onChange={(block) => set('ticket_block', (block ?? '').slice(0, 50))}
+          error={err('ticket_block')}
+          showErrors={showErrors}
+        />
         <TextField
           label="Row"
           required

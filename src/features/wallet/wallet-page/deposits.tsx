@@ -2,7 +2,7 @@ import { css } from 'styled-system/css';
 import { Button } from '../../../ui/button';
 import { DepositStatusBadge, DepositTracking } from '../deposit-tracking';
 import { HistoryList } from './history-list';
-import { dateTime, money, STATUS_OPTIONS, table, useWallet } from './wallet-parts';
+import { dateTime, money, STATUS_OPTIONS, useWallet } from './wallet-parts';
 
 export function Deposits() {
   const wallet = useWallet();
@@ -20,45 +20,29 @@ export function Deposits() {
         value: (f) => f.status,
         changes: (status) => ({ status }),
       }}
-      table={(items) => (
-        <table className={table}>
-          <thead>
-            <tr>
-              <th>Submitted</th>
-              <th>Amount</th>
-              <th>Status</th>
-              <th>Tracking</th>
-              <th>
-                <span className={css({ srOnly: true })}>Details</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((d) => (
-              <tr key={d.deposit_id} data-testid={`deposit-${d.deposit_id}`}>
-                <td>{dateTime(d.created_at)}</td>
-                <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
-                  {money(d.amount, d.currency)}
-                </td>
-                <td>
-                  <DepositStatusBadge deposit={d} />
-                </td>
-                <td>
-                  <DepositTracking deposit={d} now={now} />
-                </td>
-                <td>
-                  <Button
-                    tone="ghost"
-                    onClick={() => wallet.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit: d } })}
-                  >
-                    Details<span className={css({ srOnly: true })}> of deposit #{d.deposit_id}</span>
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      rowKey={(d) => d.deposit_id}
+      rowProps={(d) => ({ 'data-testid': `deposit-${d.deposit_id}` })}
+      columns={[
+        { header: 'Submitted', card: 'title', cell: (d) => dateTime(d.created_at) },
+        { header: 'Amount', nowrap: true, numeric: true, cell: (d) => money(d.amount, d.currency) },
+        { header: 'Status', card: 'plain', cell: (d) => <DepositStatusBadge deposit={d} /> },
+        { header: 'Tracking', card: 'plain', cell: (d) => <DepositTracking deposit={d} now={now} /> },
+        {
+          header: 'Details',
+          srHeader: true,
+          card: 'actions',
+          cell: (d) => (
+            <div>
+              <Button
+                tone="ghost"
+                onClick={() => wallet.send({ type: 'detail.opened', detail: { kind: 'deposit', deposit: d } })}
+              >
+                Details<span className={css({ srOnly: true })}> of deposit #{d.deposit_id}</span>
+              </Button>
+            </div>
+          ),
+        },
+      ]}
     />
   );
 }

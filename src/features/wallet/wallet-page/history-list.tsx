@@ -1,16 +1,16 @@
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { css } from 'styled-system/css';
 import type {
   DepositFilters,
   TransactionFilters,
   WalletDeposit,
   WalletTransaction,
 } from '../../../../machines/wallet.machine';
+import { Button } from '../../../ui/button';
 import { DatePicker } from '../../../ui/date-picker';
 import { Dropdown, type Option } from '../../../ui/dropdown';
-import { ListFrame } from './list-frame';
-import { Pager } from './pager';
-import { type DepositsRef, listState, type TransactionsRef, useChild, useWallet } from './wallet-parts';
+import { type ListColumn, ListPager, ListSection, type ListTableProps, listStatus } from '../../../ui/list-section';
+import { type DepositsRef, type TransactionsRef, useChild, useWallet } from './wallet-parts';
 
 export type HistoryKind = 'deposits' | 'transactions';
 export type HistoryItems = { deposits: WalletDeposit; transactions: WalletTransaction };
@@ -18,7 +18,7 @@ export type HistoryFilters = { deposits: DepositFilters; transactions: Transacti
 
 /**
  * One history of the wallet page: its list actor's rows, filters (a date range and one drop-down) and pages in
- * the shared list frame, with CSV export through the wallet. `table` draws the rows.
+ * the shared list section, with CSV export through the wallet. `columns` draw the rows (cards on a phone).
  */
 export function HistoryList<K extends HistoryKind, V extends string>(props: {
   kind: K;
@@ -31,7 +31,9 @@ export function HistoryList<K extends HistoryKind, V extends string>(props: {
     value: (f: HistoryFilters[K]) => V | null;
     changes: (v: V | null) => Partial<HistoryFilters[K]>;
   };
-  table: (items: HistoryItems[K][]) => ReactNode;
+  columns: ListColumn<HistoryItems[K]>[];
+  rowKey: (item: HistoryItems[K]) => number;
+  rowProps?: ListTableProps<HistoryItems[K]>['rowProps'];
 }) {
   const wallet = useWallet();
   const list = useChild<K extends 'deposits' ? DepositsRef : TransactionsRef>(props.kind);
@@ -48,15 +50,33 @@ export function HistoryList<K extends HistoryKind, V extends string>(props: {
   const setFilters = (changes: Partial<HistoryFilters[K]>) =>
     send({ type: 'filters.changed', filters: { ...filters, ...changes } });
   return (
-    <ListFrame
+    <ListSection
       title={props.title}
-      id={props.id}
-      state={listState(snapshot)}
-      exporting={exporting}
+      titleId={props.id}
+      status={listStatus(snapshot)}
+      loadingLabel={`Loading the ${props.title.toLowerCase()}`}
+      empty="Nothing matches these filters."
       onRetry={() => send({ type: 'list.retried' })}
-      onExport={() => wallet.send({ type: 'csv.requested', kind: props.kind, filters } as never)}
+      tools={
+        <Button
+          tone="secondary"
+          busy={exporting}
+          disabled={exporting}
+          onClick={() => wallet.send({ type: 'csv.requested', kind: props.kind, filters } as never)}
+        >
+          Export CSV
+        </Button>
+      }
       filters={
-        <>
+        <div
+          className={css({
+            display: 'flex',
+            gap: '3',
+            flexWrap: 'wrap',
+            alignItems: 'flex-end',
+            '& > *': { width: { base: '100%', desktop: '16rem' } },
+          })}
+        >
           <DatePicker
             mode="range"
             label={props.dateLabel}
@@ -70,18 +90,21 @@ export function HistoryList<K extends HistoryKind, V extends string>(props: {
             value={props.choice.value(filters)}
             onChange={(v) => setFilters(props.choice.changes(v))}
           />
-        </>
+        </div>
       }
+      label={props.title}
+      columns={props.columns}
+      rows={items}
+      rowKey={props.rowKey}
+      rowProps={props.rowProps}
       pager={
-        <Pager
+        <ListPager
           label={props.title}
           page={page}
           lastPage={lastPage}
           onPage={(p) => send({ type: 'page.requested', page: p })}
         />
       }
-    >
-      {props.table(items)}
-    </ListFrame>
+    />
   );
 }

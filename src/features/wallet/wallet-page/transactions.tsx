@@ -1,7 +1,7 @@
 import { css } from 'styled-system/css';
 import { Button } from '../../../ui/button';
 import { HistoryList } from './history-list';
-import { dateTime, money, TYPE_OPTIONS, table, useWallet } from './wallet-parts';
+import { dateTime, money, TYPE_OPTIONS, useWallet } from './wallet-parts';
 
 export function Transactions() {
   const wallet = useWallet();
@@ -17,53 +17,38 @@ export function Transactions() {
         value: (f) => f.type,
         changes: (type) => ({ type }),
       }}
-      table={(items) => (
-        <table className={table}>
-          <thead>
-            <tr>
-              <th>Date</th>
-              <th>Description</th>
-              <th>Amount</th>
-              <th>Balance after</th>
-              <th>
-                <span className={css({ srOnly: true })}>Details</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((t) => (
-              <tr key={t.id}>
-                <td>{dateTime(t.created_at)}</td>
-                <td>{t.description}</td>
-                <td
-                  className={css({
-                    whiteSpace: 'nowrap',
-                    fontVariantNumeric: 'tabular-nums',
-                    color: t.amount >= 0 ? 'success' : 'fg',
-                  })}
-                >
-                  {t.amount >= 0 ? '+' : ''}
-                  {money(t.amount, t.currency)}
-                </td>
-                <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
-                  <span className={css({ display: 'none', _phone: { display: 'inline' } })}>Balance after: </span>
-                  {money(t.balance_after, t.currency)}
-                </td>
-                <td>
-                  <Button
-                    tone="ghost"
-                    onClick={() =>
-                      wallet.send({ type: 'detail.opened', detail: { kind: 'transaction', transaction: t } })
-                    }
-                  >
-                    Details<span className={css({ srOnly: true })}> of transaction #{t.id}</span>
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      rowKey={(t) => t.id}
+      columns={[
+        { header: 'Date', card: 'title', cell: (t) => dateTime(t.created_at) },
+        { header: 'Description', card: 'plain', cell: (t) => t.description },
+        {
+          header: 'Amount',
+          nowrap: true,
+          numeric: true,
+          cell: (t) => (
+            <span className={css({ color: t.amount >= 0 ? 'success' : 'fg' })}>
+              {t.amount >= 0 ? '+' : ''}
+              {money(t.amount, t.currency)}
+            </span>
+          ),
+        },
+        { header: 'Balance after', nowrap: true, numeric: true, cell: (t) => money(t.balance_after, t.currency) },
+        {
+          header: 'Details',
+          srHeader: true,
+          card: 'actions',
+          cell: (t) => (
+            <div>
+              <Button
+                tone="ghost"
+                onClick={() => wallet.send({ type: 'detail.opened', detail: { kind: 'transaction', transaction: t } })}
+              >
+                Details<span className={css({ srOnly: true })}> of transaction #{t.id}</span>
+              </Button>
+            </div>
+          ),
+        },
+      ]}
     />
   );
 }

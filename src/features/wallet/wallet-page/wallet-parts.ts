@@ -86,26 +86,3 @@ export function useChild<T>(id: 'deposits' | 'transactions') {
   const wallet = useWallet();
   return useSelector(wallet, (s) => s.children[id]) as T | undefined;
 }
-
-export const table = css({
-  width: '100%',
-  borderCollapse: 'collapse',
-  fontSize: 'sm',
-  '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
-  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top' },
-  // on a phone each row is a small card of its cells, so the tracking shows without scrolling sideways
-  _phone: {
-    '& thead': { srOnly: true },
-    '& tbody, & tr, & td': { display: 'block' },
-    '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
-    '& td': { border: 'none', py: '0.5', px: '0' },
-  },
-});
-
-// biome-ignore lint/suspicious/noExplicitAny: either list machine's snapshot
-export function listState(s: { matches: (v: any) => boolean; hasTag: (t: any) => boolean }) {
-  if (s.hasTag('loadingFirst')) return 'loading' as const;
-  if (s.matches('failed')) return 'failed' as const;
-  if (s.matches('empty')) return 'empty' as const;
-  return 'shown' as const;
-}
