@@ -135,7 +135,7 @@ export function FileField(props: FileFieldProps) {
           {buttonText}
           {input(css({ srOnly: true }), message ? errorId : undefined, label)}
         </label>
-        <FieldError id={errorId} error={message} />
+        <Problem id={errorId} refusal={refusal} message={message} />
       </span>
     );
   }
@@ -246,7 +246,18 @@ export function FileField(props: FileFieldProps) {
           label={chosen.length === 1 ? `Uploading ${chosen[0]?.name}` : `Uploading ${chosen.length} files`}
         />
       ) : null}
-      <FieldError id={errorId} error={message} />
+      <Problem id={errorId} refusal={refusal} message={message} />
     </div>
   );
+}
+
+/** The field's problem: a refused file is announced at once (an alert); the form's own error is the field's text. */
+function Problem({ id, refusal, message }: { id: string; refusal: string | null; message: string | null | undefined }) {
+  if (refusal)
+    return (
+      <span id={id} role="alert" className={css({ color: 'error', fontSize: 'sm', overflowWrap: 'anywhere' })}>
+        {refusal}
+      </span>
+    );
+  return <FieldError id={id} error={message} />;
 }
