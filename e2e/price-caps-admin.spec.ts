@@ -19,13 +19,18 @@ test('the operator caps an event at face value plus 10%, sees it listed, and tur
 
   const form = page.getByRole('form', { name: 'Add a cap' });
   const eventPick = form.getByRole('combobox', { name: 'Event' });
+  const listed = form.getByRole('listbox', { name: 'Event' }).getByRole('option');
   // the last event to come: the one other specs are least likely to list on
-  await expect(eventPick.locator('option').nth(1)).toBeAttached();
-  const matchName = ((await eventPick.locator('option').last().textContent()) ?? '').trim();
+  await eventPick.click();
+  await expect(listed.first()).toBeVisible();
+  const matchName = ((await listed.last().textContent()) ?? '').trim();
   expect(matchName).not.toBe('');
+  await eventPick.press('Escape');
   await form.getByRole('searchbox', { name: 'Find an event' }).fill(matchName);
-  await expect(eventPick.locator('option')).toHaveCount(2);
-  await eventPick.selectOption({ label: matchName });
+  await eventPick.click();
+  await expect(listed).toHaveCount(1);
+  await listed.first().click();
+  await expect(eventPick).toHaveValue(matchName);
 
   const sent: string[] = [];
   page.on('request', (r) => {

@@ -131,3 +131,9 @@ export async function holdRequests(page: Page, url: string): Promise<() => void>
   });
   return release;
 }
+
+/** Picks an option of the kit's dropdown (a combobox with its listbox) as a person does: opens it, clicks the option. */
+export async function pickOption(scope: Page | Locator, label: string, option: string) {
+  await scope.getByRole('combobox', { name: label }).click();
+  await scope.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click();
+}

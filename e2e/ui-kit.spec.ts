@@ -241,6 +241,60 @@ test.describe('file field', () => {
   });
 });
 
+test.describe('one of each control', () => {
+  /** The box a pointer can hit: the element's own, or its label's when the element is hidden inside it. */
+  const targetSize = (el: Locator) =>
+    el.evaluate((node) => {
+      const label = node.closest('label');
+      const box =
+        (getComputedStyle(node).opacity === '0' || node.getBoundingClientRect().width < 2) && label
+          ? label.getBoundingClientRect()
+          : node.getBoundingClientRect();
+      return { width: Math.round(box.width), height: Math.round(box.height) };
+    });
+  const atLeast24 = async (el: Locator) => {
+    const size = await targetSize(el);
+    expect(size.width, 'target width').toBeGreaterThanOrEqual(24);
+    expect(size.height, 'target height').toBeGreaterThanOrEqual(24);
+  };
+
+  test('the dropdown, its options and the file picker (zone, remove, row button) are 24 px targets or more', async ({
+    page,
+  }) => {
+    const box = demo(page, 'Filled').getByRole('combobox', { name: 'Currency' });
+    await atLeast24(box);
+    await box.click();
+    for (const option of await page.getByRole('listbox', { name: 'Currency' }).getByRole('option').all())
+      await atLeast24(option);
+    await page.keyboard.press('Escape');
+    const several = demo(page, 'Several files (pdf)');
+    await atLeast24(several.getByLabel('E-tickets'));
+    await several.getByLabel('E-tickets').setInputFiles([
+      { name: 'a.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') },
+      { name: 'b.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') },
+    ]);
+    await expect(several.getByText('a.pdf')).toBeVisible();
+    await expect(several.getByText('b.pdf')).toBeVisible();
+    await atLeast24(several.getByRole('button', { name: 'Remove a.pdf' }));
+    await several.getByRole('button', { name: 'Remove a.pdf' }).click();
+    await expect(several.getByText('a.pdf')).toHaveCount(0);
+    const row = demo(page, "A list row's button");
+    const picker = row.getByLabel('Upload tickets for BK-1001');
+    await atLeast24(picker);
+    await picker.setInputFiles({ name: 't.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await expect(row.getByText('Picked: t.pdf')).toBeVisible();
+  });
+
+  test('free text: the typed block stands, a suggestion fills it in', async ({ page }) => {
+    const block = demo(page, 'Free text with suggestions').getByRole('combobox', { name: 'Block' });
+    await block.fill('Upper 9');
+    await expect(page.getByRole('listbox', { name: 'Block' })).toHaveCount(0);
+    await block.fill('11');
+    await page.getByRole('option', { name: '112', exact: true }).click();
+    await expect(block).toHaveValue('112');
+  });
+});
+
 test.describe('numeric inputs', () => {
   test("a pasted '1,234.5' shows 1,234.50 once blurred and counts 123450 minor units", async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -180,4 +180,38 @@ describe('Dropdown', () => {
       expect(amount).toHaveFocus();
     });
   });
+
+  it('free text: what is typed is the value, a suggestion fills it in, Enter keeps the typed text', async () => {
+    const user = userEvent.setup();
+    function Block() {
+      const [value, setValue] = useState<string | null>('');
+      return (
+        <form onSubmit={(e) => e.preventDefault()}>
+          <Dropdown
+            freeText
+            label="Block"
+            options={['101', '102', '305'].map((b) => ({ label: b, value: b }))}
+            value={value}
+            onChange={setValue}
+          />
+          <output>{value || 'none'}</output>
+        </form>
+      );
+    }
+    render(<Block />);
+    const box = screen.getByRole('combobox', { name: 'Block' });
+    await user.type(box, '10');
+    expect(screen.getByText('10', { selector: 'output' })).toBeInTheDocument();
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['101', '102']);
+    expect(box).not.toHaveAttribute('aria-activedescendant');
+    await user.click(screen.getByRole('option', { name: '102' }));
+    expect(box).toHaveValue('102');
+    await user.clear(box);
+    await user.type(box, 'Upper 7{Enter}');
+    expect(box).toHaveValue('Upper 7');
+    expect(screen.getByText('Upper 7', { selector: 'output' })).toBeInTheDocument();
+    // nothing to suggest: no list and no 'No options found'
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(screen.queryByText('No options found')).toBeNull();
+  });
 });

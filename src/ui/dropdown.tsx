@@ -45,6 +45,11 @@ export interface SingleDropdownProps<V extends string | number> extends CommonPr
   multiple?: false;
   value: V | null;
   onChange: (value: V | null) => void;
+  /**
+   * The options are suggestions: what the person types is the value (sent as they type), and picking a suggestion
+   * fills it in. For string values only.
+   */
+  freeText?: boolean;
 }
 
 export interface MultiDropdownProps<V extends string | number> extends CommonProps<V> {
@@ -112,6 +117,7 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
     name,
     autoOpen = false,
   } = props;
+  const freeText = !props.multiple && props.freeText === true;
   const id = useId();
   const inputId = `${id}-input`;
   const listId = `${id}-list`;
@@ -153,6 +159,8 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
   );
   const allShownSelected = filtered.length > 0 && filtered.every((o) => isSelected(o.value));
   const listShown = open && !loading && rows.length > 0;
+  // a free-text field with nothing to suggest shows no list at all
+  const popupShown = open && !(freeText && !loading && rows.length === 0);
   const optionId = (i: number) => `${id}-option-${i}`;
 
   useEffect(() => {
@@ -232,8 +240,9 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
         return;
       case 'Enter': {
         if (!open) return;
-        e.preventDefault();
         const row = rows[active];
+        if (freeText && !row) return close(); // what was typed stands
+        e.preventDefault();
         if (row) choose(row);
         return;
       }
@@ -293,7 +302,7 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
           readOnly={!searchable}
           disabled={disabled}
           placeholder={summary || placeholder}
-          value={query ?? (props.multiple && open && searchable ? '' : summary)}
+          value={query ?? (freeText ? String(props.value ?? '') : props.multiple && open && searchable ? '' : summary)}
           aria-expanded={listShown}
           aria-controls={listShown ? listId : undefined}
           aria-autocomplete={searchable ? 'list' : 'none'}
@@ -303,9 +312,11 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
           aria-describedby={shown ? errorId : undefined}
           aria-busy={loading || undefined}
           onChange={(e) => {
-            setQuery(e.target.value);
+            const typed = e.target.value;
+            setQuery(typed);
             setOpen(true);
-            setActive(0); // the first match is ready for Enter
+            setActive(freeText ? -1 : 0); // the first match is ready for Enter, unless the text is the value
+            if (freeText && !props.multiple) props.onChange(typed as V);
           }}
           onClick={() => (open ? close() : show(firstSelectedRow()))}
           onFocus={(e) => e.target.select()}
@@ -328,7 +339,7 @@ export function Dropdown<V extends string | number>(props: DropdownProps<V>): Re
         />
       </div>
       <FieldError id={errorId} error={error} showErrors={showErrors} />
-      {open ? (
+      {popupShown ? (
         <div
           className={css({
             position: 'absolute',

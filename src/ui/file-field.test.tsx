@@ -109,4 +109,58 @@ describe('FileField', () => {
     expect(pin).toHaveAttribute('height', '14');
     expect(pin).toHaveAttribute('aria-hidden', 'true');
   });
+
+  it('multiple: takes a choice of several whole, refuses it whole, and removes one', async () => {
+    const spy = vi.fn();
+    function Many() {
+      const [files, setFiles] = useState<File[]>([]);
+      return (
+        <FileField
+          multiple
+          label="E-tickets"
+          rules={{ types: ['pdf'], maxMb: 5 }}
+          files={files}
+          onFilesChange={(f) => {
+            setFiles(f);
+            spy(f);
+          }}
+        />
+      );
+    }
+    render(<Many />);
+    const input = screen.getByLabelText('E-tickets');
+    expect(input).toHaveAttribute('multiple');
+    fireEvent.change(input, { target: { files: [fileOf('a.pdf', 10), fileOf('b.png', 10)] } });
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid file type. Allowed types: pdf');
+    expect(spy).toHaveBeenLastCalledWith([]);
+    fireEvent.change(input, { target: { files: [fileOf('a.pdf', 10), fileOf('b.pdf', 10)] } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('a.pdf')).toBeInTheDocument();
+    expect(screen.getByText('b.pdf')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove a.pdf' }));
+    expect(screen.queryByText('a.pdf')).toBeNull();
+    expect(spy.mock.lastCall?.[0].map((f: File) => f.name)).toEqual(['b.pdf']);
+  });
+
+  it('as a button: named by its label, it hands the files over at once and lists none', () => {
+    const spy = vi.fn();
+    render(
+      <FileField
+        variant="button"
+        multiple
+        label="Upload tickets for BK-1"
+        buttonText="Upload"
+        rules={{ types: ['pdf'], maxMb: 5 }}
+        files={[]}
+        onFilesChange={spy}
+      />,
+    );
+    const input = screen.getByLabelText('Upload tickets for BK-1');
+    expect(screen.getByText('Upload')).toBeInTheDocument();
+    fireEvent.change(input, { target: { files: [fileOf('t.pdf', 10)] } });
+    expect(spy.mock.lastCall?.[0].map((f: File) => f.name)).toEqual(['t.pdf']);
+    expect(screen.queryByText('t.pdf')).toBeNull();
+    fireEvent.change(input, { target: { files: [fileOf('t.exe', 10)] } });
+    expect(screen.getByText('Invalid file type. Allowed types: pdf')).toBeInTheDocument();
+  });
 });

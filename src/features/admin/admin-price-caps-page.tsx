@@ -1,15 +1,16 @@
 import { useSelector } from '@xstate/react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import { type PriceCap, priceCapsMachine, restate, ruleOf } from '../../../machines/admin/price-caps.machine';
 import { transferWindowsMachine } from '../../../machines/admin/transfer-windows.machine';
 import { useViewActor } from '../../app/view-actor';
 import { Button } from '../../ui/button';
+import { Dropdown, type Option } from '../../ui/dropdown';
 import { FormFooter } from '../../ui/form-footer';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
-import { inputBox, TextField } from '../../ui/text-field';
+import { TextField } from '../../ui/text-field';
 import { dateTime, muted } from './queue/cells';
 
 type CapsRef = ActorRefFrom<typeof priceCapsMachine>;
@@ -35,7 +36,6 @@ const rowBox = css({
   borderBottom: '1px solid {colors.border}',
   pb: '3',
 });
-const label = css({ fontSize: 'sm', fontWeight: 'medium' });
 
 /**
  * /admin/price-caps: the operator's resale price caps, per country (the events held there) or per event. Each
@@ -96,6 +96,11 @@ function PriceCaps({ caps, finder }: { caps: CapsRef; finder: FinderRef }) {
   );
 }
 
+const SCOPES: Option<'event' | 'country'>[] = [
+  { value: 'event', label: 'One event' },
+  { value: 'country', label: 'The events in a country' },
+];
+
 function AddCap({ caps, finder }: { caps: CapsRef; finder: FinderRef }) {
   const countries = useSelector(caps, (s) => s.context.countries);
   const q = useSelector(finder, (s) => s.context.q);
@@ -103,7 +108,6 @@ function AddCap({ caps, finder }: { caps: CapsRef; finder: FinderRef }) {
   const [scope, setScope] = useState<'country' | 'event'>('event');
   const [target, setTarget] = useState('');
   const [markup, setMarkup] = useState('0');
-  const ids = { scope: useId(), target: useId() };
   const bps = markupBps(markup);
   const options =
     scope === 'country'
@@ -125,21 +129,17 @@ function AddCap({ caps, finder }: { caps: CapsRef; finder: FinderRef }) {
       }}
     >
       <h2 className={css({ fontSize: 'md', fontWeight: 'semibold' })}>Add a cap</h2>
-      <label htmlFor={ids.scope} className={label}>
-        Applies to
-      </label>
-      <select
-        id={ids.scope}
-        className={inputBox}
+      <Dropdown<'event' | 'country'>
+        label="Applies to"
+        searchable={false}
+        options={SCOPES}
         value={scope}
-        onChange={(e) => {
-          setScope(e.currentTarget.value === 'country' ? 'country' : 'event');
+        onChange={(v) => {
+          if (!v) return;
+          setScope(v);
           setTarget('');
         }}
-      >
-        <option value="event">One event</option>
-        <option value="country">The events in a country</option>
-      </select>
+      />
       {scope === 'event' ? (
         <TextField
           label="Find an event"
@@ -150,17 +150,13 @@ function AddCap({ caps, finder }: { caps: CapsRef; finder: FinderRef }) {
           onChange={(e) => finder.send({ type: 'search.changed', q: e.currentTarget.value })}
         />
       ) : null}
-      <label htmlFor={ids.target} className={label}>
-        {scope === 'country' ? 'Country' : 'Event'}
-      </label>
-      <select id={ids.target} className={inputBox} value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
-        <option value="">{options.length === 0 ? 'None found' : 'Choose…'}</option>
-        {options.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
-      </select>
+      <Dropdown
+        label={scope === 'country' ? 'Country' : 'Event'}
+        placeholder={options.length === 0 ? 'None found' : 'Choose…'}
+        options={options.map((o) => ({ value: String(o.id), label: o.name }))}
+        value={target === '' ? null : target}
+        onChange={(v) => setTarget(v ?? '')}
+      />
       <TextField
         label="Markup over face value (%)"
         inputMode="decimal"

@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { DateRangeValue } from '../../../machines/date-range.machine';
 import { createUploader } from '../../../openapi/upload';
@@ -18,6 +18,7 @@ import { CurrencyInput, DecimalInput, NumericInput } from '../../ui/numeric-inpu
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { UploadProgress, useUploadProgress } from '../../ui/upload-progress';
+import { Demo, Section } from './gallery-parts';
 
 /** The gallery's dates are fixed so that people and the browser tests see the same calendar. */
 export const GALLERY_TODAY = '2026-11-18';
@@ -89,51 +90,6 @@ export default function GalleryPage() {
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id} className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '3' })}>
-        {title}
-      </h2>
-      <div
-        className={css({
-          display: 'grid',
-          gridTemplateColumns: { base: '1fr', desktop: 'repeat(auto-fill, minmax(300px, 1fr))' },
-          gap: '4',
-        })}
-      >
-        {children}
-      </div>
-    </section>
-  );
-}
-
-/** One state of a piece, on a card with a visible caption that also names it. */
-function Demo({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section
-      aria-labelledby={id}
-      className={css({
-        display: 'flex',
-        flexDirection: 'column',
-        gap: '3',
-        p: '4',
-        bg: 'bg',
-        border: '1px solid {colors.border}',
-        borderRadius: 'lg',
-        minWidth: 0,
-      })}
-    >
-      <h3 id={id} className={css({ fontSize: 'sm', fontWeight: 'semibold', color: 'fg.muted' })}>
-        {title}
-      </h3>
-      {children}
-    </section>
-  );
-}
-
 const note = css({ fontSize: 'sm', color: 'fg.muted' });
 
 function DatePickers() {
@@ -194,12 +150,15 @@ function AutoOpening() {
   return <Dropdown label="Next match" autoOpen options={TEAMS} value={team} onChange={setTeam} />;
 }
 
+const BLOCKS: Option[] = ['101', '102', '112', 'Upper 7'].map((b) => ({ label: b, value: b }));
+
 function Dropdowns() {
   const [country, setCountry] = useState<string | null>(null);
   const [currency, setCurrency] = useState<string | null>('GBP');
   const [teams, setTeams] = useState<string[]>([]);
   const [category, setCategory] = useState<string | null>(null);
   const [sort, setSort] = useState<string | null>(null);
+  const [block, setBlock] = useState<string | null>('');
   return (
     <Section title="Dropdown">
       <Demo title="Searchable, empty">
@@ -234,6 +193,9 @@ function Dropdowns() {
       </Demo>
       <Demo title="Disabled">
         <Dropdown label="Stadium" disabled options={COUNTRIES} value="EN" onChange={() => {}} />
+      </Demo>
+      <Demo title="Free text with suggestions">
+        <Dropdown freeText label="Block" options={BLOCKS} value={block} onChange={setBlock} />
       </Demo>
     </Section>
   );
@@ -281,10 +243,14 @@ function NumericInputs() {
   );
 }
 
+const PDF_ONLY = { types: ['pdf'], maxMb: 5 };
+
 function FileFields() {
   const [proof, setProof] = useState<File | null>(null);
   const [attachment, setAttachment] = useState<File | null>(null);
   const [tickets] = useState(() => sampleFile('tickets-block-112.pdf', 2_457_600));
+  const [tickets2, setTickets2] = useState<File[]>([]);
+  const [picked, setPicked] = useState('');
   return (
     <Section title="File field">
       <Demo title="Deposit proof (pdf, jpg, jpeg, png; 10 MB)">
@@ -301,6 +267,20 @@ function FileFields() {
       </Demo>
       <Demo title="Disabled">
         <FileField label="Invoice" disabled file={null} onFileChange={() => {}} />
+      </Demo>
+      <Demo title="Several files (pdf)">
+        <FileField multiple label="E-tickets" rules={PDF_ONLY} files={tickets2} onFilesChange={setTickets2} />
+      </Demo>
+      <Demo title="A list row's button">
+        <FileField
+          variant="button"
+          multiple
+          label="Upload tickets for BK-1001"
+          rules={PDF_ONLY}
+          files={[]}
+          onFilesChange={(f) => setPicked(f.map((x) => x.name).join(', '))}
+        />
+        <output>Picked: {picked || 'none'}</output>
       </Demo>
       <Demo title="Upload progress">
         <UploadProgress progress={80} label="Uploading report.csv" />

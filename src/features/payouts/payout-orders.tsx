@@ -1,12 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { useId } from 'react';
 import { css } from 'styled-system/css';
-import { type PayoutOrderState, payoutOrdersMachine } from '../../../machines/payouts.machine';
+import { type PayoutEarnedOrder, type PayoutOrderState, payoutOrdersMachine } from '../../../machines/payouts.machine';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
-import { Button } from '../../ui/button';
-import { Loading, Skeleton } from '../../ui/skeleton';
+import { Dropdown, type Option } from '../../ui/dropdown';
+import { type ListColumn, ListPager, ListSection, listStatus } from '../../ui/list-section';
 
 export const PAYOUT_STATE_LABEL: Record<PayoutOrderState, string> = {
   unpaid: 'Not paid out',
@@ -15,22 +14,11 @@ export const PAYOUT_STATE_LABEL: Record<PayoutOrderState, string> = {
   paid: 'Paid out',
 };
 const STATES = Object.keys(PAYOUT_STATE_LABEL) as PayoutOrderState[];
+const STATE_OPTIONS: Option<PayoutOrderState | ''>[] = [
+  { label: 'All orders', value: '' },
+  ...STATES.map((s) => ({ label: PAYOUT_STATE_LABEL[s], value: s })),
+];
 
-const card = css({
-  bg: 'bg',
-  borderRadius: 'lg',
-  p: { base: '4', desktop: '5' },
-  display: 'grid',
-  gridTemplateColumns: 'minmax(0, 1fr)',
-  gap: '3',
-});
-const table = css({
-  width: '100%',
-  borderCollapse: 'collapse',
-  fontSize: 'sm',
-  '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
-  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top' },
-});
 const muted = css({ fontSize: 'sm', color: 'fg.muted' });
 
 /**
@@ -46,114 +34,57 @@ export function PayoutOrders() {
   );
   const items = useSelector(orders, (s) => s?.context.items ?? []);
   const state = useSelector(orders, (s) => s?.context.filters.payout_state ?? null);
-  const loading = useSelector(orders, (s) => s?.hasTag('loadingFirst') ?? true);
-  const failed = useSelector(orders, (s) => s?.matches('failed') ?? false);
-  const empty = useSelector(orders, (s) => s?.matches('empty') ?? false);
+  const status = useSelector(orders, listStatus);
   const page = useSelector(orders, (s) => s?.context.page ?? 1);
   const lastPage = useSelector(orders, (s) => s?.context.lastPage ?? 1);
-  const filterId = useId();
+  const money = (o: PayoutEarnedOrder, minor: number) => formatMoney({ minor, currency: o.currency });
+  const columns: ListColumn<PayoutEarnedOrder>[] = [
+    { header: 'Order', card: 'title', cell: (o) => o.booking_no },
+    { header: 'Match', card: 'plain', cell: (o) => o.match_name },
+    { header: 'Completed', cell: (o) => (o.completed_at ? formatDate(o.completed_at) : '—') },
+    { header: 'Earned', nowrap: true, numeric: true, cell: (o) => money(o, o.earned) },
+    { header: 'Paid out', nowrap: true, numeric: true, cell: (o) => money(o, o.paid) },
+    { header: 'In a payout', nowrap: true, numeric: true, cell: (o) => money(o, o.in_flight) },
+    { header: 'Available', nowrap: true, numeric: true, cell: (o) => money(o, o.available) },
+    { header: 'State', cell: (o) => PAYOUT_STATE_LABEL[o.payout_state] },
+  ];
   return (
-    <section aria-labelledby="payout-orders" aria-busy={loading} className={card}>
-      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'end' })}>
-        <h2 id="payout-orders" className={css({ fontSize: 'md', fontWeight: 'bold', flex: '1' })}>
-          Orders and payouts
-        </h2>
-        <label htmlFor={filterId} className={css({ display: 'grid', gap: '1', fontSize: 'sm' })}>
-          Payout state
-          <select
-            id={filterId}
-            value={state ?? ''}
-            className={css({ height: '36px', px: '2', borderWidth: '1px', borderColor: 'border', borderRadius: 'md' })}
-            onChange={(e) =>
-              orders?.send({
-                type: 'filters.changed',
-                filters: { payout_state: (e.currentTarget.value || null) as PayoutOrderState | null },
-              })
-            }
-          >
-            <option value="">All orders</option>
-            {STATES.map((s) => (
-              <option key={s} value={s}>
-                {PAYOUT_STATE_LABEL[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <p className={muted}>Each completed sale's earnings, and how much of them is paid out.</p>
-      {loading ? (
-        <Loading label="Loading the orders">
-          {[1, 2, 3].map((i) => (
-            <Skeleton key={i} height="40px" />
-          ))}
-        </Loading>
-      ) : failed ? (
-        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
-          <Button tone="secondary" onClick={() => orders?.send({ type: 'list.retried' })}>
-            Retry
-          </Button>
-        </div>
-      ) : empty ? (
-        <p className={muted}>
-          {state ? `No order is ${PAYOUT_STATE_LABEL[state].toLowerCase()}.` : 'No earnings yet.'}
-        </p>
-      ) : (
-        <div className={css({ overflowX: 'auto' })}>
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Order</th>
-                <th>Match</th>
-                <th>Completed</th>
-                <th>Earned</th>
-                <th>Paid out</th>
-                <th>In a payout</th>
-                <th>Available</th>
-                <th>State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((o) => {
-                const money = (minor: number) => formatMoney({ minor, currency: o.currency });
-                return (
-                  <tr key={o.order_id} aria-label={`Order ${o.booking_no}`}>
-                    <td>{o.booking_no}</td>
-                    <td>{o.match_name}</td>
-                    <td>{o.completed_at ? formatDate(o.completed_at) : '—'}</td>
-                    <td>{money(o.earned)}</td>
-                    <td>{money(o.paid)}</td>
-                    <td>{money(o.in_flight)}</td>
-                    <td>{money(o.available)}</td>
-                    <td>{PAYOUT_STATE_LABEL[o.payout_state]}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {lastPage > 1 ? (
-        <div className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-          <Button
-            tone="secondary"
-            disabled={page <= 1}
-            onClick={() => orders?.send({ type: 'page.requested', page: page - 1 })}
-          >
-            Previous
-          </Button>
-          <span className={muted}>
-            Page {page} of {lastPage}
-          </span>
-          <Button
-            tone="secondary"
-            disabled={page >= lastPage}
-            onClick={() => orders?.send({ type: 'page.requested', page: page + 1 })}
-          >
-            Next
-          </Button>
-        </div>
-      ) : null}
-    </section>
+    <ListSection
+      title="Orders and payouts"
+      titleId="payout-orders"
+      filters={
+        <>
+          <div className={css({ width: { base: '100%', desktop: '16rem' } })}>
+            <Dropdown<PayoutOrderState | ''>
+              label="Payout state"
+              searchable={false}
+              options={STATE_OPTIONS}
+              value={state ?? ''}
+              onChange={(v) => orders?.send({ type: 'filters.changed', filters: { payout_state: v || null } })}
+            />
+          </div>
+          <p className={muted}>Each completed sale's earnings, and how much of them is paid out.</p>
+        </>
+      }
+      status={status}
+      loadingLabel="Loading the orders"
+      empty={state ? `No order is ${PAYOUT_STATE_LABEL[state].toLowerCase()}.` : 'No earnings yet.'}
+      onRetry={() => orders?.send({ type: 'list.retried' })}
+      label="Orders and their payouts"
+      columns={columns}
+      rows={items}
+      rowKey={(o) => o.order_id}
+      rowProps={(o) => ({ 'aria-label': `Order ${o.booking_no}` })}
+      pager={
+        lastPage > 1 ? (
+          <ListPager
+            label="Orders and payouts"
+            page={page}
+            lastPage={lastPage}
+            onPage={(p) => orders?.send({ type: 'page.requested', page: p })}
+          />
+        ) : null
+      }
+    />
   );
 }

@@ -3,26 +3,22 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import { blobOf } from '../../../machines/file-blob';
-import {
-  type Payout,
-  type PayoutBalance,
-  type payoutHistoryMachine,
-  payoutsMachine,
-} from '../../../machines/payouts.machine';
+import { type PayoutBalance, payoutsMachine } from '../../../machines/payouts.machine';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { currencyExponent, formatMinorUnits, formatMoney, parseMinorUnits } from '../../lib/money';
 import { saveFile } from '../../lib/save-file';
 import { routes } from '../../routes';
 import { Button } from '../../ui/button';
+import { ListTable } from '../../ui/list-section';
 import { Modal } from '../../ui/modal';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
-import { dayOf, NextPayout } from './next-payout';
+import { NextPayout } from './next-payout';
+import { PayoutHistory } from './payout-history';
 import { PayoutOrders } from './payout-orders';
 
-type PayoutsRef = ActorRefFrom<typeof payoutsMachine>;
-type HistoryRef = ActorRefFrom<typeof payoutHistoryMachine>;
+export type PayoutsRef = ActorRefFrom<typeof payoutsMachine>;
 
 const card = css({
   bg: 'bg',
@@ -31,6 +27,7 @@ const card = css({
   display: 'grid',
   gridTemplateColumns: 'minmax(0, 1fr)',
   gap: '3',
+  minWidth: 0,
 });
 const table = css({
   width: '100%',
@@ -54,7 +51,7 @@ export default function PayoutsPage() {
     <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: 'minmax(0, 1fr)' })}>
       <Balances payouts={payouts} />
       <BankAccount payouts={payouts} />
-      <History payouts={payouts} />
+      <PayoutHistory payouts={payouts} />
       <PayoutOrders />
       <RequestDialog payouts={payouts} />
       <BankDialog payouts={payouts} />
@@ -62,6 +59,8 @@ export default function PayoutsPage() {
     </div>
   );
 }
+
+const money = (b: PayoutBalance, minor: number) => formatMoney({ minor, currency: b.currency });
 
 function Balances({ payouts }: { payouts: PayoutsRef }) {
   const summary = useSelector(payouts, (s) => s.context.summary);
@@ -92,42 +91,35 @@ function Balances({ payouts }: { payouts: PayoutsRef }) {
       ) : null}
       {summary && !loading && !failed ? <NextPayout next={summary.next_payout} /> : null}
       {loading || failed ? null : summary ? (
-        <div className={css({ overflowX: 'auto' })}>
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Currency</th>
-                <th>Available</th>
-                <th>Pending</th>
-                <th>In progress</th>
-                <th>Paid out</th>
-                <th>
-                  <span className={css({ srOnly: true })}>Request</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.balances.map((b: PayoutBalance) => (
-                <tr key={b.currency} aria-label={`${b.currency} balance`}>
-                  <td>{b.currency}</td>
-                  <td>{formatMoney({ minor: b.available, currency: b.currency })}</td>
-                  <td>{formatMoney({ minor: b.pending, currency: b.currency })}</td>
-                  <td>{formatMoney({ minor: b.in_flight, currency: b.currency })}</td>
-                  <td>{formatMoney({ minor: b.paid_out, currency: b.currency })}</td>
-                  <td>
-                    <Button
-                      tone="primary"
-                      disabled={!summary.bank_account || b.available < summary.minimum}
-                      onClick={() => payouts.send({ type: 'request.opened', currency: b.currency })}
-                    >
-                      Request payout<span className={css({ srOnly: true })}> in {b.currency}</span>
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          label="Balances by currency"
+          rows={summary.balances}
+          rowKey={(b) => b.currency}
+          rowProps={(b) => ({ 'aria-label': `${b.currency} balance` })}
+          columns={[
+            { header: 'Currency', card: 'title', cell: (b) => b.currency },
+            { header: 'Available', nowrap: true, numeric: true, cell: (b) => money(b, b.available) },
+            { header: 'Pending', nowrap: true, numeric: true, cell: (b) => money(b, b.pending) },
+            { header: 'In progress', nowrap: true, numeric: true, cell: (b) => money(b, b.in_flight) },
+            { header: 'Paid out', nowrap: true, numeric: true, cell: (b) => money(b, b.paid_out) },
+            {
+              header: 'Request',
+              srHeader: true,
+              card: 'actions',
+              cell: (b) => (
+                <div>
+                  <Button
+                    tone="primary"
+                    disabled={!summary.bank_account || b.available < summary.minimum}
+                    onClick={() => payouts.send({ type: 'request.opened', currency: b.currency })}
+                  >
+                    Request payout<span className={css({ srOnly: true })}> in {b.currency}</span>
+                  </Button>
+                </div>
+              ),
+            },
+          ]}
+        />
       ) : null}
     </section>
   );
@@ -162,120 +154,6 @@ function BankAccount({ payouts }: { payouts: PayoutsRef }) {
 
 const dateTime = (iso: string) =>
   `${formatDate(iso)} ${new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}`;
-
-function History({ payouts }: { payouts: PayoutsRef }) {
-  const history = useSelector(payouts, (s) => s.children.history) as HistoryRef | undefined;
-  const items = useSelector(history, (s) => s?.context.items ?? []);
-  const loading = useSelector(history, (s) => s?.hasTag('loadingFirst') ?? true);
-  const failed = useSelector(history, (s) => s?.matches('failed') ?? false);
-  const empty = useSelector(history, (s) => s?.matches('empty') ?? false);
-  const page = useSelector(history, (s) => s?.context.page ?? 1);
-  const lastPage = useSelector(history, (s) => s?.context.lastPage ?? 1);
-  const exporting = useSelector(payouts, (s) => s.hasTag('exporting'));
-  return (
-    <section aria-labelledby="payout-history" aria-busy={loading} className={card}>
-      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}>
-        <h2 id="payout-history" className={css({ fontSize: 'md', fontWeight: 'bold', flex: '1' })}>
-          Payout history
-        </h2>
-        <Button
-          tone="secondary"
-          disabled={exporting}
-          onClick={() => payouts.send({ type: 'export.requested', format: 'csv' })}
-        >
-          Export CSV
-        </Button>
-        <Button
-          tone="secondary"
-          disabled={exporting}
-          onClick={() => payouts.send({ type: 'export.requested', format: 'xlsx' })}
-        >
-          Export XLSX
-        </Button>
-      </div>
-      {loading ? (
-        <Loading label="Loading the payouts">
-          {[1, 2, 3].map((i) => (
-            <Skeleton key={i} height="40px" />
-          ))}
-        </Loading>
-      ) : failed ? (
-        <div role="alert" className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-          <span className={css({ color: 'error', fontSize: 'sm' })}>Failed to fetch data</span>
-          <Button tone="secondary" onClick={() => history?.send({ type: 'list.retried' })}>
-            Retry
-          </Button>
-        </div>
-      ) : empty ? (
-        <p className={muted}>No payout yet.</p>
-      ) : (
-        <div className={css({ overflowX: 'auto' })}>
-          <table className={table}>
-            <thead>
-              <tr>
-                <th>Payout</th>
-                <th>Requested</th>
-                <th>Amount</th>
-                <th>Net</th>
-                <th>Status</th>
-                <th>Arrives</th>
-                <th>Account</th>
-                <th>
-                  <span className={css({ srOnly: true })}>Details</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((p: Payout) => (
-                <tr key={p.payout_id} aria-label={`Payout ${p.reference}`}>
-                  <td>{p.reference}</td>
-                  <td>{dateTime(p.created_at)}</td>
-                  <td>{formatMoney({ minor: p.amount, currency: p.currency })}</td>
-                  <td>{formatMoney({ minor: p.net, currency: p.currency })}</td>
-                  <td>{p.status_label}</td>
-                  <td>{p.arrives_by ? `by ${dayOf(p.arrives_by)}` : '—'}</td>
-                  <td>
-                    {p.bank_account.iban_masked}
-                    {p.bank_account.removed_at ? ' (removed)' : ''}
-                  </td>
-                  <td>
-                    <Button
-                      tone="secondary"
-                      onClick={() => payouts.send({ type: 'details.opened', payoutId: p.payout_id })}
-                    >
-                      Details<span className={css({ srOnly: true })}> of {p.reference}</span>
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {lastPage > 1 ? (
-        <div className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
-          <Button
-            tone="secondary"
-            disabled={page <= 1}
-            onClick={() => history?.send({ type: 'page.requested', page: page - 1 })}
-          >
-            Previous
-          </Button>
-          <span className={muted}>
-            Page {page} of {lastPage}
-          </span>
-          <Button
-            tone="secondary"
-            disabled={page >= lastPage}
-            onClick={() => history?.send({ type: 'page.requested', page: page + 1 })}
-          >
-            Next
-          </Button>
-        </div>
-      ) : null}
-    </section>
-  );
-}
 
 function RequestDialog({ payouts }: { payouts: PayoutsRef }) {
   const open = useSelector(payouts, (s) => !s.matches({ request: 'idle' }));

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -14,13 +14,12 @@ import { Session } from '../../app/session';
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { formatMoney } from '../../lib/money';
-import { orderLogTitle } from '../../lib/order-log';
 import { saveFile } from '../../lib/save-file';
-import { blockText } from '../../lib/seats';
 import { BarChart } from '../../ui/bar-chart';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
-import { Drawer } from '../../ui/drawer';
+import { Dropdown } from '../../ui/dropdown';
+import { type ListColumn, ListPager, ListSection, listStatus } from '../../ui/list-section';
 import { Skeleton } from '../../ui/skeleton';
 import { ReportContext, useReport } from './report-context';
 import { OrderDetails } from './report-order-details';
@@ -35,6 +34,7 @@ export const PRESETS: ReadonlyArray<{ value: ReportPreset; label: string }> = [
   { value: 'year_to_date', label: 'Year to date' },
 ];
 const CURRENCIES: readonly ReportCurrency[] = ['GBP', 'EUR', 'USD', 'AED'];
+const CURRENCY_OPTIONS = CURRENCIES.map((c) => ({ value: c, label: c }));
 const SORTS: ReadonlyArray<{ value: ReportSort; label: string }> = [
   { value: 'created_desc', label: 'Newest first' },
   { value: 'created_asc', label: 'Oldest first' },
@@ -52,8 +52,14 @@ const card = css({
   gap: '3',
   minWidth: 0,
 });
-// a select is as wide as its longest option (a match's name): held to its row, whatever the names
-const field = css({ display: 'grid', gap: '1', fontSize: 'sm', minWidth: '0', maxWidth: '100%' });
+// a filter holds its width whatever the options (a match's name), and takes the row on a phone
+const field = css({
+  display: 'grid',
+  gap: '1',
+  fontSize: 'sm',
+  minWidth: '0',
+  width: { base: '100%', desktop: '16rem' },
+});
 const control = css({
   width: '100%',
   maxWidth: '100%',
@@ -64,30 +70,6 @@ const control = css({
   borderColor: 'border',
   borderRadius: 'md',
   bg: 'bg',
-});
-
-/**
- * The period's orders: a table on a desktop; on a phone each order is a card of its lines (each named by its
- * column, `data-label`), so no column runs off the screen and nothing scrolls sideways.
- */
-const ordersTable = css({
-  width: '100%',
-  fontSize: 'sm',
-  borderCollapse: 'collapse',
-  '& td': { overflowWrap: 'anywhere' },
-  desktopDown: {
-    display: 'block',
-    '& thead': { srOnly: true },
-    '& tbody, & tr': { display: 'block' },
-    '& tr': { py: '2' },
-    '& td': {
-      display: 'grid',
-      gridTemplateColumns: '6rem minmax(0, 1fr)',
-      gap: '2',
-      textAlign: 'left !important',
-    },
-    '& td[data-label]::before': { content: 'attr(data-label)', color: 'fg.muted' },
-  },
 });
 
 /** report-history: the overview of a period (figures, charts), the history table with export, and an order's details. */
@@ -123,23 +105,15 @@ function Filters() {
   return (
     <section aria-label="Report period" className={card}>
       <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'end' })}>
-        <label className={field}>
-          Period
-          <select
-            className={control}
+        <div className={field}>
+          <Dropdown<ReportPreset | ''>
+            label="Period"
+            searchable={false}
+            options={preset === '' ? [{ value: '', label: 'Custom range' }, ...PRESETS] : PRESETS}
             value={preset}
-            onChange={(e) =>
-              e.target.value && report.send({ type: 'period.presetChosen', preset: e.target.value as ReportPreset })
-            }
-          >
-            {preset === '' && <option value="">Custom range</option>}
-            {PRESETS.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </label>
+            onChange={(v) => v && report.send({ type: 'period.presetChosen', preset: v })}
+          />
+        </div>
         <div className={css({ minWidth: '260px' })}>
           <DatePicker
             key={range ? `${range.start}:${range.end}` : 'none'}
@@ -149,20 +123,15 @@ function Filters() {
             onChange={(r) => report.send({ type: 'period.rangeChosen', from: r.start, to: r.end })}
           />
         </div>
-        <label className={field}>
-          Currency
-          <select
-            className={control}
+        <div className={field}>
+          <Dropdown<ReportCurrency>
+            label="Currency"
+            searchable={false}
+            options={CURRENCY_OPTIONS}
             value={filters.currency}
-            onChange={(e) => report.send({ type: 'currency.changed', currency: e.target.value as ReportCurrency })}
-          >
-            {CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
+            onChange={(v) => v && report.send({ type: 'currency.changed', currency: v })}
+          />
+        </div>
       </div>
     </section>
   );
@@ -263,157 +232,114 @@ function Overview() {
 
 function History() {
   const report = useReport();
+  const columns: ListColumn<ReportOrderRow>[] = [
+    {
+      header: 'Order',
+      card: 'title',
+      cell: (o) => (
+        <button
+          type="button"
+          className={css({
+            color: 'accent',
+            textDecoration: 'underline',
+            cursor: 'pointer',
+            minHeight: '24px',
+            minWidth: '24px',
+          })}
+          onClick={() => report.send({ type: 'order.opened', bookingId: o.booking_id })}
+        >
+          {o.booking_no}
+        </button>
+      ),
+    },
+    { header: 'Date', cell: (o) => formatDate(o.created_at) },
+    { header: 'Match', cell: (o) => o.match_name },
+    { header: 'Status', cell: (o) => o.status_label },
+    { header: 'Tickets', cell: (o) => o.quantity },
+    {
+      header: 'Amount',
+      nowrap: true,
+      numeric: true,
+      cell: (o) => formatMoney({ minor: o.amount, currency: o.currency }),
+    },
+  ];
   const list = useSelector(report, (s) => s.children.history as ListRef | undefined);
   const matches = useSelector(report, (s) => s.context.matches);
   const filters = useSelector(report, (s) => s.context.filters);
   const exporting = useSelector(report, (s) => s.hasTag('exporting'));
+  const sort = useSelector(report, (s) => s.context.sort);
   const [q, setQ] = useState(filters.q);
+  const items = useSelector(list, (s) => s?.context.items ?? []);
+  const page = useSelector(list, (s) => s?.context.page ?? 1);
+  const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
+  const total = useSelector(list, (s) => s?.context.total ?? null);
+  const status = useSelector(list, listStatus);
   return (
-    <section aria-labelledby="report-history-title" className={card}>
-      <div
-        className={css({
-          display: 'flex',
-          gap: '3',
-          flexWrap: 'wrap',
-          alignItems: 'end',
-          justifyContent: 'space-between',
-        })}
-      >
-        <h2 id="report-history-title" className={css({ fontSize: 'md', fontWeight: 'bold' })}>
-          History
-        </h2>
-        <div className={css({ display: 'flex', gap: '2' })}>
+    <ListSection
+      title="History"
+      titleId="report-history-title"
+      tools={
+        <>
           <Button busy={exporting} onClick={() => report.send({ type: 'export.requested', format: 'csv' })}>
             Export CSV
           </Button>
           <Button busy={exporting} onClick={() => report.send({ type: 'export.requested', format: 'xlsx' })}>
             Export XLSX
           </Button>
-        </div>
-      </div>
-      <form
-        className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'end' })}
-        onSubmit={(e) => {
-          e.preventDefault();
-          report.send({ type: 'search.changed', q });
-        }}
-      >
-        <label className={field}>
-          Match
-          <select
-            className={control}
-            value={filters.match_id ?? ''}
-            onChange={(e) =>
-              report.send({ type: 'match.changed', matchId: e.target.value ? Number(e.target.value) : null })
-            }
-          >
-            <option value="">All matches</option>
-            {matches.map((m) => (
-              <option key={m.match_id} value={m.match_id}>
-                {m.match_name} ({formatDate(m.match_date)})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={field}>
-          Search match, team or competition
-          <input className={control} type="search" value={q} maxLength={100} onChange={(e) => setQ(e.target.value)} />
-        </label>
-        <Button type="submit">Search</Button>
-        <label className={field}>
-          Sort
-          <select
-            className={control}
-            defaultValue="created_desc"
-            onChange={(e) => report.send({ type: 'sort.changed', sort: e.target.value as ReportSort })}
-          >
-            {SORTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </form>
-      {list && <HistoryTable list={list} />}
-    </section>
-  );
-}
-
-function HistoryTable({ list }: { list: ListRef }) {
-  const report = useReport();
-  const items = useSelector(list, (s) => s.context.items);
-  const page = useSelector(list, (s) => s.context.page);
-  const lastPage = useSelector(list, (s) => s.context.lastPage);
-  const total = useSelector(list, (s) => s.context.total);
-  const loading = useSelector(list, (s) => s.matches('loading'));
-  const failed = useSelector(list, (s) => s.matches('failed'));
-  const empty = useSelector(list, (s) => s.matches('empty'));
-  if (failed) {
-    return (
-      <div role="alert">
-        Failed to fetch data <Button onClick={() => list.send({ type: 'list.retried' })}>Retry</Button>
-      </div>
-    );
-  }
-  return (
-    <div>
-      <table className={ordersTable} aria-busy={loading}>
-        <caption className={css({ srOnly: true })}>The orders of the period</caption>
-        <thead>
-          <tr className={css({ textAlign: 'left' })}>
-            <th scope="col">Order</th>
-            <th scope="col">Date</th>
-            <th scope="col">Match</th>
-            <th scope="col">Status</th>
-            <th scope="col">Tickets</th>
-            <th scope="col" className={css({ textAlign: 'right' })}>
-              Amount
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((o: ReportOrderRow) => (
-            <tr key={o.booking_id} className={css({ borderTopWidth: '1px', borderColor: 'border' })}>
-              <td>
-                <button
-                  type="button"
-                  // at least 24 px square to a pointer (WCAG 2.2 target size)
-                  className={css({
-                    color: 'accent',
-                    textDecoration: 'underline',
-                    cursor: 'pointer',
-                    minHeight: '24px',
-                    minWidth: '24px',
-                  })}
-                  onClick={() => report.send({ type: 'order.opened', bookingId: o.booking_id })}
-                >
-                  {o.booking_no}
-                </button>
-              </td>
-              <td data-label="Date">{formatDate(o.created_at)}</td>
-              <td data-label="Match">{o.match_name}</td>
-              <td data-label="Status">{o.status_label}</td>
-              <td data-label="Tickets">{o.quantity}</td>
-              <td data-label="Amount" className={css({ textAlign: 'right', fontVariantNumeric: 'tabular-nums' })}>
-                {formatMoney({ minor: o.amount, currency: o.currency })}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {empty && <p>No orders in this period.</p>}
-      <nav aria-label="History pages" className={css({ display: 'flex', gap: '2', alignItems: 'center', mt: '2' })}>
-        <Button disabled={page <= 1} onClick={() => list.send({ type: 'page.requested', page: page - 1 })}>
-          Previous
-        </Button>
-        <span>
-          Page {Math.max(page, 1)} of {lastPage} {total !== null ? `(${total} orders)` : ''}
-        </span>
-        <Button disabled={page >= lastPage} onClick={() => list.send({ type: 'page.requested', page: page + 1 })}>
-          Next
-        </Button>
-      </nav>
-    </div>
+        </>
+      }
+      filters={
+        <form
+          className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'end' })}
+          onSubmit={(e) => {
+            e.preventDefault();
+            report.send({ type: 'search.changed', q });
+          }}
+        >
+          <div className={field}>
+            <Dropdown<number | ''>
+              label="Match"
+              options={[
+                { value: '', label: 'All matches' },
+                ...matches.map((m) => ({ value: m.match_id, label: `${m.match_name} (${formatDate(m.match_date)})` })),
+              ]}
+              value={filters.match_id ?? ''}
+              onChange={(v) => report.send({ type: 'match.changed', matchId: typeof v === 'number' ? v : null })}
+            />
+          </div>
+          <label className={field}>
+            Search match, team or competition
+            <input className={control} type="search" value={q} maxLength={100} onChange={(e) => setQ(e.target.value)} />
+          </label>
+          <Button type="submit">Search</Button>
+          <div className={field}>
+            <Dropdown<ReportSort>
+              label="Sort"
+              searchable={false}
+              options={SORTS}
+              value={sort ?? 'created_desc'}
+              onChange={(v) => v && report.send({ type: 'sort.changed', sort: v })}
+            />
+          </div>
+        </form>
+      }
+      status={status}
+      loadingLabel="Loading the orders"
+      empty="No orders in this period."
+      onRetry={() => list?.send({ type: 'list.retried' })}
+      label="The orders of the period"
+      columns={columns}
+      rows={items}
+      rowKey={(o) => o.booking_id}
+      pager={
+        <ListPager
+          label="History"
+          page={page}
+          lastPage={lastPage}
+          onPage={(p) => list?.send({ type: 'page.requested', page: p })}
+          extra={total !== null ? ` (${total} orders)` : null}
+        />
+      }
+    />
   );
 }

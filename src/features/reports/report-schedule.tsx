@@ -12,6 +12,7 @@ import {
 import { useViewActor } from '../../app/view-actor';
 import { formatDate } from '../../lib/format-date';
 import { Button } from '../../ui/button';
+import { Dropdown } from '../../ui/dropdown';
 import { Skeleton } from '../../ui/skeleton';
 
 const FREQUENCIES: ReadonlyArray<{ value: ReportScheduleValues['frequency']; label: string }> = [
@@ -22,15 +23,7 @@ const FREQUENCIES: ReadonlyArray<{ value: ReportScheduleValues['frequency']; lab
 const CURRENCIES: ReadonlyArray<NonNullable<ReportScheduleValues['currency']>> = ['GBP', 'EUR', 'USD', 'AED'];
 
 const muted = css({ fontSize: 'sm', color: 'fg.muted' });
-const field = css({ display: 'grid', gap: '1', fontSize: 'sm' });
-const control = css({
-  height: '36px',
-  px: '2',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'md',
-  bg: 'bg',
-});
+const field = css({ width: { base: '100%', desktop: '12rem' } });
 const errorText = css({ color: 'error', fontSize: 'sm' });
 const card = css({
   bg: 'bg',
@@ -105,41 +98,29 @@ function ScheduleForm({
         </div>
       ) : null}
       <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'end' })}>
-        <label className={field}>
-          Email me the report
-          <select
+        <div className={field}>
+          <Dropdown<ReportScheduleValues['frequency']>
+            label="Email me the report"
             name="frequency"
-            className={control}
+            searchable={false}
+            options={FREQUENCIES}
             value={values.frequency}
-            aria-invalid={errors.frequency ? true : undefined}
-            onChange={(e) => set('frequency', e.target.value)}
-          >
-            {FREQUENCIES.map((f) => (
-              <option key={f.value} value={f.value}>
-                {f.label}
-              </option>
-            ))}
-          </select>
-          {errors.frequency ? <span className={errorText}>{errors.frequency}</span> : null}
-        </label>
-        <label className={field}>
-          Currency
-          <select
+            error={errors.frequency ?? null}
+            onChange={(v) => v && set('frequency', v)}
+          />
+        </div>
+        <div className={field}>
+          <Dropdown<NonNullable<ReportScheduleValues['currency']>>
+            label="Currency"
             name="currency"
-            className={control}
+            searchable={false}
+            options={CURRENCIES.map((c) => ({ label: c, value: c }))}
             value={values.currency ?? 'GBP'}
             disabled={values.frequency === 'off'}
-            aria-invalid={errors.currency ? true : undefined}
-            onChange={(e) => set('currency', e.target.value)}
-          >
-            {CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-          {errors.currency ? <span className={errorText}>{errors.currency}</span> : null}
-        </label>
+            error={errors.currency ?? null}
+            onChange={(v) => v && set('currency', v)}
+          />
+        </div>
         <Button type="submit" busy={submitting}>
           Save schedule
         </Button>

@@ -1,13 +1,13 @@
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { css, cx } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import type { deliveryCockpitMachine } from '../../../machines/sales.machine';
 import { byDeadline, deadlineTone } from '../../lib/deadline';
-import { Button, button } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { Deadline, deadlineEdge } from '../../ui/deadline';
+import { FileField } from '../../ui/file-field';
 import { Loading, Skeleton } from '../../ui/skeleton';
-import { PDF_RULES, refusalOf } from './order-drawer';
+import { PDF_RULES } from './order-drawer';
 import { useDrawer, useSales } from './sales-context';
 import { card, heading, muted, Retry } from './sales-parts';
 
@@ -104,42 +104,20 @@ export function Cockpit() {
 }
 
 /**
- * The cockpit's one-click upload of PDF e-tickets: the button is the file picker, and the files picked go out at
- * once in the order's drawer, which shows their progress and the server's answer. A file the rules refuse (not a
+ * The cockpit's one-click upload of PDF e-tickets: the button is the kit's file picker, and the files picked go out
+ * at once in the order's drawer, which shows their progress and the server's answer. A file the rules refuse (not a
  * PDF, over 5 MB) is named here and nothing is sent. Other delivery methods open the drawer instead.
  */
 function PdfPicker({ bookingNo, onPicked }: { bookingNo: string; onPicked: (files: File[]) => void }) {
-  const [problem, setProblem] = useState<string | null>(null);
   return (
-    <span className={css({ display: 'grid', justifyItems: 'end', gap: '1' })}>
-      <label className={pickerButton}>
-        Upload
-        <input
-          type="file"
-          accept=".pdf,application/pdf"
-          multiple
-          aria-label={`Upload tickets for ${bookingNo}`}
-          className={css({ srOnly: true })}
-          onChange={(e) => {
-            const files = [...(e.currentTarget.files ?? [])];
-            e.currentTarget.value = '';
-            const refusal = refusalOf(files, PDF_RULES);
-            setProblem(refusal);
-            if (!refusal && files.length > 0) onPicked(files);
-          }}
-        />
-      </label>
-      {problem ? (
-        <span role="alert" className={css({ color: 'error', fontSize: 'sm', overflowWrap: 'anywhere' })}>
-          {problem}
-        </span>
-      ) : null}
-    </span>
+    <FileField
+      variant="button"
+      multiple
+      label={`Upload tickets for ${bookingNo}`}
+      buttonText="Upload"
+      rules={PDF_RULES}
+      files={[]}
+      onFilesChange={(files) => files.length > 0 && onPicked(files)}
+    />
   );
 }
-
-// the kit's primary button, on the label that opens the picker (an input's own button cannot be styled so)
-const pickerButton = cx(
-  button(),
-  css({ _focusWithin: { outline: '2px solid', outlineColor: 'focus', outlineOffset: '2px' } }),
-);

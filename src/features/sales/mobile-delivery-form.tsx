@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
 import { css } from 'styled-system/css';
 import type { Delivery, SalesOrder } from '../../../machines/sales-api';
+import type { FileRules } from '../../lib/file-rules';
 import { Button } from '../../ui/button';
+import { FileField } from '../../ui/file-field';
 
 const textArea = css({
   width: '100%',
@@ -26,6 +28,7 @@ export function MobileDeliveryForm({
   files,
   busy,
   uploading,
+  rules,
   onFiles,
   send,
 }: {
@@ -34,7 +37,9 @@ export function MobileDeliveryForm({
   files: File[];
   busy: boolean;
   uploading: boolean;
-  onFiles: (chosen: FileList | null) => void;
+  /** what a wallet pass may be */
+  rules: FileRules;
+  onFiles: (files: File[]) => void;
   send: (delivery: Delivery) => void;
 }) {
   const [links, setLinks] = useState('');
@@ -87,10 +92,14 @@ export function MobileDeliveryForm({
             ? 'The link your club sent for the whole booking delivers every ticket.'
             : 'One link per line; the first goes to the first ticket not yet delivered.'}
       </span>
-      <label className={label}>
-        Or wallet passes (.pkpass)
-        <input type="file" accept=".pkpass" multiple disabled={busy} onChange={(e) => onFiles(e.currentTarget.files)} />
-      </label>
+      <FileField
+        multiple
+        label="Or wallet passes (.pkpass)"
+        rules={rules}
+        files={files}
+        disabled={busy}
+        onFilesChange={onFiles}
+      />
       <Button type="submit" busy={uploading} disabled={busy || tooMany || (lines.length === 0 && files.length === 0)}>
         Send mobile tickets
       </Button>

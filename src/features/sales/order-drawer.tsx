@@ -4,13 +4,14 @@ import { css } from 'styled-system/css';
 import type { Delivery, PdfMode, SalesOrder } from '../../../machines/sales-api';
 import { SALES_STATUS_LABELS } from '../../../machines/sales-statuses';
 import { deadlineText } from '../../lib/deadline';
-import { checkFile, type FileRules } from '../../lib/file-rules';
+import type { FileRules } from '../../lib/file-rules';
 import { orderLogTitle } from '../../lib/order-log';
 import { saveFile } from '../../lib/save-file';
 import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
 import { Drawer } from '../../ui/drawer';
 import { Dropdown, type Option } from '../../ui/dropdown';
+import { FileField } from '../../ui/file-field';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES } from '../../ui/ticket-type-icon';
@@ -296,15 +297,6 @@ function Tickets({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }
   );
 }
 
-/** Checks every file against the rules; the first refusal's message, or null. */
-export const refusalOf = (files: readonly File[], rules: FileRules) => {
-  for (const f of files) {
-    const problem = checkFile(f, rules);
-    if (problem) return problem;
-  }
-  return null;
-};
-
 function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: SalesOrder }) {
   const { order } = details;
   const snapshot = useSelector(drawer, (s) => s);
@@ -316,7 +308,6 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
   const [courier, setCourier] = useState('');
   const [tracking, setTracking] = useState('');
   const [instructions, setInstructions] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const can = (delivery: Delivery) => snapshot.can({ type: 'delivery.sent', delivery });
   const send = (delivery: Delivery) => drawer.send({ type: 'delivery.sent', delivery });
   const probe = new File([], 'x.pdf');
@@ -326,12 +317,6 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
     snapshot.can({ type: 'ticketType.changed', ticketTypeId: o.value }),
   );
   if (!deliverable && !instructable && !canChangeType) return null;
-  const choose = (chosen: FileList | null, rules: FileRules) => {
-    const list = chosen ? [...chosen] : [];
-    const refusal = refusalOf(list, rules);
-    setProblem(refusal);
-    setFiles(refusal ? [] : list);
-  };
   return (
     <Section title="Delivery">
       {canChangeType ? (
@@ -353,16 +338,14 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
             if (files.length > 0) send({ kind: 'pdf', files, mode });
           }}
         >
-          <label className={css({ fontSize: 'sm', fontWeight: 'medium', display: 'grid', gap: '1' })}>
-            PDF e-tickets (one per ticket, or one file with a page per ticket)
-            <input
-              type="file"
-              accept=".pdf,application/pdf"
-              multiple
-              disabled={busy}
-              onChange={(e) => choose(e.currentTarget.files, PDF_RULES)}
-            />
-          </label>
+          <FileField
+            multiple
+            label="PDF e-tickets (one per ticket, or one file with a page per ticket)"
+            rules={PDF_RULES}
+            files={files}
+            disabled={busy}
+            onFilesChange={setFiles}
+          />
           <fieldset className={css({ border: 'none', p: 0, m: 0, display: 'flex', gap: '3', flexWrap: 'wrap' })}>
             <legend className={css({ srOnly: true })}>How the PDF holds the tickets</legend>
             <label>
@@ -385,7 +368,8 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
           files={files}
           busy={busy}
           uploading={uploading}
-          onFiles={(chosen) => choose(chosen, PASS_RULES)}
+          rules={PASS_RULES}
+          onFiles={setFiles}
           send={send}
         />
       ) : null}
@@ -405,15 +389,13 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
             value={tracking}
             onChange={(e) => setTracking(e.currentTarget.value)}
           />
-          <label className={css({ fontSize: 'sm', fontWeight: 'medium', display: 'grid', gap: '1' })}>
-            Proof of posting (optional)
-            <input
-              type="file"
-              accept=".pdf,.jpg,.jpeg,.png"
-              disabled={busy}
-              onChange={(e) => choose(e.currentTarget.files, PROOF_RULES)}
-            />
-          </label>
+          <FileField
+            label="Proof of posting (optional)"
+            rules={PROOF_RULES}
+            file={files[0] ?? null}
+            disabled={busy}
+            onFileChange={(f) => setFiles(f ? [f] : [])}
+          />
           <Button type="submit" busy={uploading} disabled={busy || courier.trim() === '' || tracking.trim().length < 3}>
             Save courier details
           </Button>
@@ -428,30 +410,18 @@ function DeliverySection({ drawer, details }: { drawer: DrawerRef; details: Sale
             if (instructions) send({ kind: 'instructions', file: instructions });
           }}
         >
-          <label className={css({ fontSize: 'sm', fontWeight: 'medium', display: 'grid', gap: '1' })}>
-            Instruction file for the buyer (pdf, jpg or png)
-            {details.instruction_file ? <span className={muted}>Uploaded: {details.instruction_file.name}</span> : null}
-            <input
-              type="file"
-              accept=".pdf,.jpg,.jpeg,.png"
-              disabled={busy}
-              onChange={(e) => {
-                const f = e.currentTarget.files?.[0] ?? null;
-                const refusal = f ? checkFile(f, PROOF_RULES) : null;
-                setProblem(refusal);
-                setInstructions(refusal ? null : f);
-              }}
-            />
-          </label>
+          {details.instruction_file ? <span className={muted}>Uploaded: {details.instruction_file.name}</span> : null}
+          <FileField
+            label="Instruction file for the buyer (pdf, jpg or png)"
+            rules={PROOF_RULES}
+            file={instructions}
+            disabled={busy}
+            onFileChange={setInstructions}
+          />
           <Button type="submit" tone="secondary" busy={uploading} disabled={busy || !instructions}>
             Upload instruction file
           </Button>
         </form>
-      ) : null}
-      {problem ? (
-        <p role="alert" className={css({ color: 'error', fontSize: 'sm' })}>
-          {problem}
-        </p>
       ) : null}
       {progress !== null ? (
         <div className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>

@@ -4,26 +4,12 @@ import { deadlineTone, nextDeadline } from '../../lib/deadline';
 import { blockText } from '../../lib/seats';
 import { Button } from '../../ui/button';
 import { Deadline } from '../../ui/deadline';
+import { type ListColumn, ListPager, ListTable } from '../../ui/list-section';
 import { useDrawer } from './sales-context';
 import { dateTime, matchWhen, money } from './sales-format';
 import { muted } from './sales-parts';
 
-const table = css({
-  width: '100%',
-  borderCollapse: 'collapse',
-  fontSize: 'sm',
-  '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
-  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top', overflowWrap: 'anywhere' },
-  // on a phone each order is a card of its cells
-  _phone: {
-    '& thead': { srOnly: true },
-    '& tbody, & tr, & td': { display: 'block' },
-    '& tr': { py: '2', borderTop: '1px solid {colors.border}' },
-    '& td': { border: 'none', py: '0.5', px: '0' },
-  },
-});
 const box = css({ width: '24px', height: '24px', accentColor: 'accent', cursor: 'pointer' });
-const phoneLabel = css({ display: 'none', _phone: { display: 'inline', color: 'fg.muted' } });
 
 /** Ticking orders of the list (pending orders, to accept or decline many at once). */
 export interface Selection {
@@ -49,12 +35,13 @@ export function OrderTable({
   const now = Date.now();
   const ids = items.map((o) => o.booking_id);
   const ticked = selection ? ids.filter((id) => selection.selected.includes(id)).length : 0;
-  return (
-    <table className={table}>
-      <thead>
-        <tr>
-          {selection ? (
-            <th>
+  const columns: ListColumn<SalesOrderRow>[] = [
+    ...(selection
+      ? [
+          {
+            header: 'Select',
+            card: 'plain' as const,
+            headerCell: (
               <input
                 type="checkbox"
                 aria-label="Select every order on this page"
@@ -65,101 +52,92 @@ export function OrderTable({
                 }}
                 onChange={() => selection.onToggleAll(ids)}
               />
-            </th>
-          ) : null}
-          <th>Order</th>
-          <th>Match</th>
-          <th>Tickets</th>
-          <th>Amount</th>
-          {open ? <th>Deadline</th> : <th>Updated</th>}
-          <th>
-            <span className={css({ srOnly: true })}>Details</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((o) => {
-          const next = nextDeadline(o);
-          return (
-            <tr
-              key={o.booking_id}
-              data-testid={`order-${o.booking_no}`}
-              data-tone={next ? deadlineTone(next.at, now) : 'none'}
-            >
-              {selection ? (
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select order ${o.booking_no}`}
-                    className={box}
-                    checked={selection.selected.includes(o.booking_id)}
-                    onChange={() => selection.onToggle(o.booking_id)}
-                  />
-                </td>
-              ) : null}
-              <td>
-                <span className={css({ fontWeight: 'semibold' })}>{o.booking_no}</span>
-                <div className={muted}>{dateTime(o.created_at)}</div>
-              </td>
-              <td>
-                {o.match_name}
-                <div className={muted}>{matchWhen(o.match_date, o.match_time)}</div>
-              </td>
-              <td>
-                <span className={phoneLabel}>Tickets: </span>
-                {o.quantity} × {o.category}, {blockText(o.ticket_block)}, row {o.row}
-                {o.seats ? `, seats ${o.seats}` : ''}
-                <div className={muted}>
-                  {o.ticket_type} · {o.delivered} of {o.quantity} delivered
-                </div>
-              </td>
-              <td className={css({ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' })}>
-                <span className={phoneLabel}>Amount: </span>
-                {money(o.amount, o.currency)}
-              </td>
-              {open ? (
-                <td>
-                  <span className={phoneLabel}>Deadline: </span>
-                  {next ? <Deadline kind={next.kind} at={next.at} now={now} /> : '-'}
-                </td>
-              ) : (
-                <td>
-                  <span className={phoneLabel}>Updated: </span>
-                  {dateTime(o.updated_at)}
-                </td>
-              )}
-              <td>
-                <Button
-                  tone="ghost"
-                  aria-label={`Details of order ${o.booking_no}`}
-                  onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
-                >
-                  Details
-                </Button>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+            ),
+            cell: (o: SalesOrderRow) => (
+              <input
+                type="checkbox"
+                aria-label={`Select order ${o.booking_no}`}
+                className={box}
+                checked={selection.selected.includes(o.booking_id)}
+                onChange={() => selection.onToggle(o.booking_id)}
+              />
+            ),
+          },
+        ]
+      : []),
+    {
+      header: 'Order',
+      card: 'title',
+      cell: (o) => (
+        <>
+          <span className={css({ fontWeight: 'semibold' })}>{o.booking_no}</span>
+          <div className={muted}>{dateTime(o.created_at)}</div>
+        </>
+      ),
+    },
+    {
+      header: 'Match',
+      card: 'plain',
+      cell: (o) => (
+        <>
+          {o.match_name}
+          <div className={muted}>{matchWhen(o.match_date, o.match_time)}</div>
+        </>
+      ),
+    },
+    {
+      header: 'Tickets',
+      cell: (o) => (
+        <>
+          {o.quantity} × {o.category}, {blockText(o.ticket_block)}, row {o.row}
+          {o.seats ? `, seats ${o.seats}` : ''}
+          <div className={muted}>
+            {o.ticket_type} · {o.delivered} of {o.quantity} delivered
+          </div>
+        </>
+      ),
+    },
+    { header: 'Amount', nowrap: true, numeric: true, cell: (o) => money(o.amount, o.currency) },
+    open
+      ? {
+          header: 'Deadline',
+          cell: (o) => {
+            const next = nextDeadline(o);
+            return next ? <Deadline kind={next.kind} at={next.at} now={now} /> : '-';
+          },
+        }
+      : { header: 'Updated', cell: (o) => dateTime(o.updated_at) },
+    {
+      header: 'Details',
+      srHeader: true,
+      card: 'actions',
+      cell: (o) => (
+        <div>
+          <Button
+            tone="ghost"
+            aria-label={`Details of order ${o.booking_no}`}
+            onClick={() => drawer?.send({ type: 'order.opened', id: o.booking_id })}
+          >
+            Details
+          </Button>
+        </div>
+      ),
+    },
+  ];
+  return (
+    <ListTable
+      label="Orders"
+      columns={columns}
+      rows={items}
+      rowKey={(o) => o.booking_id}
+      rowProps={(o) => {
+        const next = nextDeadline(o);
+        return { 'data-testid': `order-${o.booking_no}`, 'data-tone': next ? deadlineTone(next.at, now) : 'none' };
+      }}
+    />
   );
 }
 
 export function Pager({ page, lastPage, onPage }: { page: number; lastPage: number; onPage: (p: number) => void }) {
-  return (
-    <nav
-      aria-label="Order pages"
-      className={css({ display: 'flex', alignItems: 'center', gap: '2', justifyContent: 'flex-end' })}
-    >
-      <Button tone="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </Button>
-      <span className={css({ fontSize: 'sm' })}>
-        Page {Math.max(page, 1)} of {lastPage}
-      </span>
-      <Button tone="secondary" disabled={page >= lastPage} onClick={() => onPage(page + 1)}>
-        Next
-      </Button>
-    </nav>
-  );
+  return <ListPager label="Order" page={page} lastPage={lastPage} onPage={onPage} />;
 }

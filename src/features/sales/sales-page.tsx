@@ -16,6 +16,7 @@ import { saveFile } from '../../lib/save-file';
 import { Button } from '../../ui/button';
 import { DatePicker } from '../../ui/date-picker';
 import { Dropdown, type Option } from '../../ui/dropdown';
+import { ListSection, listStatus } from '../../ui/list-section';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TextField } from '../../ui/text-field';
 import { TICKET_TYPES } from '../../ui/ticket-type-icon';
@@ -275,42 +276,24 @@ function Orders({ status }: { status: SalesStatus }) {
   const page = useSelector(list, (s) => s?.context.page ?? 0);
   const lastPage = useSelector(list, (s) => s?.context.lastPage ?? 1);
   const total = useSelector(list, (s) => s?.context.total ?? null);
-  const view = useSelector(list, (s) => {
-    if (!s || s.hasTag('loadingFirst')) return 'loading' as const;
-    if (s.matches('failed')) return 'failed' as const;
-    if (s.matches('empty')) return 'empty' as const;
-    return 'shown' as const;
-  });
+  const view = useSelector(list, listStatus);
   const filtered = useSelector(sales, (s) => JSON.stringify(s.context.filters) !== JSON.stringify(EMPTY_FILTERS));
   const open = status === 'pending' || status === 'confirmed';
   return (
-    <section aria-labelledby="sales-orders" aria-busy={view === 'loading'} className={card}>
-      <h2 id="sales-orders" className={heading}>
-        {SALES_STATUS_LABELS[status]} orders{total !== null && view === 'shown' ? ` (${total})` : ''}
-      </h2>
-      <Filters />
-      {status === 'pending' ? <BulkOrders items={items} shown={view === 'shown'} /> : null}
-      {view === 'loading' ? (
-        <Loading label="Loading the orders">
-          {[1, 2, 3].map((i) => (
-            <Skeleton key={i} height="40px" />
-          ))}
-        </Loading>
-      ) : view === 'failed' ? (
-        <Retry onRetry={() => list?.send({ type: 'list.retried' })} />
-      ) : view === 'empty' ? (
-        <p className={muted}>{filtered ? NO_MATCH : EMPTY_TEXTS[status]}</p>
-      ) : (
-        <>
-          {status === 'pending' ? null : (
-            <div className={css({ overflowX: 'auto' })}>
-              <OrderTable items={items} open={open} />
-            </div>
-          )}
-          <Pager page={page} lastPage={lastPage} onPage={(p) => list?.send({ type: 'page.requested', page: p })} />
-        </>
-      )}
-    </section>
+    <ListSection
+      title={`${SALES_STATUS_LABELS[status]} orders${total !== null && view === 'shown' ? ` (${total})` : ''}`}
+      titleId="sales-orders"
+      filters={<Filters />}
+      before={status === 'pending' ? <BulkOrders items={items} shown={view === 'shown'} /> : null}
+      status={view}
+      loadingLabel="Loading the orders"
+      empty={filtered ? NO_MATCH : EMPTY_TEXTS[status]}
+      onRetry={() => list?.send({ type: 'list.retried' })}
+      pager={<Pager page={page} lastPage={lastPage} onPage={(p) => list?.send({ type: 'page.requested', page: p })} />}
+    >
+      {/* pending orders are drawn by the bulk actions, with their boxes to tick */}
+      {status === 'pending' ? null : <OrderTable items={items} open={open} />}
+    </ListSection>
   );
 }
 

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { css, cx } from 'styled-system/css';
 import { REASON_LIMITS } from '../../../../machines/admin/queues';
+import { Dropdown } from '../../../ui/dropdown';
 import { FormFooter } from '../../../ui/form-footer';
 import { Modal } from '../../../ui/modal';
 import { inputBox, TextField } from '../../../ui/text-field';
@@ -73,24 +74,14 @@ function Field({
   const id = useId();
   if (field.kind === 'choice') {
     return (
-      <>
-        <label htmlFor={id} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
-          {field.label}
-        </label>
-        <select
-          id={id}
-          value={value}
-          disabled={disabled}
-          onChange={(e) => onChange(e.target.value)}
-          className={inputBox}
-        >
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </>
+      <Dropdown
+        label={field.label}
+        searchable={false}
+        options={options}
+        value={value === '' ? null : value}
+        disabled={disabled}
+        onChange={(v) => onChange(v ?? '')}
+      />
     );
   }
   if (field.kind === 'time') {

@@ -2,11 +2,13 @@ import { useMachine } from '@xstate/react';
 import { useId } from 'react';
 import { css } from 'styled-system/css';
 import type { ListingFile } from '../../../../machines/listings-api';
-import { TICKET_FILE_TYPES, ticketFilesMachine } from '../../../../machines/ticket-files.machine';
+import { TICKET_FILE_MAX_MB, TICKET_FILE_TYPES, ticketFilesMachine } from '../../../../machines/ticket-files.machine';
 import { useNotify } from '../../../app/notify-bridge';
 import { formatFileSize } from '../../../lib/file-rules';
-import { FieldLabel, fieldStack } from '../../../ui/field';
+import { FileField } from '../../../ui/file-field';
 import { muted, sectionTitle, stack } from '../listing-styles';
+
+const TICKET_FILE_RULES = { types: TICKET_FILE_TYPES, maxMb: TICKET_FILE_MAX_MB };
 
 /** The listing's ticket files, and more uploaded with their progress (pdf, jpg, jpeg, png; 5 MB each). */
 export function TicketFiles({ ticketId, files: initial }: { ticketId: number; files: ListingFile[] }) {
@@ -31,22 +33,14 @@ export function TicketFiles({ ticketId, files: initial }: { ticketId: number; fi
           ))}
         </ul>
       )}
-      <div className={fieldStack}>
-        <FieldLabel htmlFor={inputId}>Upload ticket files (pdf, jpg, jpeg or png, 5 MB each, up to 10)</FieldLabel>
-        <input
-          id={inputId}
-          type="file"
-          multiple
-          accept={TICKET_FILE_TYPES.map((t) => `.${t}`).join(',')}
-          disabled={busy}
-          aria-describedby={message ? `${inputId}-error` : undefined}
-          onChange={(e) => {
-            const chosen = [...(e.currentTarget.files ?? [])];
-            e.currentTarget.value = '';
-            send({ type: 'files.chosen', files: chosen });
-          }}
-        />
-      </div>
+      <FileField
+        multiple
+        label="Upload ticket files (pdf, jpg, jpeg or png, 5 MB each, up to 10)"
+        rules={TICKET_FILE_RULES}
+        files={[]}
+        disabled={busy}
+        onFilesChange={(chosen) => chosen.length > 0 && send({ type: 'files.chosen', files: chosen })}
+      />
       {busy ? (
         <progress aria-label="Uploading ticket files" max={100} value={progress ?? 0}>
           {progress ?? 0}%
