@@ -1727,7 +1727,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The holds of other sales channels
+         * @description Path chosen by us (the seller API). The seller's 100 latest holds, newest first, in every state.
+         */
+        get: operations["getListingHolds"];
         put?: never;
         /**
          * Hold a listing's seats for another sales channel
@@ -1791,7 +1795,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a hold as sold elsewhere
-         * @description Path chosen by us (the seller API). The other channel sold the held seats: they stay off sale for good (the listing's stock is down by the hold's quantity). Only a hold still holding, before its end, can be confirmed; one that ended answers 409 ('This hold ended ...': its seats went back on sale and may be sold here). Confirming a sold hold again answers it as it is.
+         * @description Path chosen by us (the seller API). The other channel sold the held seats: they stay off sale for good (the listing's stock is down by the hold's quantity). Only a hold still holding, before its end, can be confirmed; one that ended answers 409 ('This hold ended (...)': its seats went back on sale and may be sold here). Confirming a sold hold again answers it as it is.
          */
         post: operations["confirmListingHold"];
         delete?: never;
@@ -5106,6 +5110,14 @@ export interface components {
             minutes: number;
             /** @description The other channel's own reference for the hold (its order or basket id). */
             reference?: string;
+        };
+        ListingHoldListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                holds: components["schemas"]["ListingHold"][];
+            };
         };
         ListingHoldResponse: {
             /** @constant */
@@ -10887,6 +10899,28 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getListingHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHoldListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createListingHold: {

@@ -1,6 +1,14 @@
 import type { Router } from '../contract/router';
 import { sellerIdOf } from '../domain/sales/totals';
-import { confirmHold, createHold, findHold, holdOf, NO_SUCH_HOLD, releaseHold } from '../domain/seller-api/holds';
+import {
+  confirmHold,
+  createHold,
+  findHold,
+  holdOf,
+  listHolds,
+  NO_SUCH_HOLD,
+  releaseHold,
+} from '../domain/seller-api/holds';
 import { createApiToken, listApiTokens, revokeApiToken } from '../domain/seller-api/tokens';
 
 /** The seller API: its tokens (Settings → API tokens, a session only) and the hold API for other channels. */
@@ -22,6 +30,12 @@ export function sellerApiRoutes({ route }: Router) {
     const token = await revokeApiToken(db, user.id, params.id, clock.now());
     if (!token) return { status: 404, body: { success: false, message: 'No such API token.' } };
     return { status: 200, body: { success: true, message: 'API token revoked.', data: token } };
+  });
+
+  route('/my-listings/holds', 'get', async ({ user }, { db, clock }) => {
+    const now = clock.now();
+    const holds = await listHolds(db, sellerOf(user));
+    return { status: 200, body: { success: true, data: { holds: holds.map((h) => holdOf(h, now)) } } };
   });
 
   route('/my-listings/holds', 'post', async ({ user, body }, { db, clock }) => {

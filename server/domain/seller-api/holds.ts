@@ -27,7 +27,7 @@ export const NO_SUCH_HOLD = 'No such hold.';
 export const NO_SUCH_LISTING = 'No such listing.';
 export const HOLD_WAS_SOLD = 'This hold was confirmed as sold elsewhere: its seats cannot be released.';
 export const holdEnded = (at: string) =>
-  `This hold ended at ${at}: its seats went back on sale and may have been sold here. Hold them again to sell them.`;
+  `This hold ended (${at}); its seats went back on sale and may have been sold here. Hold them again to sell them.`;
 
 export function holdOf(row: HoldRow, now: Date): ListingHold {
   const left = Math.ceil((Date.parse(row.expires_at) - now.getTime()) / 1000);
@@ -89,6 +89,16 @@ export async function createHold(db: Db, sellerId: number, input: NewHold, now: 
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+export async function listHolds(db: Db, sellerId: number): Promise<HoldRow[]> {
+  return db
+    .selectFrom('listing_holds')
+    .selectAll()
+    .where('seller_id', '=', sellerId)
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
 }
 
 export async function findHold(db: Db, sellerId: number, id: number): Promise<HoldRow | undefined> {
