@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { pandaStaticCss } from './scripts/panda-static-css';
 import { pruneUnusedTokens } from './scripts/prune-unused-tokens';
+import { sellerApiReferencePlugin } from './scripts/seller-api-reference';
 import { sessionPreload } from './scripts/session-preload';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -55,6 +56,7 @@ export default defineConfig(({ mode }) => ({
   // for the server to name in its HTML (scripts/session-preload.ts, server/http/static.ts)
   plugins: [
     react(),
+    sellerApiReferencePlugin(here('./openapi/portal.yaml')),
     pandaStaticCss({ runtime: here('./src/styled-system/css/index.mjs') }),
     sessionPreload({
       pages: {

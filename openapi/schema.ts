@@ -1676,6 +1676,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/api-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seller's API tokens
+         * @description Path chosen by us (beyond the spec). The seller's API tokens, newest first, each with its scopes, expiry, last use and whether it is active, expired or revoked; never the token itself (only its SHA-256 is kept). An API token cannot call this (403): tokens are managed only in a logged-in session.
+         */
+        get: operations["getApiTokens"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description Path chosen by us. A new token for another system: it acts as the seller (the seller's permissions and KYC hold) on the operations of its scopes (`x-api-scope` on each operation) and on no other. The answer carries the token once; it cannot be shown again. At most 20 active tokens (409 beyond).
+         */
+        post: operations["createApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/api-tokens/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API token
+         * @description Path chosen by us. The token stops working at once (its next call answers 401). Revoking a revoked token answers it as it is; another seller's token answers 404.
+         */
+        post: operations["revokeApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holds of other sales channels
+         * @description Path chosen by us (the seller API). The seller's 100 latest holds, newest first, in every state.
+         */
+        get: operations["getListingHolds"];
+        put?: never;
+        /**
+         * Hold a listing's seats for another sales channel
+         * @description Path chosen by us (the seller API). Reserves `quantity` seats of one of the seller's listings for `minutes` (1 to 15) while another channel sells them: they leave sale here at once, by the same conditional take as a buyer's cart, so a seat is never sold twice. Then either release the hold (the seats go back on sale) or confirm it (sold elsewhere: the seats stay off sale for good). A hold not confirmed by its end is released by the housekeeping within a minute, exactly once. The quantity must fit the listing's split rule (422); fewer seats left than asked answers 409. Another seller's listing answers 404.
+         */
+        post: operations["createListingHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One hold of another sales channel
+         * @description Path chosen by us (the seller API). The hold as it stands: holding (with its seconds left), released, expired or sold. Another seller's hold answers 404.
+         */
+        get: operations["getListingHold"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/holds/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a hold (its seats go back on sale)
+         * @description Path chosen by us (the seller API). Gives the held seats back to the listing, once: a hold already released or expired answers as it is (nothing given back twice); a sold one answers 409.
+         */
+        post: operations["releaseListingHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my-listings/holds/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a hold as sold elsewhere
+         * @description Path chosen by us (the seller API). The other channel sold the held seats: they stay off sale for good (the listing's stock is down by the hold's quantity). Only a hold still holding, before its end, can be confirmed; one that ended answers 409 ('This hold ended (...)': its seats went back on sale and may be sold here). Confirming a sold hold again answers it as it is.
+         */
+        post: operations["confirmListingHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/bank-accounts": {
         parameters: {
             query?: never;
@@ -4905,6 +5033,97 @@ export interface components {
             success: true;
             message?: string;
             data: components["schemas"]["Account"];
+        };
+        /**
+         * @description What an API token may call: `listings` (inventory and the hold API), `sales` (orders and their actions), `delivery` (uploading the tickets of an order). Each operation a token may call names its scope (`x-api-scope`); an operation without one is for logged-in sessions only.
+         * @enum {string}
+         */
+        ApiScope: "listings" | "sales" | "delivery";
+        ApiToken: {
+            id: components["schemas"]["Id"];
+            name: string;
+            /** @description The token's last four characters. */
+            token_hint: string;
+            scopes: components["schemas"]["ApiScope"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description The token's last call, to the minute; null when never used.
+             */
+            last_used_at: string | null;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+        };
+        ApiTokenInput: {
+            /** @description What the token is for (the system that uses it). */
+            name: string;
+            scopes: components["schemas"]["ApiScope"][];
+            expires_in_days: number;
+        };
+        ApiTokenResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["ApiToken"];
+        };
+        ApiTokenCreatedResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description The token, shown this once. Send it as `Authorization: Bearer <token>`. */
+                token: string;
+                api_token: components["schemas"]["ApiToken"];
+            };
+        };
+        ApiTokenListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                api_tokens: components["schemas"]["ApiToken"][];
+            };
+        };
+        ListingHold: {
+            id: components["schemas"]["Id"];
+            listing_id: components["schemas"]["Id"];
+            quantity: number;
+            reference: string | null;
+            /** @enum {string} */
+            state: "holding" | "released" | "expired" | "sold";
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Seconds until a holding hold ends; 0 for any other. */
+            seconds_left: number;
+        };
+        ListingHoldInput: {
+            listing_id: components["schemas"]["Id"];
+            quantity: number;
+            /** @description How long the seats are held, 1 to 15 minutes. */
+            minutes: number;
+            /** @description The other channel's own reference for the hold (its order or basket id). */
+            reference?: string;
+        };
+        ListingHoldListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                holds: components["schemas"]["ListingHold"][];
+            };
+        };
+        ListingHoldResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["ListingHold"];
         };
         /** @enum {string} */
         PermissionName: "settings" | "dashboard" | "notification" | "event" | "sales" | "reports" | "lmt-pay" | "lmt-trade";
@@ -10603,6 +10822,222 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    getApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiTokenInput"];
+            };
+        };
+        responses: {
+            /** @description The token, shown this once, and its row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    revokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token's row, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getListingHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHoldListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createListingHold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per intended hold, sent again when the same request is retried (a replay answers the first reply and holds nothing twice). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingHoldInput"];
+            };
+        };
+        responses: {
+            /** @description The hold. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHoldResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getListingHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hold. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHoldResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    releaseListingHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hold, released. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHoldResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    confirmListingHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hold, sold. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingHoldResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getBankAccounts: {
         parameters: {
             query?: never;
@@ -14858,6 +15293,9 @@ export const readinessCheckNameValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const userTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserType"]> = ["sellers", "team_members", "admin"];
 export const kycStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycStatus"]> = [0, 1, 2];
 export const languageCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LanguageCode"]> = ["en", "ar", "de", "es", "fr", "it"];
+export const apiScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiScope"]> = ["listings", "sales", "delivery"];
+export const apiTokenStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiToken"]["status"]> = ["active", "expired", "revoked"];
+export const listingHoldStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListingHold"]["state"]> = ["holding", "released", "expired", "sold"];
 export const permissionNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PermissionName"]> = ["settings", "dashboard", "notification", "event", "sales", "reports", "lmt-pay", "lmt-trade"];
 export const permissionIs_can_accessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]["is_can_access"]> = [0, 1];
 export const kycDocumentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KycDocumentKind"]> = ["photo_id", "address_proof", "business", "seller_contract"];

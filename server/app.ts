@@ -40,6 +40,7 @@ import { type OpsDeps, opsRoutes } from './routes/ops';
 import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
+import { sellerApiRoutes } from './routes/seller-api';
 import { sessionRoutes } from './routes/sessions';
 import { settingsAccountRoutes } from './routes/settings-account';
 import { settingsCardRoutes } from './routes/settings-cards';
@@ -208,6 +209,7 @@ export function createApp(options: AppOptions) {
     settingsExtraRoutes(router);
     accountDataRoutes(router);
     listingsRoutes(router);
+    sellerApiRoutes(router);
     payoutRoutes(router, { mailer });
     kycRoutes(router, {
       esign: options.esign ?? esignFrom(),

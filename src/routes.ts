@@ -147,6 +147,8 @@ export const routes = {
   storedCards: route({ pattern: '/settings/stored-cards', title: 'Stored cards', access: 'lmt-pay' }),
   templates: route({ pattern: '/settings/templates', title: 'Templates', access: 'settings' }),
   bankAccounts: route({ pattern: '/settings/bank-accounts', title: 'Bank accounts', access: 'settings' }),
+  apiTokens: route({ pattern: '/settings/api-tokens', title: 'API tokens', access: 'settings' }),
+  apiDocs: route({ pattern: '/settings/api-reference', title: 'Seller API reference', access: 'settings' }),
   referrals: route({ pattern: '/settings/referrals', title: 'Referrals', access: 'settings' }),
   sellerContacts: route({ pattern: '/settings/seller-contacts', title: 'Seller contacts', access: 'settings' }),
   partnerSettings: route({ pattern: '/settings/partner-settings', title: 'Partner settings', access: 'settings' }),

@@ -39,6 +39,8 @@ export interface AuthUser extends UserProfile {
   seller_kyc_rejection_reason: string | null;
   /** The names whose `is_can_access` is 1; the router checks an operation's `x-permission` against them. */
   permissions: ReadonlySet<PermissionName>;
+  /** A caller by a seller's API token (server/auth/api-tokens.ts): the scopes it may use; absent for a session. */
+  apiScopes?: ReadonlySet<components['schemas']['ApiScope']>;
 }
 
 export type LoginResult =

@@ -14,6 +14,7 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 type PermissionName = components['schemas']['PermissionName'];
+export type ApiScope = components['schemas']['ApiScope'];
 /** `x-role`: who may call an operation when a permission does not say it (the back office, sellers only). */
 export const ROLES = ['admin', 'seller'] as const;
 export type Role = (typeof ROLES)[number];
@@ -58,6 +59,8 @@ export interface Operation {
   role: Role | null;
   /** `x-kyc-exempt`: a seller whose KYC is not approved may call it (the calls the KYC page needs). */
   kycExempt: boolean;
+  /** `x-api-scope`: the scope a seller's API token needs to call it; null: API tokens may not call it at all. */
+  apiScope: ApiScope | null;
   /** `x-transaction`: the handler runs inside one database transaction; a throw or an error reply undoes it. */
   transaction: boolean;
   /** `x-idempotent`: needs an `Idempotency-Key`; the first successful reply is kept and replayed for 24 hours. */
@@ -119,6 +122,7 @@ interface OperationObject {
   'x-permission'?: string;
   'x-role'?: string;
   'x-kyc-exempt'?: boolean;
+  'x-api-scope'?: string;
   'x-transaction'?: boolean;
   'x-idempotent'?: boolean;
   'x-cache-ms'?: number;
@@ -128,7 +132,7 @@ interface Document {
   security?: unknown[];
   paths: Record<string, Record<string, unknown>>;
   components?: {
-    schemas?: { PermissionName?: { enum?: string[] } };
+    schemas?: { PermissionName?: { enum?: string[] }; ApiScope?: { enum?: string[] } };
     parameters?: Record<string, ParameterObject>;
     responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
   };
@@ -472,6 +476,9 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         // every secured call says who may call it, so that a call is closed before it is built
         problems.push(`${id}: a secured call must declare x-permission (a name, or 'none' for every user) or x-role`);
       }
+      const apiScope = op['x-api-scope'] ?? null;
+      if (apiScope !== null && (!secured || !doc.components?.schemas?.ApiScope?.enum?.includes(apiScope)))
+        problems.push(`${id}: x-api-scope '${apiScope}' must be an ApiScope, on a secured call`);
       const transaction = op['x-transaction'] === true;
       const idempotent = op['x-idempotent'] === true;
       const headerNames = all.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
@@ -520,6 +527,7 @@ export function loadContract(file = CONTRACT_FILE): Contract {
         permission: rawPermission === null || rawPermission === 'none' ? null : (rawPermission as PermissionName),
         role,
         kycExempt: op['x-kyc-exempt'] === true,
+        apiScope: apiScope as ApiScope | null,
         transaction,
         idempotent,
         cacheMs,

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Context, Hono } from 'hono';
 import type { paths } from '../../openapi/schema';
+import { API_TOKEN_INVALID, API_TOKEN_PREFIX, authenticateApiToken, refuseOutOfScope } from '../auth/api-tokens';
 import { type AuthUser, authenticate } from '../auth/session';
 import type { Clock } from '../clock';
 import { type Db, directSqlite } from '../db/database';
@@ -242,8 +243,15 @@ export function createRouter(app: Hono<AppEnv>, deps: Deps) {
     const header = c.req.header('authorization');
     if (!header) throw new HttpError(401, MESSAGES.loginRequired);
     const token = BEARER.exec(header)?.[1];
-    const user = token ? await authenticate(deps.db, deps.clock, `Bearer ${token}`) : null;
-    if (!user) throw new HttpError(401, MESSAGES.sessionExpired);
+    const viaApi = token?.startsWith(API_TOKEN_PREFIX) === true;
+    const user = !token
+      ? null
+      : viaApi
+        ? await authenticateApiToken(deps.db, deps.clock, token)
+        : await authenticate(deps.db, deps.clock, `Bearer ${token}`);
+    if (!user) throw new HttpError(401, viaApi ? API_TOKEN_INVALID : MESSAGES.sessionExpired);
+    // a seller's API token reaches only the operations of its scopes, never the portal's own (its tokens among them)
+    refuseOutOfScope(user, op.apiScope);
     // the KYC hold on the server too: a seller without approved KYC (or a member of such a seller's team)
     // reaches only the calls the KYC page needs
     const held = (user.user_type === 'sellers' || user.user_type === 'team_members') && heldKycStatus(user) !== 1;

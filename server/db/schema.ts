@@ -176,4 +176,9 @@ export interface Database {
   ops_jobs: OpsJobTable;
   erasure_requests: ErasureRequestTable;
   admin_audit_log: AdminAuditLogTable;
+  api_tokens: import('./schema-seller-api').ApiTokenTable;
+  listing_holds: import('./schema-seller-api').ListingHoldTable;
+  webhook_endpoints: import('./schema-seller-api').WebhookEndpointTable;
+  webhook_deliveries: import('./schema-seller-api').WebhookDeliveryTable;
+  webhook_attempts: import('./schema-seller-api').WebhookAttemptTable;
 }

@@ -28,6 +28,8 @@ const AdminTransferWindowsPage = lazyLoaded(pageModules.adminTransferWindows);
 const AdminPriceCapsPage = lazyLoaded(pageModules.adminPriceCaps);
 const YourDataPage = lazyLoaded(pageModules.yourData);
 const BankAccountsPage = lazyLoaded(pageModules.bankAccounts);
+const ApiTokensPage = lazyLoaded(pageModules.apiTokens);
+const ApiDocsPage = lazyLoaded(pageModules.apiDocs);
 const ReferralsPage = lazyLoaded(pageModules.referrals);
 const SellerContactsPage = lazyLoaded(pageModules.sellerContacts);
 const PartnerSettingsPage = lazyLoaded(pageModules.partnerSettings);
@@ -63,6 +65,8 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   storedCards: StoredCardsPage,
   templates: TemplatesPage,
   bankAccounts: BankAccountsPage,
+  apiTokens: ApiTokensPage,
+  apiDocs: ApiDocsPage,
   referrals: ReferralsPage,
   sellerContacts: SellerContactsPage,
   partnerSettings: PartnerSettingsPage,

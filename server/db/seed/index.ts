@@ -13,6 +13,7 @@ import { seedDemoListings } from './demo-listings';
 import { DEMO_PAYOUTS_FIXTURE, seedDemoPayouts } from './demo-payouts';
 import { DEMO_REFERRALS_FIXTURE, seedDefaultSellerContacts, seedDemoReferrals } from './demo-referrals';
 import { seedDemoNotifications, seedDemoSales, seedRivalSales } from './demo-sales';
+import { DEMO_SELLER_API_FIXTURE, seedDemoSellerApi } from './demo-seller-api';
 import { DEMO_TEAMS_FIXTURE, seedDemoTeams } from './demo-teams';
 import { seedDemoTrade, TRADE_SELLERS } from './demo-trade';
 import { DEMO_WALLETS, seedDemoWallet } from './demo-wallet';
@@ -361,6 +362,9 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   // 24 hours before kick-off, after the usual deadline; their orders are due within the window, never late before
   if (await applyOnce(db, clock, DEMO_TRANSFER_WINDOWS_FIXTURE, (trx) => seedTransferWindows(trx, clock, seller))) {
     appliedFixtures.push(DEMO_TRANSFER_WINDOWS_FIXTURE);
+  }
+  if (await applyOnce(db, clock, DEMO_SELLER_API_FIXTURE, (trx) => seedDemoSellerApi(trx, clock, [seller, rival]))) {
+    appliedFixtures.push(DEMO_SELLER_API_FIXTURE);
   }
   return { createdUsers, appliedFixtures };
 }

@@ -35,7 +35,18 @@ const takes = {
   ),
 };
 
-const availableOf = prepared((db, $: { id: number }) =>
+/**
+ * Takes `q` tickets of a listing by one conditional update, its split rule in the WHERE: answers the listing's
+ * seats, or undefined when the tickets were no longer there. A buyer's cart and another channel's hold
+ * (server/domain/seller-api/holds.ts) take by it, so a ticket is taken once whichever asks.
+ */
+export function takeTickets(db: Db, listing: { id: number; split_type: string }, q: number) {
+  if (listing.split_type === 'all_together') return takes.all_together.takeFirst(db, { id: listing.id, q });
+  if (listing.split_type === 'avoid_single') return takes.avoid_single.takeFirst(db, { id: listing.id, q, q1: q + 1 });
+  return takes.any.takeFirst(db, { id: listing.id, q });
+}
+
+export const availableOf = prepared((db, $: { id: number }) =>
   db.selectFrom('listings').select('available').where('id', '=', $.id),
 );
 
@@ -122,14 +133,8 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
   });
   const problem = pricingProblem(listing, breakdown, { listing: '/query/sell_ticket_id', quantity: '/query/quantity' });
   if (problem) throw unpriced(problem);
-  const take =
-    listing.split_type === 'all_together'
-      ? takes.all_together.takeFirst(db, { id: listing.id, q })
-      : listing.split_type === 'avoid_single'
-        ? takes.avoid_single.takeFirst(db, { id: listing.id, q, q1: q + 1 })
-        : takes.any.takeFirst(db, { id: listing.id, q });
   // the seats come back with the take (the catalogue's row does not carry them): the cart keeps them
-  const taken = await take;
+  const taken = await takeTickets(db, listing, q);
   if (!taken) {
     const left = await availableOf.takeFirst(db, { id: listing.id });
     throw new HttpError(
