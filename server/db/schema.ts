@@ -4,6 +4,7 @@ import type {
   BankStatementTable,
   ErasureRequestTable,
 } from './schema-admin';
+import type { DeliveryProofTable, OrderDisputeTable } from './schema-disputes';
 import type {
   CatalogVersionTable,
   CityTable,
@@ -176,4 +177,6 @@ export interface Database {
   ops_jobs: OpsJobTable;
   erasure_requests: ErasureRequestTable;
   admin_audit_log: AdminAuditLogTable;
+  delivery_proofs: DeliveryProofTable;
+  order_disputes: OrderDisputeTable;
 }
