@@ -4,7 +4,6 @@ import type {
   BankStatementTable,
   ErasureRequestTable,
 } from './schema-admin';
-import type { DeliveryProofTable, OrderDisputeTable } from './schema-disputes';
 import type {
   CatalogVersionTable,
   CityTable,
@@ -14,6 +13,7 @@ import type {
   EventTable,
   EventVersionTable,
 } from './schema-catalog';
+import type { DeliveryProofTable, OrderDisputeTable } from './schema-disputes';
 import type { ESignRequestTable, ESignSandboxDocumentTable, KycDocumentTable, KycSubmissionTable } from './schema-kyc';
 import type {
   AdditionalTemplateTable,
