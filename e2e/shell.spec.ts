@@ -87,6 +87,7 @@ test.describe('the menu each account sees', () => {
         'KYC submissions',
         'Event requests',
         'Orders needing action',
+        'Buyer claims',
         'Transfer windows',
         'Price caps',
         'Erasure requests',

@@ -992,6 +992,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sales/order-dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer's claim on one sale, if any
+         * @description Path chosen by us. The claim the buyer opened on the sale (docs/decisions/disputes.md), or null. Another seller's order answers 404.
+         */
+        get: operations["getSaleDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales/dispute-pack/{booking_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sale's dispute pack, one JSON file
+         * @description Path chosen by us. One JSON file with everything a dispute is decided on: the order, the buyer's claim (if any), the proof kept at each delivery (hashes and pages, links, courier references, the buyer's downloads and acceptance), the deliveries, the whole order log and the key timestamps. Named '{booking_no}-dispute-pack.json'. Another seller's order answers 404.
+         */
+        get: operations["downloadSaleDisputePack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sales/order-logs": {
         parameters: {
             query?: never;
@@ -2910,6 +2950,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase/lmt-trade/bookings/{booking_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a claim on a booking (not received, wrong tickets, denied entry)
+         * @description Path chosen by us. The buyer's claim on the order behind one of their bookings (docs/decisions/disputes.md): allowed while the order is confirmed or delivered, until 48 hours after the event starts (when the sale would complete; an open claim holds that). One claim a booking. The seller sees it on the sale, the back office in its disputes queue. Another buyer's booking answers 404; a claim outside the window, on an order in another status, or a second claim answers 409 with the reason.
+         */
+        post: operations["openBookingClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase/lmt-trade/tracking": {
         parameters: {
             query?: never;
@@ -4352,6 +4412,86 @@ export interface paths {
          * @description Path chosen by us. Back office. The seller reads the reason in Settings and may ask again. Rejecting a rejected request answers it again; an erased one answers 409.
          */
         post: operations["rejectErasureRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Buyers' claims (back office)
+         * @description Path chosen by us. Claims in one status (open by default), oldest first, with the sale they are about.
+         */
+        get: operations["listAdminDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/disputes/{id}/pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A claim's dispute pack (back office)
+         * @description Path chosen by us. The same file as GET /sales/dispute-pack/{booking_id} for the claim's sale.
+         */
+        get: operations["downloadAdminDisputePack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/disputes/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a claim for the buyer, with a refund or a replacement (back office)
+         * @description Path chosen by us. `refund` cancels the sale through the order lifecycle (the buyer refunded to their SB Pay wallet or card through the ledger, the tickets back to the listing, no earnings for the seller); `replacement` replaces it (the buyer keeps a booking with other tickets the marketplace supplies; the paid amount stays with the marketplace to buy them, no earnings for the seller). Audited. A claim already resolved answers 409.
+         */
+        post: operations["resolveAdminDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/disputes/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a claim, with a reason the buyer reads (back office)
+         * @description Path chosen by us. Nothing moves: the sale goes on and completes as usual (its earnings credited 48 hours after the event, or at the next run once that passed). Audited. A claim already resolved answers 409.
+         */
+        post: operations["rejectAdminDispute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5982,7 +6122,7 @@ export interface components {
          * @description A queue of the back office.
          * @enum {string}
          */
-        AdminQueueName: "deposits" | "kyc" | "payouts" | "event_requests" | "erasures" | "orders" | "bank_lines";
+        AdminQueueName: "deposits" | "kyc" | "payouts" | "event_requests" | "erasures" | "orders" | "bank_lines" | "disputes";
         AdminQueue: {
             queue: components["schemas"]["AdminQueueName"];
             /** @description How many items wait in it. */
@@ -6036,7 +6176,7 @@ export interface components {
          * @description An action of the back office.
          * @enum {string}
          */
-        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved" | "bank_statement.imported" | "bank_line.dismissed" | "event.transfer_window_saved";
+        AdminAuditAction: "deposit.approved" | "deposit.rejected" | "payout.sent" | "payout.failed" | "kyc.approved" | "kyc.rejected" | "event_request.approved" | "event_request.rejected" | "erasure.approved" | "erasure.rejected" | "order.cancelled" | "order.replaced" | "price_cap.saved" | "bank_statement.imported" | "bank_line.dismissed" | "event.transfer_window_saved" | "dispute.refunded" | "dispute.replaced" | "dispute.rejected";
         AdminAuditEntry: {
             id: number;
             /** Format: date-time */
@@ -6479,7 +6619,7 @@ export interface components {
          */
         SalesDeliveryType: "pdf" | "pdf_page" | "transfer_link" | "wallet_pass" | "courier" | "collection";
         /** @enum {string} */
-        SalesOrderLogAction: "created" | "accepted" | "declined" | "acceptance_expired" | "ticket_delivered" | "ticket_removed" | "delivered" | "cancelled" | "replaced" | "completed" | "ticket_type_changed" | "notes_saved" | "instruction_uploaded" | "transfer_accepted" | "transfer_reminded";
+        SalesOrderLogAction: "created" | "accepted" | "declined" | "acceptance_expired" | "ticket_delivered" | "ticket_removed" | "delivered" | "cancelled" | "replaced" | "completed" | "ticket_type_changed" | "notes_saved" | "instruction_uploaded" | "transfer_accepted" | "transfer_reminded" | "claim_opened" | "claim_resolved";
         /**
          * @description Who made a change: the seller (or a team member with `sales`), the back office, the platform (a deadline, the end of the event) or the buyer (the purchase that made the order).
          * @enum {string}
@@ -6730,6 +6870,96 @@ export interface components {
                 content_base64: string;
             };
         };
+        /**
+         * @description Why the buyer claims (not_received, wrong_tickets, denied_entry).
+         * @enum {string}
+         */
+        ClaimReason: "not_received" | "wrong_tickets" | "denied_entry";
+        /**
+         * @description A claim's state (open until the back office resolves it).
+         * @enum {string}
+         */
+        ClaimStatus: "open" | "refunded" | "replaced" | "rejected";
+        OpenClaimRequest: {
+            reason: components["schemas"]["ClaimReason"];
+            description: string;
+        };
+        ResolveDisputeRequest: {
+            /** @enum {string} */
+            outcome: "refund" | "replacement";
+            note: string;
+        };
+        /** @description A buyer's claim on a sale (docs/decisions/disputes.md). */
+        Claim: {
+            id: components["schemas"]["Id"];
+            /** @description The sale's id (the sales calls' `booking_id`). */
+            booking_id: components["schemas"]["Id"];
+            booking_no: string;
+            reason: components["schemas"]["ClaimReason"];
+            description: string;
+            status: components["schemas"]["ClaimStatus"];
+            /** Format: date-time */
+            opened_at: string;
+            /** Format: date-time */
+            resolved_at: string | null;
+            resolution_note: string | null;
+        };
+        ClaimResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["Claim"];
+        };
+        SaleDisputeResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                claim: components["schemas"]["Claim"] | null;
+            };
+        };
+        AdminDispute: components["schemas"]["Claim"] & {
+            match_name: string;
+            /** Format: date */
+            event_date: string;
+            event_time: string;
+            seller_name: string;
+            buyer_name: string;
+            order_status: components["schemas"]["OrderStatus"];
+            /** @description The order's amount in minor units of `currency`. */
+            amount: number;
+            currency: string;
+            /** @description How many proof records the sale has. */
+            proofs: number;
+        };
+        AdminDisputeResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["AdminDispute"];
+        };
+        AdminDisputeListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                disputes: components["schemas"]["AdminDispute"][];
+                meta: components["schemas"]["PageMeta"];
+            };
+        };
+        DisputePackResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                /** @description '{booking_no}-dispute-pack.json' */
+                name: string;
+                /** @constant */
+                mime: "application/json";
+                size: number;
+                content_base64: string;
+            };
+        };
         TicketZipResponse: {
             /** @constant */
             success: true;
@@ -6825,6 +7055,13 @@ export interface components {
         };
         /** @description The sale behind a confirmed booking as the buyer sees it (issue 12): the order's status, how many tickets are delivered and how, the deadline, and whether the zip can be downloaded (GET /purchase/lmt-trade/bookings/{booking_id}/tickets). */
         BookingDelivery: {
+            /** @description The buyer's claim on the sale (docs/decisions/disputes.md); null when none was opened. */
+            claim: components["schemas"]["Claim"] | null;
+            /**
+             * Format: date-time
+             * @description Until when a claim can be opened (48 hours after the event starts); null when it cannot now.
+             */
+            claim_until: string | null;
             /** @description For mobile tickets, the club transfer's state; null for other ticket types. */
             transfer: components["schemas"]["TransferState"] | null;
             order_status: components["schemas"]["OrderStatus"];
@@ -9682,6 +9919,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SalesOrderDetailsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getSaleDispute: {
+        parameters: {
+            query: {
+                /** @description The sale's id. */
+                booking_id: components["schemas"]["Id"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleDisputeResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    downloadSaleDisputePack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                booking_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pack. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputePackResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -12709,6 +12999,43 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    openBookingClaim: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description As `#/components/parameters/IdempotencyKey`: one key per intended action, sent again when the same request is retried (a replay answers the first reply and has no second effect). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                booking_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getTradeTracking: {
         parameters: {
             query?: {
@@ -15177,6 +15504,128 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
         };
     };
+    listAdminDisputes: {
+        parameters: {
+            query?: {
+                /** @description The status to list. */
+                status?: components["schemas"]["ClaimStatus"];
+                /** @description The page to answer, from 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDisputeListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    downloadAdminDisputePack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pack. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputePackResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    resolveAdminDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDisputeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    rejectAdminDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, rejected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDisputeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     getAdminQueues: {
         parameters: {
             query?: never;
@@ -15315,8 +15764,8 @@ export const payoutOrderStateValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const depositStatus_labelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Deposit"]["status_label"]> = ["pending admin approval", "approved", "rejected"];
 export const bankLineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankLineStatus"]> = ["credited", "review", "matched", "dismissed"];
 export const bankStatementImportFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BankStatementImport"]["format"]> = ["camt053", "csv"];
-export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders", "bank_lines"];
-export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved", "bank_statement.imported", "bank_line.dismissed", "event.transfer_window_saved"];
+export const adminQueueNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminQueueName"]> = ["deposits", "kyc", "payouts", "event_requests", "erasures", "orders", "bank_lines", "disputes"];
+export const adminAuditActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminAuditAction"]> = ["deposit.approved", "deposit.rejected", "payout.sent", "payout.failed", "kyc.approved", "kyc.rejected", "event_request.approved", "event_request.rejected", "erasure.approved", "erasure.rejected", "order.cancelled", "order.replaced", "price_cap.saved", "bank_statement.imported", "bank_line.dismissed", "event.transfer_window_saved", "dispute.refunded", "dispute.replaced", "dispute.rejected"];
 export const sellerLevelBenefitAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelBenefit"]["available"]> = [0, 1];
 export const sellerLevelIs_activeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevel"]["is_active"]> = [0, 1];
 export const sellerLevelSummaryCurrencyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SellerLevelSummary"]["currency"]> = ["GBP"];
@@ -15337,9 +15786,12 @@ export const salesExportFormatValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const salesPdfModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesPdfMode"]> = ["per_ticket", "split"];
 export const salesDeliveryMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDeliveryMethod"]> = ["pdf", "mobile", "courier", "collection"];
 export const salesDeliveryTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesDeliveryType"]> = ["pdf", "pdf_page", "transfer_link", "wallet_pass", "courier", "collection"];
-export const salesOrderLogActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderLogAction"]> = ["created", "accepted", "declined", "acceptance_expired", "ticket_delivered", "ticket_removed", "delivered", "cancelled", "replaced", "completed", "ticket_type_changed", "notes_saved", "instruction_uploaded", "transfer_accepted", "transfer_reminded"];
+export const salesOrderLogActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderLogAction"]> = ["created", "accepted", "declined", "acceptance_expired", "ticket_delivered", "ticket_removed", "delivered", "cancelled", "replaced", "completed", "ticket_type_changed", "notes_saved", "instruction_uploaded", "transfer_accepted", "transfer_reminded", "claim_opened", "claim_resolved"];
 export const orderActorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderActor"]> = ["seller", "admin", "system", "buyer"];
 export const salesExportColumnValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesExportColumn"]> = ["Order number", "Status", "Order date", "Match", "Tournament", "Match date", "Match time", "Stadium", "City", "Category", "Block", "Row", "Seats", "Ticket type", "Quantity", "Delivered", "Currency", "Unit price", "Amount", "Deliver by"];
+export const claimReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClaimReason"]> = ["not_received", "wrong_tickets", "denied_entry"];
+export const claimStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClaimStatus"]> = ["open", "refunded", "replaced", "rejected"];
+export const resolveDisputeRequestOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ResolveDisputeRequest"]["outcome"]> = ["refund", "replacement"];
 export const salesOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderActionInput"]["action"]> = ["accept", "decline"];
 export const salesOrderActionsInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SalesOrderActionsInput"]["action"]> = ["accept", "decline"];
 export const adminOrderActionInputActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminOrderActionInput"]["action"]> = ["cancel", "replace"];

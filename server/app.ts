@@ -32,6 +32,7 @@ import { adminBankRoutes } from './routes/admin-bank';
 import { adminHomeRoutes } from './routes/admin-home';
 import { authRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
+import { disputeRoutes } from './routes/disputes';
 import { kycRoutes } from './routes/kyc';
 import { listingsRoutes } from './routes/listings';
 import { myTeamsRoutes } from './routes/my-teams';
@@ -198,6 +199,7 @@ export function createApp(options: AppOptions) {
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
     salesRoutes(router, payments);
+    disputeRoutes(router, payments);
     reportsRoutes(router);
     settingsTradeRoutes(router, payments);
     settingsAccountRoutes(router);

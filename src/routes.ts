@@ -269,6 +269,12 @@ export const routes = {
     access: 'admin',
     menu: { label: 'Orders needing action', icon: 'sales', order: 112.5, permission: 'sales', adminOnly: true },
   }),
+  adminDisputes: route({
+    pattern: '/admin/disputes',
+    title: 'Buyer claims',
+    access: 'admin',
+    menu: { label: 'Buyer claims', icon: 'sales', order: 112.6, permission: 'sales', adminOnly: true },
+  }),
   adminTransferWindows: route({
     pattern: '/admin/transfer-windows',
     title: 'Transfer windows',

@@ -210,3 +210,38 @@ export const bankLineQueueMachine = createAdminQueueMachine<BankLine, DecidedLin
   announce: (l) =>
     l.status === 'matched' ? `Line #${l.id} matched: the top-up is credited` : `Line #${l.id} dismissed`,
 });
+
+export type AdminDispute = DataOf<'/admin/disputes', 'get'>['disputes'][number];
+type DecidedDispute = DataOf<'/admin/disputes/{id}/resolve', 'post'>;
+
+/**
+ * Buyers' claims (docs/decisions/disputes.md): the row opens the claim's dispute pack; Approve upholds the claim with
+ * a refund or a replacement (a note is required), Reject rejects it with a reason the buyer reads.
+ */
+export const disputeQueueMachine = createAdminQueueMachine<AdminDispute, DecidedDispute>({
+  id: 'adminDisputes',
+  fetchPage: async (page, signal) => {
+    const data = unwrap(
+      await api.GET('/admin/disputes', { params: { query: { status: 'open', page } }, signal }),
+      FETCH_ERROR,
+    );
+    return fromPageMeta(data.disputes, data.meta);
+  },
+  keyOf: (d) => d.id,
+  initialValues: () => ({ outcome: 'refund' }),
+  refuseValues: (values) => (values.reason?.trim() ? null : 'Give the note the seller and the buyer read.'),
+  approve: async (d, values) =>
+    unwrap(
+      await api.POST('/admin/disputes/{id}/resolve', {
+        params: { path: { id: d.id } },
+        body: {
+          outcome: values.outcome === 'replacement' ? 'replacement' : 'refund',
+          note: values.reason?.trim() ?? '',
+        },
+      }),
+    ),
+  reject: async (d, reason) =>
+    unwrap(await api.POST('/admin/disputes/{id}/reject', { params: { path: { id: d.id } }, body: { reason } })),
+  announce: (d) => `Claim on ${d.booking_no} ${d.status}`,
+  loadFile: async (d) => unwrap(await api.GET('/admin/disputes/{id}/pack', { params: { path: { id: d.id } } })),
+});

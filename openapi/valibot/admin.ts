@@ -49,3 +49,11 @@ export const setTransferWindowBody = (m: Messages = defaultMessages) =>
 /** The application/json body of POST /admin/erasure-requests/{id}/reject (rejectErasureRequest). */
 export const rejectErasureRequestBody = (m: Messages = defaultMessages) =>
   v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500)), v.regex(new RegExp('\\S', 'u'), m('reason', 'pattern'))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/disputes/{id}/resolve (resolveAdminDispute). */
+export const resolveAdminDisputeBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ outcome: v.picklist(['refund','replacement'], m('outcome', 'enum')), note: v.pipe(v.string(m('note', 'type')), v.nonEmpty(m('note', 'required')), v.maxLength(500, m('note', 'maxLength', 500)), v.regex(new RegExp('\\S', 'u'), m('note', 'pattern'))) }, m('', 'type'));
+
+/** The application/json body of POST /admin/disputes/{id}/reject (rejectAdminDispute). */
+export const rejectAdminDisputeBody = (m: Messages = defaultMessages) =>
+  v.strictObject({ reason: v.pipe(v.string(m('reason', 'type')), v.nonEmpty(m('reason', 'required')), v.maxLength(500, m('reason', 'maxLength', 500)), v.regex(new RegExp('\\S', 'u'), m('reason', 'pattern'))) }, m('', 'type'));

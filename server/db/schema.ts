@@ -13,6 +13,7 @@ import type {
   EventTable,
   EventVersionTable,
 } from './schema-catalog';
+import type { DeliveryProofTable, OrderDisputeTable } from './schema-disputes';
 import type { ESignRequestTable, ESignSandboxDocumentTable, KycDocumentTable, KycSubmissionTable } from './schema-kyc';
 import type {
   AdditionalTemplateTable,
@@ -181,4 +182,6 @@ export interface Database {
   webhook_endpoints: import('./schema-seller-api').WebhookEndpointTable;
   webhook_deliveries: import('./schema-seller-api').WebhookDeliveryTable;
   webhook_attempts: import('./schema-seller-api').WebhookAttemptTable;
+  delivery_proofs: DeliveryProofTable;
+  order_disputes: OrderDisputeTable;
 }

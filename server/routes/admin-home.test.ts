@@ -59,6 +59,7 @@ describe('the back office home and its audit log (server)', () => {
     expect(Object.keys(before).sort()).toEqual([
       'bank_lines',
       'deposits',
+      'disputes',
       'erasures',
       'event_requests',
       'kyc',

@@ -1,6 +1,7 @@
 import type { AuthUser } from '../auth/session';
 import type { Router } from '../contract/router';
 import { recordAdminAction } from '../domain/admin/audit';
+import { recordOrderProof } from '../domain/disputes/proofs';
 import { actOnOrders, bulkMessage } from '../domain/sales/bulk';
 import { expireUnaccepted, settleFinished } from '../domain/sales/clock';
 import {
@@ -351,17 +352,24 @@ export function salesRoutes({ route }: Router, payments: Payments) {
     return { status: 200, body: { success: true, message: 'Instruction file saved.', data } };
   });
 
-  route('/purchase/lmt-trade/bookings/{booking_id}/tickets', 'get', async ({ user, params }, { db, dataDir }) => {
-    const booking = await db
-      .selectFrom('bookings')
-      .select(['order_id'])
-      .where('id', '=', params.booking_id)
-      .where('buyer_id', '=', sellerIdOf(user))
-      .executeTakeFirst();
-    if (!booking) throw new HttpError(404, 'Booking not found.');
-    const none = 'No tickets have been delivered for this booking yet.';
-    const o = booking.order_id ? await findOrder(db, null, booking.order_id) : undefined;
-    if (!o || o.status === 'cancelled') throw new HttpError(409, none);
-    return { status: 200, body: { success: true, data: await ticketZip(db, dataDir, o, none) } };
-  });
+  route(
+    '/purchase/lmt-trade/bookings/{booking_id}/tickets',
+    'get',
+    async ({ user, params }, { db, dataDir, clock }) => {
+      const booking = await db
+        .selectFrom('bookings')
+        .select(['order_id'])
+        .where('id', '=', params.booking_id)
+        .where('buyer_id', '=', sellerIdOf(user))
+        .executeTakeFirst();
+      if (!booking) throw new HttpError(404, 'Booking not found.');
+      const none = 'No tickets have been delivered for this booking yet.';
+      const o = booking.order_id ? await findOrder(db, null, booking.order_id) : undefined;
+      if (!o || o.status === 'cancelled') throw new HttpError(409, none);
+      const data = await ticketZip(db, dataDir, o, none);
+      // the buyer's download is proof the tickets reached them (docs/decisions/disputes.md)
+      await recordOrderProof(db, o.id, 'download', user.id, clock.now().toISOString(), data.name);
+      return { status: 200, body: { success: true, data } };
+    },
+  );
 }

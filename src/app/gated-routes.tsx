@@ -24,6 +24,7 @@ const WalletPage = lazyLoaded(pageModules.wallet);
 const PayoutsPage = lazyLoaded(pageModules.payouts);
 const AdminPayoutsPage = lazyLoaded(pageModules.adminPayouts);
 const AdminErasuresPage = lazyLoaded(pageModules.adminErasures);
+const AdminDisputesPage = lazyLoaded(pageModules.adminDisputes);
 const AdminTransferWindowsPage = lazyLoaded(pageModules.adminTransferWindows);
 const AdminPriceCapsPage = lazyLoaded(pageModules.adminPriceCaps);
 const YourDataPage = lazyLoaded(pageModules.yourData);
@@ -90,6 +91,7 @@ const PAGES: Readonly<Record<Exclude<RouteKey, PublicRouteKey>, ComponentType>> 
   adminDeposits: AdminDepositsPage,
   adminPayouts: AdminPayoutsPage,
   adminErasures: AdminErasuresPage,
+  adminDisputes: AdminDisputesPage,
   adminTransferWindows: AdminTransferWindowsPage,
   adminPriceCaps: AdminPriceCapsPage,
   adminEventRequests: AdminEventRequestsPage,

@@ -44,6 +44,7 @@ export const pageModules = {
   adminDeposits: remembered(() => import('../features/admin/admin-deposits-page')),
   adminPayouts: remembered(() => import('../features/admin/admin-payouts-page')),
   adminErasures: remembered(() => import('../features/admin/admin-erasures-page')),
+  adminDisputes: remembered(() => import('../features/admin/admin-disputes-page')),
   adminTransferWindows: remembered(() => import('../features/admin/admin-transfer-windows-page')),
   adminPriceCaps: remembered(() => import('../features/admin/admin-price-caps-page')),
   adminEventRequests: remembered(() => import('../features/admin/admin-event-requests-page')),

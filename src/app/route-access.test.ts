@@ -144,6 +144,7 @@ describe('route access', () => {
       'KYC submissions',
       'Event requests',
       'Orders needing action',
+      'Buyer claims',
       'Transfer windows',
       'Price caps',
       'Erasure requests',

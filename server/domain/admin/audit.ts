@@ -22,7 +22,8 @@ export interface AuditedRecord {
     | 'price_cap'
     | 'bank_statement'
     | 'bank_line'
-    | 'event';
+    | 'event'
+    | 'dispute';
   id: number;
   amount?: { minor: number; currency: string } | null;
   /** The reason given, when one was. */

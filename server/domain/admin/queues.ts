@@ -62,6 +62,13 @@ export async function adminQueues(db: Db, now: Date): Promise<AdminQueue[]> {
         .where('status', '=', 'review')
         .executeTakeFirst(),
     ),
+    disputes: await waiting(
+      db
+        .selectFrom('order_disputes')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('opened_at').as('oldest')])
+        .where('status', '=', 'open')
+        .executeTakeFirst(),
+    ),
     orders: await waiting(
       overdue(db, now)
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('orders.deliver_by').as('oldest')])

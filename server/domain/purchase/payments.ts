@@ -257,6 +257,9 @@ function confirmedView(
       tickets: [],
       instruction_file_name: null,
       download_available: false,
+      // a pending order: no claim before the seller accepts it
+      claim: null,
+      claim_until: null,
       transfer: transferStateOf({
         ticket_type_id: terms.ticket_type_id,
         transfers_open_at: transfersOpenOf(

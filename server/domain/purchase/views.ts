@@ -186,7 +186,7 @@ async function viewsOf(db: Db, rows: ViewRow[], now: Date): Promise<Booking[]> {
   const paymentOf = new Map<number, (typeof payments)[number]>();
   for (const p of payments) if (!paymentOf.has(p.booking_id)) paymentOf.set(p.booking_id, p);
   // the sale behind each confirmed booking, as the buyer sees its delivery
-  const deliveryOf = await bookingDeliveries(db, rows);
+  const deliveryOf = await bookingDeliveries(db, rows, now);
   return rows.map((r) => {
     const p = paymentOf.get(r.id);
     const payment: Payment | null = p

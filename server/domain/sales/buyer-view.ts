@@ -1,5 +1,6 @@
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
+import { claimRefusal, claimsOfOrders, claimUntil } from '../disputes/rules';
 import { transferStateOf } from './transfers';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -11,6 +12,7 @@ export type BookingDelivery = components['schemas']['BookingDelivery'];
 export async function bookingDeliveries(
   db: Db,
   rows: ReadonlyArray<{ id: number; order_id: number | null }>,
+  now: Date = new Date(),
 ): Promise<Map<number, BookingDelivery>> {
   const orderIds = rows.flatMap((r) => (r.order_id ? [r.order_id] : []));
   const out = new Map<number, BookingDelivery>();
@@ -28,6 +30,8 @@ export async function bookingDeliveries(
       'transfers_open_at',
       'transfer_accepted_at',
       'transfer_reminders',
+      'event_date',
+      'event_time',
     ])
     .where('id', 'in', orderIds)
     .execute();
@@ -53,6 +57,7 @@ export async function bookingDeliveries(
     instructionIds.length === 0
       ? []
       : await db.selectFrom('files').select(['id', 'original_name']).where('id', 'in', instructionIds).execute();
+  const claims = await claimsOfOrders(db, orderIds);
   for (const r of rows) {
     const o = orders.find((x) => x.id === r.order_id);
     if (!o) continue;
@@ -76,6 +81,8 @@ export async function bookingDeliveries(
       instruction_file_name: instructions.find((f) => f.id === o.instruction_file_id)?.original_name ?? null,
       download_available: mine.length > 0,
       transfer: o.status === 'cancelled' ? null : transferStateOf(o),
+      claim: claims.get(o.id) ?? null,
+      claim_until: claims.has(o.id) || claimRefusal(o, now) ? null : claimUntil(o).toISOString(),
     });
   }
   return out;

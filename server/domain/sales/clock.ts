@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database';
+import type { Database } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 import type { Payments } from '../../payments/port';
 import { ACCEPT_HOURS } from './deadlines';
@@ -50,6 +52,8 @@ export async function settleFinished(db: Db, now: Date, batch = 100): Promise<nu
     .select(['id'])
     .where('status', '=', 'delivered')
     .where('event_date', '<=', lastDay)
+    // an open claim holds the sale until the back office resolves it (docs/decisions/disputes.md)
+    .where(({ not, exists, selectFrom }) => not(exists(openClaimOf(selectFrom))))
     .orderBy('event_date')
     .limit(batch)
     .execute();
@@ -58,6 +62,13 @@ export async function settleFinished(db: Db, now: Date, batch = 100): Promise<nu
     done += await onOrder(db, id, now, async (trx, o) => {
       const start = Date.parse(`${o.event_date}T${o.event_time}:00.000Z`);
       if (o.status !== 'delivered' || start + SETTLE_HOURS * HOUR > now.getTime()) return false;
+      const held = await trx
+        .selectFrom('order_disputes')
+        .select('id')
+        .where('order_id', '=', o.id)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      if (held) return false;
       await applyOrderEvent(
         trx,
         o,
@@ -71,6 +82,14 @@ export async function settleFinished(db: Db, now: Date, batch = 100): Promise<nu
   }
   return done;
 }
+
+const openClaimOf = (selectFrom: SelectFrom) =>
+  selectFrom('order_disputes')
+    .select('order_disputes.id')
+    .whereRef('order_disputes.order_id', '=', 'orders.id')
+    .where('order_disputes.status', '=', 'open');
+
+type SelectFrom = ExpressionBuilder<Database, 'orders'>['selectFrom'];
 
 async function onOrder(
   db: Db,

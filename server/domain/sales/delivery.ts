@@ -4,9 +4,9 @@ import { nextOrderStatus } from '../../../machines/order.machine';
 import type { FieldError } from '../../contract/contract';
 import type { Db } from '../../db/database';
 import { HttpError, MESSAGES } from '../../http/errors';
-import { pdfText } from '../../http/file-checks';
 import type { StoredFile } from '../../http/multipart';
 import type { Payments } from '../../payments/port';
+import { pdfPageCount, recordDeliveryProof } from '../disputes/proofs';
 import { deadlinesFor } from './deadlines';
 import { deliveriesOf } from './details';
 import { applyOrderEvent, refusal } from './lifecycle';
@@ -31,11 +31,6 @@ export function badFileName(name: string): string | null {
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'The file name must not contain control characters.';
   if (name === '.' || name === '..') return 'The file name is not valid.';
   return null;
-}
-
-/** The pages of a PDF (its page objects); 0 when they are not readable without decompressing object streams. */
-export function pdfPageCount(bytes: Buffer): number {
-  return (pdfText(bytes).match(/\/Type\s*\/Page(?![A-Za-z])/g) ?? []).length;
 }
 
 function checkNames(files: StoredFile[], field: string) {
@@ -97,7 +92,15 @@ function checkDeliverable(o: Order, method: DeliveryMethod) {
  * call 409) and a log row each, then tells the lifecycle the new count: the last ticket moves the order to
  * delivered (and the buyer is notified).
  */
-async function deliver(db: Db, o: Order, rows: NewDelivery[], who: Who, now: Date, payments: Payments | null) {
+async function deliver(
+  db: Db,
+  o: Order,
+  rows: NewDelivery[],
+  who: Who,
+  now: Date,
+  payments: Payments | null,
+  files: readonly StoredFile[] = [],
+) {
   const at = now.toISOString();
   for (const r of rows) {
     const inserted = await db
@@ -119,6 +122,8 @@ async function deliver(db: Db, o: Order, rows: NewDelivery[], who: Who, now: Dat
       .executeTakeFirst();
     if (!inserted) throw new HttpError(409, `Ticket ${r.ticket_no} is already delivered: remove it first.`);
   }
+  // the proof vault: what was delivered, in this transaction (docs/decisions/disputes.md)
+  await recordDeliveryProof(db, o.id, rows, files, who.userId, at);
   const counted = await db
     .selectFrom('order_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -178,7 +183,7 @@ export async function deliverPdfs(
     }
     rows = input.files.map((f, i) => ({ ticket_no: targets[i] as number, type: 'pdf', file_id: f.id }));
   }
-  await deliver(db, o, rows, who, now, null);
+  await deliver(db, o, rows, who, now, null, input.files);
 }
 
 export async function deliverPaper(
@@ -212,6 +217,7 @@ export async function deliverPaper(
     who,
     now,
     null,
+    input.proof ? [input.proof] : [],
   );
 }
 
@@ -292,7 +298,7 @@ export async function deliverMobile(
         ? targets.map((n) => ({ ticket_no: n, type: 'transfer_link', transfer_link: links[0] as string }))
         : links.map((l, i) => ({ ticket_no: targets[i] as number, type: 'transfer_link', transfer_link: l }));
   if (links.length > 0) await transferSent(db, o.id);
-  await deliver(db, o, rows, who, now, null);
+  await deliver(db, o, rows, who, now, null, files);
 }
 
 /**
@@ -321,6 +327,7 @@ export async function uploadInstructions(db: Db, o: Order, file: StoredFile, who
         who,
         now,
         null,
+        [file],
       );
     }
   }

@@ -1,6 +1,7 @@
 import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../http/errors';
+import { recordOrderProof } from '../disputes/proofs';
 import { notificationLinks, notify } from '../notifications';
 import { deadlinesFor, MOBILE_TICKET_TYPE, transfersOpenOf } from './deadlines';
 import { writeLog } from './logs';
@@ -65,7 +66,7 @@ export async function acceptTransfer(db: Db, buyerId: number, bookingId: number,
   if (!order || order.status === 'cancelled' || order.status === 'replaced') throw new HttpError(409, none);
   const link = await db
     .selectFrom('order_deliveries')
-    .select('id')
+    .select(['id', 'transfer_link'])
     .where('order_id', '=', order.id)
     .where('type', '=', 'transfer_link')
     .executeTakeFirst();
@@ -78,6 +79,7 @@ export async function acceptTransfer(db: Db, buyerId: number, bookingId: number,
     .where('transfer_accepted_at', 'is', null)
     .executeTakeFirst();
   if (marked.numUpdatedRows !== 1n) return;
+  await recordOrderProof(db, order.id, 'transfer_accepted', buyerId, at, link.transfer_link);
   await writeLog(
     db,
     {

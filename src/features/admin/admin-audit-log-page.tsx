@@ -33,6 +33,9 @@ const ACTION_LABELS: Record<AdminAuditAction, string> = {
   'bank_statement.imported': 'Bank statement imported',
   'bank_line.dismissed': 'Bank statement line dismissed',
   'event.transfer_window_saved': 'Transfer window saved',
+  'dispute.refunded': 'Claim upheld: refunded',
+  'dispute.replaced': 'Claim upheld: replaced',
+  'dispute.rejected': 'Claim rejected',
 };
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 

@@ -16,7 +16,8 @@ type QueueRoute =
   | 'adminEventRequests'
   | 'adminErasures'
   | 'adminOrders'
-  | 'adminBankStatements';
+  | 'adminBankStatements'
+  | 'adminDisputes';
 
 const QUEUES: Record<AdminQueue['queue'], { label: string; route: QueueRoute }> = {
   deposits: { label: 'Deposit requests', route: 'adminDeposits' },
@@ -26,6 +27,7 @@ const QUEUES: Record<AdminQueue['queue'], { label: string; route: QueueRoute }> 
   erasures: { label: 'Erasure requests', route: 'adminErasures' },
   orders: { label: 'Orders needing action', route: 'adminOrders' },
   bank_lines: { label: 'Bank statement lines to review', route: 'adminBankStatements' },
+  disputes: { label: 'Buyer claims', route: 'adminDisputes' },
 };
 
 const card = css({

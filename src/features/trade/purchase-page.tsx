@@ -23,6 +23,7 @@ import { ListingTerms } from '../../ui/listing-terms';
 import { Loading, Skeleton } from '../../ui/skeleton';
 import { TicketTypeIcon } from '../../ui/ticket-type-icon';
 import { type Tone, ToneBadge } from '../../ui/tone-badge';
+import { ClaimPanel } from './claim-panel';
 import { card, grid, muted, pager } from './trade-styles';
 import { TransferAcceptance } from './transfer-acceptance';
 
@@ -251,6 +252,7 @@ function Delivery({ booking, delivery }: { booking: Booking; delivery: NonNullab
         ) : null}
       </dd>
       <TransferAcceptance booking={booking} delivery={delivery} />
+      <ClaimPanel booking={booking} delivery={delivery} />
     </>
   );
 }
