@@ -1,11 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId } from 'react';
 import { css } from 'styled-system/css';
-import { CLAIM_REASONS, type ClaimReason, claimMachine } from '../../../machines/claim.machine';
+import { CLAIM_REASONS, claimMachine } from '../../../machines/claim.machine';
 import type { Booking } from '../../../machines/trade-search.machine';
 import { notify } from '../../app/notify-bridge';
 import { formatDate } from '../../lib/format-date';
 import { Button } from '../../ui/button';
+import { Dropdown } from '../../ui/dropdown';
 import { muted } from './trade-styles';
 
 type Delivery = NonNullable<Booking['delivery']>;
@@ -63,18 +64,15 @@ export function ClaimPanel({ booking, delivery }: { booking: Booking; delivery: 
         actor.send({ type: 'claim.submitted' });
       }}
     >
-      <label htmlFor={`${id}-reason`}>What went wrong</label>
-      <select
-        id={`${id}-reason`}
+      <Dropdown
+        label="What went wrong"
+        searchable={false}
+        options={CLAIM_REASONS}
         value={context.reason}
-        onChange={(e) => actor.send({ type: 'reason.changed', reason: e.target.value as ClaimReason })}
-      >
-        {CLAIM_REASONS.map((r) => (
-          <option key={r.value} value={r.value}>
-            {r.label}
-          </option>
-        ))}
-      </select>
+        onChange={(reason) => {
+          if (reason) actor.send({ type: 'reason.changed', reason });
+        }}
+      />
       <label htmlFor={`${id}-description`}>What happened</label>
       <textarea
         id={`${id}-description`}
