@@ -46,6 +46,7 @@ import * as m0045 from './migrations/0045-listing-bulk-changes';
 import * as m0046 from './migrations/0046-payment-authentication';
 import * as m0048 from './migrations/0048-bank-statements';
 import * as m0049 from './migrations/0049-mobile-transfers';
+import * as m0052 from './migrations/0052-seat-alerts';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   '0046-payment-authentication': m0046,
   '0048-bank-statements': m0048,
   '0049-mobile-transfers': m0049,
+  '0052-seat-alerts': m0052,
 };
 
 /** The migrations' names in the order they apply. */

@@ -5,6 +5,7 @@ import { table } from './expected-columns';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
 import { ADMIN_TABLES } from './schema-admin.expected';
+import { ALERT_TABLES } from './schema-alerts.expected';
 
 /**
  * server/db/schema.ts (what the code believes) against the migrated database (what is there), on the test
@@ -547,6 +548,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
     ['last_ok_at', 'last_error', 'detail'],
   ),
   ...ADMIN_TABLES,
+  ...ALERT_TABLES,
 };
 
 describe('server/db/schema.ts against the migrated database', () => {
