@@ -40,6 +40,7 @@ import { type OpsDeps, opsRoutes } from './routes/ops';
 import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
+import { seatAlertRoutes } from './routes/seat-alerts';
 import { sessionRoutes } from './routes/sessions';
 import { settingsAccountRoutes } from './routes/settings-account';
 import { settingsCardRoutes } from './routes/settings-cards';
@@ -196,6 +197,7 @@ export function createApp(options: AppOptions) {
     adminEventRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
+    seatAlertRoutes(router);
     salesRoutes(router, payments);
     reportsRoutes(router);
     settingsTradeRoutes(router, payments);
