@@ -45,10 +45,15 @@ export function checkWish(wish: AlertWish) {
   }
 }
 
-/** The blocks an alert names, as stored: trimmed, without empties or repeats, comma-free. */
-export const blockList = (blocks: readonly string[]) => [
-  ...new Set(blocks.map((b) => b.trim().replace(/,/g, ' ')).filter((b) => b.length > 0)),
-];
+/** The blocks an alert names, as stored: trimmed, comma-free, without empties or repeats (case-insensitive). */
+export function blockList(blocks: readonly string[]): string[] {
+  const kept = new Map<string, string>();
+  for (const raw of blocks) {
+    const b = raw.trim().replace(/,/g, ' ');
+    if (b.length > 0 && !kept.has(b.toLowerCase())) kept.set(b.toLowerCase(), b);
+  }
+  return [...kept.values()];
+}
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
