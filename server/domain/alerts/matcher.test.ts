@@ -64,7 +64,7 @@ describe('seat alerts: matching and holds', () => {
     expect(mine?.findings).toMatchObject([{ listing_id: listing.id, state: 'held', unit_all_in: 5_600 }]);
     expect(Date.parse(mine?.findings[0]?.held_until ?? '')).toBe(s.clock.now().getTime() + ALERT_HOLD_MS);
     expect(await notes(first.id)).toEqual([
-      expect.objectContaining({ name: 'seat_alert_held', link: '/trade/alerts' }),
+      expect.objectContaining({ name: 'seat_alert_held', link: `/trade/events/${listing.event_id}` }),
     ]);
     const [theirs] = await listAlerts(s.db, second.id, s.clock.now(), b.id);
     expect(theirs?.findings).toMatchObject([{ listing_id: listing.id, state: 'waiting', queue_place: 1 }]);

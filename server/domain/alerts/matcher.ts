@@ -17,8 +17,8 @@ import { createCart } from '../purchase/carts';
 import { amountText, type CurrencyCode } from '../purchase/pricing';
 import { ALERT_HOLD_MINUTES, ALERT_HOLD_MS, type CandidateListing, splitFits, unitAllIn, wanted } from './rules';
 
-/** Where a buyer sees their alerts, their holds and their place in a queue. */
-export const ALERTS_PAGE = '/trade/alerts';
+/** Where a held match sends the buyer: the event's page in the trade area. */
+const eventPage = (eventId: number) => `/trade/events/${eventId}`;
 
 /** Settles the holds that ended: bought when their booking is confirmed, else lapsed. */
 async function settleHolds(db: Db) {
@@ -211,7 +211,7 @@ async function holdFor(db: Db, mailer: Mailer | null, alert: LiveAlert, l: Candi
         `${alert.quantity} together in ${l.category}, ${l.ticket_block}, for ${alert.match_name} at ` +
         `${amountText(unit)} ${alert.currency} each all-in`;
       const description = `Seat alert: ${what}. Held for you for ${ALERT_HOLD_MINUTES} minutes.`;
-      await notify(trx, { userId: alert.user_id, name: 'seat_alert_held', description, link: ALERTS_PAGE, at: now });
+      await notify(trx, { userId: alert.user_id, name: 'seat_alert_held', description, link: eventPage(l.event_id), at: now });
       if (alert.by_mail && mailer) {
         await mailer.send(trx, {
           to: alert.email,
@@ -220,7 +220,7 @@ async function holdFor(db: Db, mailer: Mailer | null, alert: LiveAlert, l: Candi
             'Hello,',
             '',
             `Your seat alert found ${what}.`,
-            `They are held for you for ${ALERT_HOLD_MINUTES} minutes: pay for them from your seat alerts (${ALERTS_PAGE}).`,
+            `They are held for you for ${ALERT_HOLD_MINUTES} minutes (${eventPage(l.event_id)}).`,
           ].join('\n'),
         });
       }
