@@ -3010,6 +3010,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer's seat and price alerts, with what each found
+         * @description Path chosen by us. The live alerts of the buyer account (a team member's are its owner's), newest first. Each lists what it found: `held` (the seats are held for the buyer until `held_until`, by a cart to book and pay as any, cart_id), `waiting` (an earlier alert holds them; `queue_place` 1 is next), `bought`, `lapsed` (the hold ended unpaid). `holds` and `bought` are its conversion. The alerts are matched every 15 seconds: a buyer hears of a match (a notification, and a mail when by_mail) within a minute.
+         */
+        get: operations["listSeatAlerts"];
+        put?: never;
+        /**
+         * Save a seat and price alert
+         * @description Path chosen by us. What the buyer wants: an event on sale, a quantity that sits together (a listing fits when one purchase may take exactly that many from it, by its split rule), optionally a category and blocks (any of them, case-insensitive), and an all-in price ceiling a ticket in `currency` (fees included, the price the buyer pays). When a listing fits (new, repriced, or given back by an ended hold), the cheapest is held for the buyer for 5 minutes, first come first served among the alerts that fit; the others wait in line. A ceiling below the least all-in price a ticket can have answers 422 on /body/max_price with that least; an event not on sale 404; a 21st live alert 409.
+         */
+        post: operations["createSeatAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase/alerts/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a seat alert
+         * @description Path chosen by us. Another buyer's or an unknown alert answers 404. A hold it made runs to its end (the seats stay held until then); its places in queues are given up.
+         */
+        post: operations["deleteSeatAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase/lmt-trade/add-recently-viewed": {
         parameters: {
             query?: never;
@@ -7344,6 +7388,63 @@ export interface components {
             data: {
                 /** @description Put on every bank transfer to SB Pay (e.g. SBP000012-47). */
                 account_reference: string;
+            };
+        };
+        SeatAlertInput: {
+            event_id: components["schemas"]["Id"];
+            /** @description Tickets that sit together. */
+            quantity: number;
+            category?: string | null;
+            blocks?: string[];
+            /** @description The all-in price ceiling a ticket, fees included, in minor units of `currency`. */
+            max_price: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @default false */
+            by_mail: boolean;
+        };
+        SeatAlertFinding: {
+            listing_id: number;
+            /** @enum {string} */
+            state: "held" | "bought" | "waiting" | "lapsed";
+            /** @description The all-in price a ticket when it matched, in the alert's currency. */
+            unit_all_in: number;
+            category: string;
+            ticket_block: string;
+            /** @description While held, the cart to book (createBooking) and pay. */
+            cart_id: number | null;
+            /** Format: date-time */
+            held_until: string | null;
+            queue_place: number | null;
+        };
+        SeatAlert: {
+            id: number;
+            event_id: number;
+            match_name: string;
+            event_date: string;
+            quantity: number;
+            category: string | null;
+            blocks: string[];
+            max_price: number;
+            currency: components["schemas"]["CurrencyCode"];
+            by_mail: boolean;
+            /** Format: date-time */
+            created_at: string;
+            findings: components["schemas"]["SeatAlertFinding"][];
+            holds: number;
+            bought: number;
+        };
+        SeatAlertResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: components["schemas"]["SeatAlert"];
+        };
+        SeatAlertListResponse: {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+                alerts: components["schemas"]["SeatAlert"][];
             };
         };
         RemoveCardResponse: {
@@ -13099,6 +13200,89 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listSeatAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alerts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAlertListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createSeatAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description One key per alert meant, sent again when the same request is retried. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatAlertInput"];
+            };
+        };
+        responses: {
+            /** @description The alert, saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAlertResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    deleteSeatAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveCardResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     addRecentlyViewed: {
         parameters: {
             query?: never;
@@ -15805,6 +15989,7 @@ export const linkedCardGatewayValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const featureCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeatureCategory"]> = ["listings", "sales", "payouts", "reports", "purchases", "account", "other"];
 export const addCardResponseDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddCardResponse"]["data"]["status"]> = ["requires_payment_method", "succeeded"];
 export const addCardResponseDataGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AddCardResponse"]["data"]["gateway"]> = ["stripe", "sandbox"];
+export const seatAlertFindingStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeatAlertFinding"]["state"]> = ["held", "bought", "waiting", "lapsed"];
 export const paymentMethodInfoNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["name"]> = ["SB Pay", "Card", "Stored card"];
 export const paymentMethodInfoAvailableValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentMethodInfo"]["available"]> = [0, 1];
 export const createPaymentIntentRequestGatewayValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatePaymentIntentRequest"]["gateway"]> = ["stripe"];

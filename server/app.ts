@@ -41,6 +41,7 @@ import { type OpsDeps, opsRoutes } from './routes/ops';
 import { payoutRoutes } from './routes/payouts';
 import { reportsRoutes } from './routes/reports';
 import { salesRoutes } from './routes/sales';
+import { seatAlertRoutes } from './routes/seat-alerts';
 import { sellerApiRoutes } from './routes/seller-api';
 import { sessionRoutes } from './routes/sessions';
 import { settingsAccountRoutes } from './routes/settings-account';
@@ -198,6 +199,7 @@ export function createApp(options: AppOptions) {
     adminEventRoutes(router);
     const payments = options.payments ?? paymentsFrom();
     tradeRoutes(router, payments);
+    seatAlertRoutes(router);
     salesRoutes(router, payments);
     disputeRoutes(router, payments);
     reportsRoutes(router);

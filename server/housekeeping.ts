@@ -11,9 +11,12 @@ export type PruneTask = (db: Db, now: Date) => Promise<number>;
 /** The `ops_jobs` rows of the tasks' runs are named by this and the task's name. */
 export const HOUSEKEEPING_JOB = 'housekeeping: ';
 
-/** How often a task runs unless it asks otherwise, and how often the housekeeping looks for tasks due. */
+/**
+ * How often a task runs unless it asks otherwise, and how often the housekeeping looks for tasks due (every 15 s:
+ * the seat alerts promise a buyer hears of a match within a minute; a look claims nothing not due).
+ */
 export const PRUNE_EVERY_MS = 5 * 60_000;
-export const HOUSEKEEPING_TICK_MS = 60_000;
+export const HOUSEKEEPING_TICK_MS = 15_000;
 
 interface Registered {
   task: PruneTask;
@@ -24,7 +27,7 @@ const tasks = new Map<string, Registered>();
 
 /**
  * Adds a prune task to the ones housekeeping runs (at start, then every `everyMs`, five minutes unless given;
- * the housekeeping looks every minute). One process of those on the database runs each period's run of a task
+ * the housekeeping looks every 15 seconds). One process of those on the database runs each period's run of a task
  * (startHousekeeping claims it), but tasks must still be safe to run in several processes at once (a conditional
  * DELETE is): `runHousekeeping` claims nothing. Registering a name again replaces its task. Answers a function
  * that takes the task away again (if it is still this one): a server that closes takes away the tasks that hold

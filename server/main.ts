@@ -8,6 +8,8 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './db/seed/index';
 import { statisticsTask } from './db/statistics';
+import { matchAlerts } from './domain/alerts/matcher';
+import { ALERT_SWEEP_MS } from './domain/alerts/rules';
 import { sendDueReports } from './domain/report-schedules';
 import { registerPrune, startHousekeeping } from './housekeeping';
 import { sweepOrphanUploads } from './http/multipart';
@@ -127,6 +129,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
       registerPrune('orphan uploads', (database, now) => sweepOrphanUploads(database, uploads, now)),
       registerPrune('scheduled reports', (database, now) => sendDueReports(database, mailer, now, log)),
       registerPrune('planner statistics', statisticsTask()),
+      registerPrune('seat alerts', (database, now) => matchAlerts(database, mailer, now), { everyMs: ALERT_SWEEP_MS }),
     );
     const housekeeping = startHousekeeping(db, systemClock, log);
     const backups = ops.backup.intervalMinutes

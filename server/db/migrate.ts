@@ -48,6 +48,7 @@ import * as m0048 from './migrations/0048-bank-statements';
 import * as m0049 from './migrations/0049-mobile-transfers';
 import * as m0050 from './migrations/0050-seller-api';
 import * as m0051 from './migrations/0051-proof-vault';
+import * as m0052 from './migrations/0052-seat-alerts';
 
 /** Migrations are listed in code (not read from a folder) so that the bundle and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   '0049-mobile-transfers': m0049,
   '0050-seller-api': m0050,
   '0051-proof-vault': m0051,
+  '0052-seat-alerts': m0052,
 };
 
 /** The migrations' names in the order they apply. */

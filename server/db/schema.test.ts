@@ -5,6 +5,7 @@ import { table } from './expected-columns';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
 import { ADMIN_TABLES } from './schema-admin.expected';
+import { ALERT_TABLES } from './schema-alerts.expected';
 import { DISPUTE_TABLES } from './schema-disputes.expected';
 import { SELLER_API_TABLES } from './schema-seller-api.expected';
 
@@ -551,6 +552,7 @@ const EXPECTED: { [T in keyof Database]: { columns: string[]; nullable: string[]
   ...ADMIN_TABLES,
   ...SELLER_API_TABLES,
   ...DISPUTE_TABLES,
+  ...ALERT_TABLES,
 };
 
 describe('server/db/schema.ts against the migrated database', () => {

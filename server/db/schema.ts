@@ -4,6 +4,7 @@ import type {
   BankStatementTable,
   ErasureRequestTable,
 } from './schema-admin';
+import type { SeatAlertMatchTable, SeatAlertTable } from './schema-alerts';
 import type {
   CatalogVersionTable,
   CityTable,
@@ -100,6 +101,8 @@ export { ORDER_STATUSES, type OrderStatus } from './schema-sales';
  * text on SQLite and Postgres alike); flags are 0/1 integers; money is an integer of minor units.
  */
 export interface Database {
+  seat_alerts: SeatAlertTable;
+  seat_alert_matches: SeatAlertMatchTable;
   currencies: CurrencyTable;
   countries: CountryTable;
   cities: CityTable;

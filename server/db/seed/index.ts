@@ -370,7 +370,44 @@ export async function seed(db: Db, clock: Clock): Promise<{ createdUsers: string
   // the demo's deliveries are written as rows, not through the delivery calls: they take the proof the
   // migration derives for orders delivered before the vault (an order that has proof is left as it is)
   await backfillProofs(db, 'backfill');
+  // a seat alert each for the seller and the rival, for a block no demo listing has: the alerts API lists
+  // one, and the matching holds no demo seat (the purchase demos and tests keep every ticket)
+  if (await applyOnce(db, clock, DEMO_SEAT_ALERTS_FIXTURE, (trx) => seedSeatAlerts(trx, clock, [seller, rival]))) {
+    appliedFixtures.push(DEMO_SEAT_ALERTS_FIXTURE);
+  }
   return { createdUsers, appliedFixtures };
+}
+
+const DEMO_SEAT_ALERTS_FIXTURE = 'demo-seat-alerts-v1';
+
+async function seedSeatAlerts(db: Db, clock: Clock, buyers: number[]) {
+  const now = clock.now();
+  const event = await db
+    .selectFrom('events')
+    .select('id')
+    .where('event_date', '>', now.toISOString().slice(0, 10))
+    .orderBy('event_date')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (!event) return;
+  await db
+    .insertInto('seat_alerts')
+    .values(
+      buyers.map((buyer) => ({
+        buyer_id: buyer,
+        user_id: buyer,
+        event_id: event.id,
+        quantity: 2,
+        category: null,
+        blocks: 'Block Z9',
+        max_price: 20_000,
+        currency: 'GBP',
+        by_mail: 0,
+        state: 'active' as const,
+        created_at: now.toISOString(),
+      })),
+    )
+    .execute();
 }
 
 const DEMO_TRANSFER_WINDOWS_FIXTURE = 'demo-transfer-windows-v1';

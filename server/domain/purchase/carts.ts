@@ -17,6 +17,8 @@ export interface NewCart {
   quantity: number;
   currency: CurrencyCode;
   method: PaymentMethod;
+  /** How long the hold lasts: 15 minutes for a purchase (HOLD_MS), less for a seat alert's hold. */
+  holdMs?: number;
 }
 
 type Take = { id: number; q: number };
@@ -143,7 +145,8 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
     );
   }
   const at = iso(now);
-  const expiresAt = iso(new Date(now.getTime() + HOLD_MS));
+  const holdMs = input.holdMs ?? HOLD_MS;
+  const expiresAt = iso(new Date(now.getTime() + holdMs));
   const row = await insertCart.takeFirst(db, {
     buyer_id: input.buyerId,
     user_id: input.userId,
@@ -172,7 +175,7 @@ export async function createCart(db: Db, input: NewCart, now: Date): Promise<Car
   return {
     cart_id: row.id,
     status: 'held',
-    message: 'Tickets held for 15 minutes.',
+    message: `Tickets held for ${Math.round(holdMs / 60_000)} minutes.`,
     sell_ticket_id: listing.id,
     match_id: listing.event_id,
     quantity: q,
