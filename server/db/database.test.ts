@@ -32,8 +32,15 @@ describe('the database', () => {
   it('applies a migration that landed after later ones (0011 after 0012 to 0014) to a database that has those', async () => {
     const late = await freshDatabase();
     try {
-      // 0019 builds on 0011's columns, 0030 rebuilds 0019's indexes and 0042 clamps 0011's deadlines: they land with it
-      const later = ['0011-sales', '0019-sales-sort-indexes', '0030-sales-match-search', '0042-in-hand-dates'];
+      // 0019 builds on 0011's columns, 0030 rebuilds 0019's indexes, 0042 clamps 0011's deadlines and 0051 derives
+      // proof from 0011's deliveries: they land with it
+      const later = [
+        '0011-sales',
+        '0019-sales-sort-indexes',
+        '0030-sales-match-search',
+        '0042-in-hand-dates',
+        '0051-proof-vault',
+      ];
       const early = await migrateToLatest(late.db, { except: later });
       expect(early).not.toContain('0011-sales');
       expect(early).toContain('0014-reports');

@@ -30,8 +30,9 @@ export default function PartnerSettingsPage() {
   return (
     <Panel label="Partner settings">
       <p className={muted}>
-        For partners who connect their own systems to SB Portal. We record what you ask for here: API keys are issued
-        and webhooks sent once our partner API opens, and our partner team writes to the email below first.
+        For partners who connect their own systems to SB Portal. API tokens for the seller API are made under Settings,
+        API Tokens. We record what you ask for here: webhooks are not sent yet, and our partner team writes to the
+        email below first.
       </p>
       {failed && page ? (
         <PanelFailed message={PARTNER_LOAD_ERROR} onRetry={() => page.send({ type: 'retry' })} />

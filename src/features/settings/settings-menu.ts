@@ -22,6 +22,7 @@ export const SETTINGS_MENU: readonly SettingsMenuEntry[] = [
   { label: 'Address Book', route: 'addressBook', permission: 'lmt-trade' },
   { label: 'Bank Accounts', route: 'bankAccounts', permission: 'settings' },
   { label: 'API Tokens', route: 'apiTokens', permission: 'settings' },
+  { label: 'API Reference', route: 'apiDocs', permission: 'settings' },
   { label: 'My Teams', route: 'myTeams', permission: 'settings' },
   { label: 'Templates', route: 'templates', permission: 'settings' },
   { label: 'Referrals', route: 'referrals', permission: 'settings' },
