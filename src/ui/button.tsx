@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import { type ButtonHTMLAttributes, useId } from 'react';
 import { css, cva, cx } from 'styled-system/css';
 
 export const button = cva({
@@ -36,6 +36,11 @@ type Props = ButtonHTMLAttributes<HTMLButtonElement> & {
   tone?: 'primary' | 'secondary' | 'ghost';
   width?: 'auto' | 'full';
   busy?: boolean;
+  /**
+   * Why the button is disabled, said beside it (and read with it) while it is disabled and not busy: "Upload each
+   * document and sign the contract first." A disabled button without a reason leaves the person guessing.
+   */
+  whyDisabled?: string | null;
 };
 
 const spinner = css({
@@ -48,18 +53,50 @@ const spinner = css({
   flexShrink: 0,
 });
 
-/** A button that says when it is working: disabled, aria-busy and a spinner while `busy`. */
-export function Button({ tone, width, busy = false, className, disabled, type = 'button', children, ...rest }: Props) {
-  return (
+const why = css({ fontSize: 'xs', color: 'fg.muted' });
+
+/**
+ * A button that says when it is working (disabled, aria-busy and a spinner while `busy`) and why it cannot be
+ * used (`whyDisabled`, shown beside it and named by its aria-describedby while disabled).
+ */
+export function Button({
+  tone,
+  width,
+  busy = false,
+  className,
+  disabled,
+  type = 'button',
+  children,
+  whyDisabled,
+  ...rest
+}: Props) {
+  const whyId = useId();
+  const saysWhy = Boolean(disabled && !busy && whyDisabled);
+  const element = (
     <button
       type={type}
       className={cx(button({ tone, width }), className)}
       disabled={disabled || busy}
       aria-busy={busy || undefined}
       {...rest}
+      aria-describedby={
+        saysWhy ? [rest['aria-describedby'], whyId].filter(Boolean).join(' ') : rest['aria-describedby']
+      }
     >
       {busy ? <span aria-hidden="true" className={spinner} /> : null}
       {children}
     </button>
+  );
+  // the reason follows the button as its sibling: the button itself stays where it is in the tree (no remount,
+  // no lost reference) when it is enabled again
+  return (
+    <>
+      {element}
+      {saysWhy ? (
+        <span id={whyId} className={why}>
+          {whyDisabled}
+        </span>
+      ) : null}
+    </>
   );
 }

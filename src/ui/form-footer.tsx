@@ -11,6 +11,8 @@ export interface FormFooterProps {
   cancelLabel?: string;
   /** Without it Submit is a form's submit button; with it, a plain button that calls it. */
   onSubmit?: () => void;
+  /** What disabled Submit says under it while the form is not valid. */
+  whyInvalid?: string;
 }
 
 /** Cancel and Submit at the foot of a form or panel; stacked full width on a phone, Submit on top. */
@@ -21,6 +23,7 @@ export function FormFooter({
   submitLabel = 'Submit',
   cancelLabel = 'Cancel',
   onSubmit,
+  whyInvalid = 'Fill in the required fields first.',
 }: FormFooterProps) {
   return (
     <div
@@ -36,7 +39,13 @@ export function FormFooter({
       <Button tone="secondary" onClick={onCancel}>
         {cancelLabel}
       </Button>
-      <Button type={onSubmit ? 'button' : 'submit'} onClick={onSubmit} disabled={!valid} busy={submitting}>
+      <Button
+        type={onSubmit ? 'button' : 'submit'}
+        onClick={onSubmit}
+        disabled={!valid}
+        busy={submitting}
+        whyDisabled={whyInvalid}
+      >
         {submitLabel}
       </Button>
     </div>

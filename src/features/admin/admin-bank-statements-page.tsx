@@ -119,7 +119,12 @@ function StatementImport() {
           onFileChange={(chosen) => actor?.send({ type: 'file.chosen', file: chosen })}
         />
         <div>
-          <Button type="submit" disabled={!canImport} busy={submitting}>
+          <Button
+            type="submit"
+            disabled={!canImport}
+            busy={submitting}
+            whyDisabled={file ? null : 'Choose a statement file first.'}
+          >
             Import
           </Button>
         </div>

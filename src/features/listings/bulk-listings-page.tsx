@@ -110,7 +110,12 @@ function Upload({ bulk }: { bulk: BulkRef }) {
         </div>
       ) : null}
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-        <Button busy={busy} disabled={!canUpload} onClick={() => bulk.send({ type: 'upload.submitted' })}>
+        <Button
+          busy={busy}
+          disabled={!canUpload}
+          whyDisabled={file ? null : 'Choose the filled file first.'}
+          onClick={() => bulk.send({ type: 'upload.submitted' })}
+        >
           Check file
         </Button>
         {busy ? (

@@ -228,7 +228,13 @@ function RequestForm({ payouts, currency }: { payouts: PayoutsRef; currency: Pay
           <Button tone="secondary" onClick={() => payouts.send({ type: 'request.cancelled' })}>
             Cancel
           </Button>
-          <Button tone="primary" type="submit" busy={busy} disabled={!can}>
+          <Button
+            tone="primary"
+            type="submit"
+            busy={busy}
+            disabled={!can}
+            whyDisabled={account ? amountError : 'Add a payout bank account in Settings first.'}
+          >
             Confirm payout
           </Button>
         </div>

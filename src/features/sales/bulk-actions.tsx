@@ -146,7 +146,7 @@ export function BulkOrders({ items, shown }: { items: readonly SalesOrderRow[]; 
               type="submit"
               busy={sending}
               disabled={!canConfirm && !sending}
-              title={!canConfirm && action === 'decline' ? 'Give a reason to decline first' : undefined}
+              whyDisabled={action === 'decline' ? 'Give a reason to decline first.' : null}
             >
               {action === 'accept' ? `Accept ${orders(selected.length)}` : `Decline ${orders(selected.length)}`}
             </Button>

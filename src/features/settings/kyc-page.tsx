@@ -207,14 +207,14 @@ function Documents({ kyc }: { kyc: KycRef }) {
       <ContractCard kyc={kyc} document={documents.seller_contract} editable={editing} />
       {editing ? (
         <div>
-          <Button disabled={!canSubmit} busy={submitting} onClick={() => kyc.send({ type: 'kyc.submitted' })}>
+          <Button
+            disabled={!canSubmit}
+            busy={submitting}
+            whyDisabled="Upload each document and sign the contract first."
+            onClick={() => kyc.send({ type: 'kyc.submitted' })}
+          >
             Submit for approval
           </Button>
-          {!canSubmit && !submitting ? (
-            <p className={css({ fontSize: 'sm', color: 'fg.muted', mt: '1' })}>
-              Upload each document and sign the contract first.
-            </p>
-          ) : null}
         </div>
       ) : null}
     </div>

@@ -182,7 +182,7 @@ function ErasureDialog({ data }: { data: DataRef }) {
           <Button tone="secondary" onClick={() => data.send({ type: 'erasure.cancelled' })}>
             Cancel
           </Button>
-          <Button tone="primary" type="submit" busy={busy} disabled={!can}>
+          <Button tone="primary" type="submit" busy={busy} disabled={!can} whyDisabled="Enter your password first.">
             Ask to erase my account
           </Button>
         </div>

@@ -82,7 +82,7 @@ export function ClaimPanel({ booking, delivery }: { booking: Booking; delivery: 
       />
       {context.problem ? <p role="alert">{context.problem}</p> : null}
       <div className={css({ display: 'flex', gap: '2' })}>
-        <Button type="submit" disabled={!canSend || submitting}>
+        <Button type="submit" disabled={!canSend || submitting} whyDisabled="Say what happened first.">
           Send claim
         </Button>
         <Button tone="secondary" type="button" onClick={() => actor.send({ type: 'claim.cancelled' })}>
