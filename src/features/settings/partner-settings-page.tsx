@@ -31,8 +31,8 @@ export default function PartnerSettingsPage() {
     <Panel label="Partner settings">
       <p className={muted}>
         For partners who connect their own systems to SB Portal. API tokens for the seller API are made under Settings,
-        API Tokens. We record what you ask for here: webhooks are not sent yet, and our partner team writes to the
-        email below first.
+        API Tokens. We record what you ask for here: webhooks are not sent yet, and our partner team writes to the email
+        below first.
       </p>
       {failed && page ? (
         <PanelFailed message={PARTNER_LOAD_ERROR} onRetry={() => page.send({ type: 'retry' })} />
