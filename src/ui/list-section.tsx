@@ -53,7 +53,8 @@ const table = css({
   borderCollapse: 'collapse',
   fontSize: 'sm',
   '& th': { textAlign: 'left', fontWeight: 'semibold', color: 'fg.muted', py: '2', px: '2', whiteSpace: 'nowrap' },
-  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top' },
+  // a long unbroken value (a name, a booking note) breaks inside its cell instead of widening the table
+  '& td': { py: '2', px: '2', borderTop: '1px solid {colors.border}', verticalAlign: 'top', overflowWrap: 'anywhere' },
   '& [data-nowrap]': { whiteSpace: 'nowrap' },
   '& [data-numeric]': { fontVariantNumeric: 'tabular-nums' },
   // on a phone each row is a compact card: its title, its key fields one a line, its actions at the foot

@@ -3,6 +3,7 @@
  * place in a listing's queue, what was bought), delete one. An alert belongs to the buyer account (a team
  * member's alert buys for its owner, as carts do).
  */
+import type { components } from '../../../openapi/schema';
 import type { Db } from '../../db/database';
 import { HttpError } from '../../http/errors';
 import type { CurrencyCode } from '../purchase/pricing';
@@ -15,36 +16,9 @@ export interface NewAlert extends AlertWish {
   byMail: boolean;
 }
 
-export interface AlertFinding {
-  listing_id: number;
-  state: 'held' | 'bought' | 'waiting' | 'lapsed';
-  unit_all_in: number;
-  category: string;
-  ticket_block: string;
-  cart_id: number | null;
-  /** While held: when the hold ends. */
-  held_until: string | null;
-  /** While waiting: 1 for the next in line. */
-  queue_place: number | null;
-}
-
-export interface AlertView {
-  id: number;
-  event_id: number;
-  match_name: string;
-  event_date: string;
-  quantity: number;
-  category: string | null;
-  blocks: string[];
-  max_price: number;
-  currency: CurrencyCode;
-  by_mail: boolean;
-  created_at: string;
-  findings: AlertFinding[];
-  /** Holds made for it, and how many became a purchase: the alert's conversion. */
-  holds: number;
-  bought: number;
-}
+/** An alert as the contract answers it (SeatAlert), with what it found (SeatAlertFinding). */
+export type AlertView = components['schemas']['SeatAlert'];
+export type AlertFinding = components['schemas']['SeatAlertFinding'];
 
 const EVENT_GONE = 'This event is not on sale: choose an event of the trade area.';
 

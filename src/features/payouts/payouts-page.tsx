@@ -233,7 +233,13 @@ function RequestForm({ payouts, currency }: { payouts: PayoutsRef; currency: Pay
             type="submit"
             busy={busy}
             disabled={!can}
-            whyDisabled={account ? amountError : 'Add a payout bank account in Settings first.'}
+            whyDisabled={
+              account
+                ? amountError
+                  ? 'Correct the amount first.'
+                  : null
+                : 'Add a payout bank account in Settings first.'
+            }
           >
             Confirm payout
           </Button>
