@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { freshServer } from '../test-support';
+import { type FilePart, multipart } from './listings-testing';
 import { type Answer, book, call, newKey, openListing, type Server, userId } from './trade-testing';
 
 // The setup the sales test files share (sales*.test.ts): a server with the demo users logged in, the sale the
@@ -22,30 +23,8 @@ export const PDF_JS_HEX = Buffer.from(
   '%PDF-1.4\n1 0 obj<</S/J#61vaScript/J#53(x)>>endobj\n3 0 obj<</Type/Page>>endobj\n%%EOF\n',
 );
 
-export interface FilePart {
-  field: string;
-  name: string;
-  type: string;
-  bytes: Buffer;
-}
-export function multipart(fields: Record<string, string>, files: FilePart[] = []) {
-  const boundary = `----sbsales${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  for (const f of files) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="${f.field}"; filename="${f.name}"\r\ncontent-type: ${f.type}\r\n\r\n`,
-      ),
-      f.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
-}
+// the multipart builder of the listings tests: one for every upload test
+export { type FilePart, multipart };
 export const pdf = (bytes = PDF, name = 'ticket.pdf'): FilePart => ({
   field: 'files',
   name,
